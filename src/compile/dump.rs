@@ -1,0 +1,209 @@
+//! The readable listing of a compiled model (`puz compile --dump`), stable for snapshots.
+
+use std::fmt::Write;
+
+use super::model::*;
+use crate::syntax::ast::{GridForm, HeaderField};
+
+/// Renders the model as a listing with ids numbered from 0 in declaration order.
+pub fn dump(m: &Model) -> String {
+    let mut o = String::new();
+    let w = &mut o;
+    let _ = writeln!(w, "model {:?}", m.title);
+    let _ = writeln!(w, "tiles");
+    for (i, t) in m.tiles.iter().enumerate() {
+        match t.becomes {
+            Some(b) => {
+                let _ = writeln!(w, "  t{i} {} -> t{} {}", t.name, b.0, m.tiles[b.index()].name);
+            }
+            None => {
+                let _ = writeln!(w, "  t{i} {}", t.name);
+            }
+        }
+    }
+    let _ = writeln!(
+        w,
+        "outside {}",
+        match m.outside {
+            Some(t) => format!("t{} {}", t.0, m.tiles[t.index()].name),
+            None => "(off board is never legal)".to_string(),
+        }
+    );
+    if !m.marks.is_empty() {
+        let _ = writeln!(w, "marks");
+        for (i, k) in m.marks.iter().enumerate() {
+            let _ = writeln!(w, "  k{i} {}{}", k.name, if k.single { " single" } else { "" });
+        }
+    }
+    let _ = writeln!(w, "pieces");
+    for (i, p) in m.pieces.iter().enumerate() {
+        let _ = writeln!(w, "  p{i} {}{}", p.name, if p.anonymous { " anonymous" } else { "" });
+        for (j, pose) in p.poses.iter().enumerate() {
+            let cells: Vec<String> = pose.cells.iter().map(|(r, c)| format!("({r},{c})")).collect();
+            let _ = writeln!(w, "    pose{j} {} {}", pose.name, cells.join(" "));
+        }
+    }
+    let _ = writeln!(w, "legend");
+    for s in &m.legend {
+        let mut extra = String::new();
+        for p in &s.pieces {
+            let _ = write!(extra, " + p{} {}", p.0, m.pieces[p.index()].name);
+        }
+        for k in &s.marks {
+            let _ = write!(extra, " + k{} {}", k.0, m.marks[k.index()].name);
+        }
+        let _ = writeln!(w, "  {} t{} {}{}", s.key, s.tile.0, m.tiles[s.tile.index()].name, extra);
+    }
+    let _ = writeln!(w, "dirs");
+    for (i, d) in m.dirs.iter().enumerate() {
+        let _ = writeln!(w, "  d{i} {} ({},{})", d.name, d.dr, d.dc);
+    }
+    let _ = writeln!(w, "cost {}", if m.costs.is_empty() { "(moves)".to_string() } else { m.costs.join(", ") });
+    if let Some(l) = m.limit {
+        let _ = writeln!(w, "limit {l}");
+    }
+    for (i, mv) in m.moves.iter().enumerate() {
+        let _ = writeln!(w, "move m{i} {} letters {} adds {:?}", mv.name, mv.letters.join(""), mv.adds);
+        for (j, op) in mv.ops.iter().enumerate() {
+            let _ = writeln!(w, "  {j}: {}", op_text(m, op));
+        }
+    }
+    for f in &m.forbids {
+        let _ = writeln!(w, "forbid {} on {}", piece_pose(m, f.piece, f.pose), place(m, f.place));
+    }
+    let goals: Vec<String> = m
+        .goal
+        .iter()
+        .map(|g| format!("{} on {}", piece_pose(m, g.piece, g.pose), place(m, g.on)))
+        .collect();
+    let _ = writeln!(w, "goal {}", goals.join(" and "));
+    for (i, l) in m.levels.iter().enumerate() {
+        let cols = l.rows.first().map(|r| r.chars().count()).unwrap_or(0);
+        let _ = writeln!(
+            w,
+            "level {i} {:?} {} rows, {} {}",
+            l.name,
+            l.rows.len(),
+            if l.form == GridForm::Chars { cols.to_string() } else { "int".to_string() },
+            if l.form == GridForm::Chars { "chars" } else { "columns" }
+        );
+    }
+    if let Some(j) = &m.judge {
+        let header: Vec<&str> = j
+            .header
+            .iter()
+            .map(|h| match h {
+                HeaderField::Rows => "rows",
+                HeaderField::Cols => "cols",
+                HeaderField::Queries => "queries",
+            })
+            .collect();
+        let _ = writeln!(w, "judge");
+        let _ = writeln!(
+            w,
+            "  cases {}",
+            match &j.until {
+                Some(v) => format!("until {v:?}"),
+                None => "once".to_string(),
+            }
+        );
+        let _ = writeln!(w, "  header {}", header.join(", "));
+        let _ = writeln!(w, "  grid {:?}", j.grid);
+        if !j.query.is_empty() {
+            let q: Vec<String> = j.query.iter().map(|s| subject(m, *s)).collect();
+            let _ = writeln!(w, "  query {} base {}", q.join(", "), j.base);
+        }
+        let _ = writeln!(w, "  solved {:?}", j.solved);
+        let _ = writeln!(w, "  unsolved {:?}", j.unsolved);
+        if let Some(i) = &j.invalid {
+            let _ = writeln!(w, "  invalid {i:?}");
+        }
+    }
+    o
+}
+
+fn piece_pose(m: &Model, p: PieceId, pose: Option<PoseId>) -> String {
+    let piece = &m.pieces[p.index()];
+    match pose {
+        Some(q) => format!("p{} {}.pose{} {}", p.0, piece.name, q.0, piece.poses[q.index()].name),
+        None => format!("p{} {}", p.0, piece.name),
+    }
+}
+
+fn place(m: &Model, p: Place) -> String {
+    match p {
+        Place::Tile(t) => format!("t{} {}", t.0, m.tiles[t.index()].name),
+        Place::Mark(k) => format!("k{} {}", k.0, m.marks[k.index()].name),
+    }
+}
+
+fn subject(m: &Model, s: Subject) -> String {
+    match s {
+        Subject::Piece(p) => format!("p{} {}", p.0, m.pieces[p.index()].name),
+        Subject::Tile(t) => place(m, Place::Tile(t)),
+        Subject::Mark(k) => place(m, Place::Mark(k)),
+    }
+}
+
+fn step(m: &Model, s: Step) -> String {
+    let d = match s.fixed {
+        Some(d) => format!("d{} {}", d.0, m.dirs[d.index()].name),
+        None => "dir".to_string(),
+    };
+    if s.negate {
+        format!("-{d}")
+    } else {
+        d
+    }
+}
+
+fn op_text(m: &Model, op: &Op) -> String {
+    match op {
+        Op::Test { subject: s, cell, want } => {
+            let at = match cell.step {
+                Some(st) => format!("p{} + {}", cell.piece.0, step(m, st)),
+                None => format!("p{}", cell.piece.0),
+            };
+            format!("{} {} at {at}", if *want { "require" } else { "forbid" }, subject(m, *s))
+        }
+        Op::Shift { piece, step: s } => format!("shift p{} {}", piece.0, step(m, *s)),
+        Op::Swap { piece, step: s } => format!("swap p{} {}", piece.0, step(m, *s)),
+        Op::Turn { piece, table } => {
+            let nd = m.dirs.len();
+            let rows: Vec<String> = table
+                .iter()
+                .enumerate()
+                .map(|(i, e)| match e {
+                    Some((to, dr, dc)) => format!("pose{}.d{}->pose{}({dr},{dc})", i / nd, i % nd, to.0),
+                    None => format!("pose{}.d{}->none", i / nd, i % nd),
+                })
+                .collect();
+            format!("turn p{} [{}]", piece.0, rows.join(" "))
+        }
+        Op::Slide { piece, step: s, rules } => {
+            let rs: Vec<String> = rules
+                .iter()
+                .map(|r| {
+                    let ev = match r.event {
+                        SlideEvent::Into(p) => format!("into {}", place(m, p)),
+                        SlideEvent::BeforeTile(t) => format!("before {}", place(m, Place::Tile(t))),
+                        SlideEvent::BeforePiece(p) => format!("before p{}", p.0),
+                        SlideEvent::OffBoard => "off board".to_string(),
+                    };
+                    let mut acts = vec![];
+                    if r.stop {
+                        acts.push("stop");
+                    }
+                    if r.brk {
+                        acts.push("break");
+                    }
+                    if r.lose {
+                        acts.push("lose");
+                    }
+                    format!("{ev}: {}", acts.join(","))
+                })
+                .collect();
+            format!("slide p{} {} {{ {} }}", piece.0, step(m, *s), rs.join("; "))
+        }
+    }
+}

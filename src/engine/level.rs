@@ -1,0 +1,255 @@
+//! A level: the board's tiles and marks, and where each piece starts.
+
+use miette::SourceSpan;
+
+use crate::compile::{MarkId, Model, PieceId, PoseId, TileId};
+use crate::diagnostics::Problem;
+
+/// Boards may have at most this many cells, so cells fit comfortably in packed states.
+pub const MAX_CELLS: usize = 1 << 28;
+
+/// The static board of a level.
+#[derive(Clone, Debug)]
+pub struct Board {
+    pub rows: usize,
+    pub cols: usize,
+    /// Tile of each cell, row-major.
+    pub tiles: Vec<TileId>,
+    /// Bit `k` set when the cell carries mark `k`.
+    pub marks: Vec<u32>,
+}
+
+impl Board {
+    pub fn cell(&self, r: usize, c: usize) -> u32 {
+        (r * self.cols + c) as u32
+    }
+
+    pub fn has_mark(&self, cell: u32, k: MarkId) -> bool {
+        self.marks[cell as usize] >> k.0 & 1 == 1
+    }
+}
+
+/// One piece on the board: its kind, anchor cell and pose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Instance {
+    pub piece: PieceId,
+    pub cell: u32,
+    pub pose: PoseId,
+}
+
+/// A ready level: board plus start instances sorted by piece kind.
+#[derive(Clone, Debug)]
+pub struct Level {
+    pub name: String,
+    pub board: Board,
+    pub instances: Vec<Instance>,
+}
+
+/// A grid of legend symbol indices, with a way to point at each cell in its source.
+pub struct SymbolGrid<'a> {
+    pub rows: usize,
+    pub cols: usize,
+    /// Legend entry index of each cell, row-major.
+    pub symbols: Vec<u16>,
+    /// The source span of cell (row, column).
+    pub locate: &'a dyn Fn(usize, usize) -> SourceSpan,
+    /// The span of the whole level.
+    pub whole: SourceSpan,
+}
+
+impl Level {
+    /// Builds a level from a symbol grid, placing pieces and marks. Pieces listed in
+    /// `placed_later` may be missing (a judge query places them).
+    pub fn from_grid(model: &Model, name: &str, grid: &SymbolGrid, placed_later: &[PieceId]) -> Result<Level, Vec<Problem>> {
+        let n = grid.rows * grid.cols;
+        let mut board = Board {
+            rows: grid.rows,
+            cols: grid.cols,
+            tiles: Vec::with_capacity(n),
+            marks: Vec::with_capacity(n),
+        };
+        for &s in &grid.symbols {
+            let sym = &model.legend[s as usize];
+            board.tiles.push(sym.tile);
+            board.marks.push(sym.marks.iter().fold(0u32, |m, k| m | 1 << k.0));
+        }
+        let mut problems = vec![];
+        let mut instances = vec![];
+        for (pi, kind) in model.pieces.iter().enumerate() {
+            let pid = PieceId(pi as u16);
+            let cells: Vec<usize> = (0..n)
+                .filter(|&i| model.legend[grid.symbols[i] as usize].pieces.contains(&pid))
+                .collect();
+            let groups = group_cells(grid, &cells, kind.poses.iter().all(|p| p.cells.len() == 1));
+            let mut found = vec![];
+            for g in &groups {
+                match match_pose(model, pid, grid.cols, g) {
+                    Ok(inst) => found.push(inst),
+                    Err(p) => problems.push(p(grid)),
+                }
+            }
+            if !kind.anonymous {
+                if groups.len() > 1 {
+                    problems.push(Problem::TooManyMarkers {
+                        what: format!("piece `{}`", kind.name),
+                        count: groups.len(),
+                        first: cells_span(grid, &groups[0]),
+                        again: cells_span(grid, &groups[1]),
+                        help: format!("place it once, or declare `piece {} anonymous` for interchangeable copies", kind.name),
+                    });
+                } else if groups.is_empty() && !placed_later.contains(&pid) {
+                    problems.push(Problem::MissingMarker {
+                        what: format!("piece `{}`", kind.name),
+                        span: grid.whole,
+                        help: legend_help(model, |s| s.pieces.contains(&pid)),
+                    });
+                }
+            }
+            instances.extend(found);
+        }
+        for (ki, mk) in model.marks.iter().enumerate() {
+            if !mk.single {
+                continue;
+            }
+            let cells: Vec<usize> = (0..n).filter(|&i| board.marks[i] >> ki & 1 == 1).collect();
+            if cells.len() > 1 {
+                problems.push(Problem::TooManyMarkers {
+                    what: format!("mark `{}`", mk.name),
+                    count: cells.len(),
+                    first: (grid.locate)(cells[0] / grid.cols, cells[0] % grid.cols),
+                    again: (grid.locate)(cells[1] / grid.cols, cells[1] % grid.cols),
+                    help: "the mark is declared `single`: place it on exactly one cell".to_string(),
+                });
+            } else if cells.is_empty() {
+                problems.push(Problem::MissingMarker {
+                    what: format!("mark `{}`", mk.name),
+                    span: grid.whole,
+                    help: legend_help(model, |s| s.marks.contains(&MarkId(ki as u16))),
+                });
+            }
+        }
+        if problems.is_empty() {
+            Ok(Level {
+                name: name.to_string(),
+                board,
+                instances,
+            })
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+fn legend_help(model: &Model, f: impl Fn(&crate::compile::Symbol) -> bool) -> String {
+    let syms: Vec<String> = model.legend.iter().filter(|s| f(s)).map(|s| s.key.to_string()).collect();
+    if syms.is_empty() {
+        "no legend symbol places it; add one to the legend".to_string()
+    } else {
+        format!("place it with {}", syms.join(" or "))
+    }
+}
+
+fn cells_span(grid: &SymbolGrid, cells: &[usize]) -> SourceSpan {
+    let first = (grid.locate)(cells[0] / grid.cols, cells[0] % grid.cols);
+    let last = cells.iter().map(|&c| (grid.locate)(c / grid.cols, c % grid.cols)).max_by_key(|s| s.offset()).unwrap_or(first);
+    if last.offset() >= first.offset() && last.offset() - first.offset() < 200 {
+        (first.offset(), last.offset() + last.len() - first.offset()).into()
+    } else {
+        first
+    }
+}
+
+/// Splits marker cells into instances: every cell alone for one-cell pieces, else
+/// 4-connected groups of the same symbol.
+fn group_cells(grid: &SymbolGrid, cells: &[usize], single: bool) -> Vec<Vec<usize>> {
+    if single {
+        return cells.iter().map(|&c| vec![c]).collect();
+    }
+    let mut seen = vec![false; cells.len()];
+    let mut groups = vec![];
+    for i in 0..cells.len() {
+        if seen[i] {
+            continue;
+        }
+        seen[i] = true;
+        let mut group = vec![cells[i]];
+        let mut k = 0;
+        while k < group.len() {
+            let c = group[k];
+            for (j, &d) in cells.iter().enumerate() {
+                if seen[j] || grid.symbols[d] != grid.symbols[c] {
+                    continue;
+                }
+                let (r1, c1) = (c / grid.cols, c % grid.cols);
+                let (r2, c2) = (d / grid.cols, d % grid.cols);
+                if r1.abs_diff(r2) + c1.abs_diff(c2) == 1 {
+                    seen[j] = true;
+                    group.push(d);
+                }
+            }
+            k += 1;
+        }
+        group.sort_unstable();
+        groups.push(group);
+    }
+    groups
+}
+
+type LazyProblem = Box<dyn Fn(&SymbolGrid) -> Problem>;
+
+/// Finds the pose whose footprint, placed at some anchor, covers exactly `cells`.
+fn match_pose(model: &Model, pid: PieceId, cols: usize, cells: &[usize]) -> Result<Instance, LazyProblem> {
+    let kind = &model.pieces[pid.index()];
+    let mut hits = vec![];
+    for (pi, pose) in kind.poses.iter().enumerate() {
+        if pose.cells.len() != cells.len() {
+            continue;
+        }
+        let mut fp = pose.cells.clone();
+        fp.sort_unstable();
+        let (r0, c0) = ((cells[0] / cols) as i64, (cells[0] % cols) as i64);
+        let (ar, ac) = (r0 - fp[0].0 as i64, c0 - fp[0].1 as i64);
+        let fits = fp.iter().zip(cells).all(|(&(dr, dc), &cell)| {
+            let (r, c) = (ar + dr as i64, ac + dc as i64);
+            r >= 0 && c >= 0 && (c as usize) < cols && (r as usize * cols + c as usize) == cell
+        });
+        if fits {
+            hits.push(Instance {
+                piece: pid,
+                cell: (ar as usize * cols + ac as usize) as u32,
+                pose: PoseId(pi as u16),
+            });
+        }
+    }
+    let name = kind.name.clone();
+    let cells = cells.to_vec();
+    match hits.len() {
+        1 => Ok(hits[0]),
+        0 => {
+            let shapes: Vec<String> = kind
+                .poses
+                .iter()
+                .map(|p| {
+                    let cs: Vec<String> = p.cells.iter().map(|(r, c)| format!("({r}, {c})")).collect();
+                    format!("`{}` covers {}", p.name, cs.join(" "))
+                })
+                .collect();
+            let n = cells.len();
+            Err(Box::new(move |g: &SymbolGrid| Problem::NoMatchingPose {
+                piece: name.clone(),
+                span: cells_span(g, &cells),
+                help: format!("{n} marker cell(s) here; {}", shapes.join("; ")),
+            }))
+        }
+        _ => {
+            let a = kind.poses[hits[0].pose.index()].name.clone();
+            let b = kind.poses[hits[1].pose.index()].name.clone();
+            Err(Box::new(move |g: &SymbolGrid| Problem::AmbiguousPose {
+                piece: name.clone(),
+                a: a.clone(),
+                b: b.clone(),
+                span: cells_span(g, &cells),
+            }))
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! State stores: packed states to dense ids, with a visited set.
+//!
+//! A state is a fixed number of `u32` words. When the product of every word's range is
+//! small, ids are mixed-radix ranks and the visited set is a dense bit array; otherwise
+//! states live in an arena and a hash table maps them to sequential ids.
+
+use hashbrown::HashTable;
+use std::hash::BuildHasher;
+
+/// States up to this many possible ids use dense arrays.
+pub const DENSE_LIMIT: u64 = 1 << 26;
+
+/// Maps states to ids and remembers which were seen.
+pub enum StateStore {
+    Dense(DenseStore),
+    Hashed(HashedStore),
+}
+
+pub struct DenseStore {
+    /// Range of each word.
+    radix: Vec<u32>,
+    seen: Vec<u64>,
+    len: usize,
+}
+
+pub struct HashedStore {
+    words: usize,
+    arena: Vec<u32>,
+    table: HashTable<u32>,
+    hasher: hashbrown::DefaultHashBuilder,
+}
+
+impl StateStore {
+    /// A store for states whose word `i` lies in `0..radix[i]`.
+    pub fn new(radix: &[u32]) -> StateStore {
+        let total = radix.iter().try_fold(1u64, |acc, &r| acc.checked_mul(r.max(1) as u64));
+        match total {
+            Some(t) if t <= DENSE_LIMIT => StateStore::Dense(DenseStore {
+                radix: radix.to_vec(),
+                seen: vec![0; (t as usize).div_ceil(64)],
+                len: 0,
+            }),
+            _ => StateStore::Hashed(HashedStore {
+                words: radix.len(),
+                arena: vec![],
+                table: HashTable::new(),
+                hasher: Default::default(),
+            }),
+        }
+    }
+
+    /// A hashed store: ids are handed out sequentially from 0.
+    pub fn hashed(words: usize) -> StateStore {
+        StateStore::Hashed(HashedStore {
+            words,
+            arena: vec![],
+            table: HashTable::new(),
+            hasher: Default::default(),
+        })
+    }
+
+    /// The number of distinct ids this store can hand out, when known up front.
+    pub fn dense_capacity(&self) -> Option<usize> {
+        match self {
+            StateStore::Dense(d) => Some(d.seen.len() * 64),
+            StateStore::Hashed(_) => None,
+        }
+    }
+
+    /// Number of states inserted.
+    pub fn len(&self) -> usize {
+        match self {
+            StateStore::Dense(d) => d.len,
+            StateStore::Hashed(h) => h.table.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes held, for memory statistics.
+    pub fn bytes(&self) -> usize {
+        match self {
+            StateStore::Dense(d) => d.seen.len() * 8,
+            StateStore::Hashed(h) => h.arena.capacity() * 4 + h.table.capacity() * 5,
+        }
+    }
+
+    /// Inserts a state: `Ok(id)` when new, `Err(id)` when seen before.
+    #[inline]
+    pub fn insert(&mut self, s: &[u32]) -> Result<u32, u32> {
+        match self {
+            StateStore::Dense(d) => {
+                let id = d.rank(s);
+                let (w, b) = (id as usize / 64, id % 64);
+                if d.seen[w] >> b & 1 == 1 {
+                    Err(id)
+                } else {
+                    d.seen[w] |= 1 << b;
+                    d.len += 1;
+                    Ok(id)
+                }
+            }
+            StateStore::Hashed(h) => h.insert(s),
+        }
+    }
+
+    /// The id of a state if it was inserted.
+    pub fn find(&self, s: &[u32]) -> Option<u32> {
+        match self {
+            StateStore::Dense(d) => {
+                let id = d.rank(s);
+                (d.seen[id as usize / 64] >> (id % 64) & 1 == 1).then_some(id)
+            }
+            StateStore::Hashed(h) => {
+                let hash = h.hasher.hash_one(s);
+                h.table.find(hash, |&id| h.get(id) == s).copied()
+            }
+        }
+    }
+
+    /// Writes state `id` into `out`.
+    #[inline]
+    pub fn load(&self, id: u32, out: &mut [u32]) {
+        match self {
+            StateStore::Dense(d) => d.unrank(id, out),
+            StateStore::Hashed(h) => out.copy_from_slice(h.get(id)),
+        }
+    }
+}
+
+impl DenseStore {
+    #[inline]
+    fn rank(&self, s: &[u32]) -> u32 {
+        let mut id: u64 = 0;
+        for (w, r) in s.iter().zip(&self.radix) {
+            id = id * *r as u64 + *w as u64;
+        }
+        id as u32
+    }
+
+    #[inline]
+    fn unrank(&self, mut id: u32, out: &mut [u32]) {
+        for (o, r) in out.iter_mut().zip(&self.radix).rev() {
+            *o = id % r;
+            id /= r;
+        }
+    }
+}
+
+impl HashedStore {
+    fn get(&self, id: u32) -> &[u32] {
+        let at = id as usize * self.words;
+        &self.arena[at..at + self.words]
+    }
+
+    fn insert(&mut self, s: &[u32]) -> Result<u32, u32> {
+        let hash = self.hasher.hash_one(s);
+        let (arena, words, hasher) = (&self.arena, self.words, &self.hasher);
+        let get = |id: u32| &arena[id as usize * words..id as usize * words + words];
+        if let Some(&id) = self.table.find(hash, |&id| get(id) == s) {
+            return Err(id);
+        }
+        let id = self.table.len() as u32;
+        self.table.insert_unique(hash, id, |&id| hasher.hash_one(get(id)));
+        self.arena.extend_from_slice(s);
+        Ok(id)
+    }
+}

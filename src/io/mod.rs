@@ -1,0 +1,8 @@
+//! Stage 7: reading `.puz` files, levels and judge inputs; printing boards and answers.
+
+pub mod grid;
+pub mod judge;
+pub mod render;
+pub mod source;
+
+pub use source::{read_source, SourceError};

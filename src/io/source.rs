@@ -1,0 +1,70 @@
+//! Reading input files with clear errors for unreadable, non-UTF-8, empty or huge files.
+
+use std::path::Path;
+
+use thiserror::Error;
+
+/// Inputs larger than this are refused rather than read into memory.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+#[derive(Debug, Error)]
+pub enum SourceError {
+    #[error("cannot read {path}: {err}")]
+    Io { path: String, err: std::io::Error },
+    #[error("{path} is not UTF-8 text (invalid byte at offset {offset})")]
+    NotUtf8 { path: String, offset: usize },
+    #[error("{path} is empty")]
+    Empty { path: String },
+    #[error("{path} is {size} bytes, more than the {limit} byte limit")]
+    TooLarge { path: String, size: u64, limit: u64 },
+}
+
+/// Reads a whole file as UTF-8 text; `-` reads standard input.
+pub fn read_source(path: &str) -> Result<String, SourceError> {
+    use std::io::Read;
+    let mut bytes = vec![];
+    if path == "-" {
+        std::io::stdin()
+            .take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|err| SourceError::Io {
+                path: "standard input".into(),
+                err,
+            })?;
+    } else {
+        let p = Path::new(path);
+        let size = std::fs::metadata(p)
+            .map_err(|err| SourceError::Io {
+                path: path.into(),
+                err,
+            })?
+            .len();
+        if size > MAX_INPUT_BYTES {
+            return Err(SourceError::TooLarge {
+                path: path.into(),
+                size,
+                limit: MAX_INPUT_BYTES,
+            });
+        }
+        bytes = std::fs::read(p).map_err(|err| SourceError::Io {
+            path: path.into(),
+            err,
+        })?;
+    }
+    let shown = if path == "-" { "standard input" } else { path };
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(SourceError::TooLarge {
+            path: shown.into(),
+            size: bytes.len() as u64,
+            limit: MAX_INPUT_BYTES,
+        });
+    }
+    let text = String::from_utf8(bytes).map_err(|e| SourceError::NotUtf8 {
+        path: shown.into(),
+        offset: e.utf8_error().valid_up_to(),
+    })?;
+    if text.trim().is_empty() {
+        return Err(SourceError::Empty { path: shown.into() });
+    }
+    Ok(text)
+}

@@ -1,0 +1,17 @@
+//! puz: a declarative language for grid puzzles, and the tool that solves them.
+//!
+//! Pipeline: [`syntax`] (text to AST), [`check`] (semantic checks, diagnostics),
+//! [`compile`] (AST to [`compile::Model`]), [`engine`] (levels, packed states, the
+//! expander), [`search`] (backends), [`io`] (judge formats, level files, rendering).
+
+pub mod check;
+pub mod compile;
+pub mod diagnostics;
+pub mod engine;
+pub mod io;
+pub mod puzzle;
+pub mod search;
+pub mod solver;
+pub mod syntax;
+
+pub use puzzle::Puzzle;

@@ -1,0 +1,294 @@
+//! The `puz` command line: a thin layer over the library.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{Parser, Subcommand};
+
+use puz::io::judge::{run_judge, JudgeError, JudgeOptions};
+use puz::io::read_source;
+use puz::io::render::render;
+use puz::search::{Budget, Outcome};
+use puz::solver::{path_cost, solve, EngineChoice};
+use puz::Puzzle;
+
+/// Exit codes, documented in the README.
+mod exit {
+    pub const RULES: u8 = 1;
+    pub const INPUT: u8 = 2;
+    pub const CUTOFF: u8 = 3;
+    pub const ENGINE: u8 = 4;
+}
+
+#[derive(Parser)]
+#[command(name = "puz", version, about = "Declarative grid puzzles: check rule files, solve levels, answer judge inputs")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args, Clone)]
+struct SearchArgs {
+    /// Which engine runs the search.
+    #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
+    engine: EngineChoice,
+    /// Stop after storing this many states (exit code 3).
+    #[arg(long)]
+    max_states: Option<usize>,
+    /// Stop after this many seconds (exit code 3).
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Say on stderr which engine and search ran, and why.
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+impl SearchArgs {
+    fn budget(&self) -> Budget {
+        Budget {
+            max_states: self.max_states,
+            deadline: self.timeout.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0))),
+            max_depth: None,
+        }
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a .puz file and its levels; exit 0 when clean, 1 with diagnostics otherwise.
+    Check { file: String },
+    /// Compile a .puz file and print the model.
+    Compile {
+        file: String,
+        /// Print the readable listing of the compiled model.
+        #[arg(long)]
+        dump: bool,
+        /// Print the compiled model as JSON.
+        #[arg(long, conflicts_with = "dump")]
+        json: bool,
+    },
+    /// Solve a level: the file's first level, `--level NAME`, or a level file.
+    Solve {
+        file: String,
+        /// A level file written in the puzzle's legend.
+        level_file: Option<String>,
+        /// An inline level by name.
+        #[arg(long, conflicts_with = "level_file")]
+        level: Option<String>,
+        /// Print the board after every move.
+        #[arg(long)]
+        steps: bool,
+        /// Print the answer as JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        search: SearchArgs,
+    },
+    /// Answer a judge input (stdin when INPUT is omitted) in the file's declared format.
+    Judge {
+        file: String,
+        input: Option<String>,
+        #[command(flatten)]
+        search: SearchArgs,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(code) => ExitCode::from(code),
+    }
+}
+
+fn load(file: &str) -> Result<Puzzle, u8> {
+    let text = read_source(file).map_err(|e| {
+        eprintln!("error: {e}");
+        exit::INPUT
+    })?;
+    Puzzle::load(file, text).map_err(|d| {
+        eprintln!("{:?}", miette::Report::new(d));
+        exit::RULES
+    })
+}
+
+fn run(cli: Cli) -> Result<(), u8> {
+    match cli.command {
+        Command::Check { file } => {
+            let p = load(&file)?;
+            let m = &p.model;
+            println!(
+                "{file}: ok ({} tiles, {} pieces, {} moves, {} levels{})",
+                m.tiles.len(),
+                m.pieces.len(),
+                m.moves.len(),
+                m.levels.len(),
+                if m.judge.is_some() { ", judge format" } else { "" }
+            );
+            Ok(())
+        }
+        Command::Compile { file, dump, json } => {
+            let p = load(&file)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&p.model).expect("the model serializes"));
+            } else if dump {
+                print!("{}", puz::compile::dump(&p.model));
+            } else {
+                println!("{file}: compiled; use --dump or --json to print the model");
+            }
+            Ok(())
+        }
+        Command::Solve {
+            file,
+            level_file,
+            level,
+            steps,
+            json,
+            search,
+        } => solve_cmd(&file, level_file, level, steps, json, &search),
+        Command::Judge { file, input, search } => {
+            let p = load(&file)?;
+            let path = input.unwrap_or_else(|| "-".to_string());
+            let text = read_source(&path).map_err(|e| {
+                eprintln!("error: {e}");
+                exit::INPUT
+            })?;
+            let opts = JudgeOptions {
+                engine: search.engine,
+                budget: search.budget(),
+            };
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            let res = run_judge(&p, &text, &mut out, &opts);
+            let _ = out.flush();
+            match res {
+                Ok(summary) => {
+                    for w in &summary.warnings {
+                        eprintln!("warning: {w}");
+                    }
+                    if search.verbose {
+                        eprintln!("puz: {} case(s), engine: {}", summary.cases, summary.engine);
+                    }
+                    Ok(())
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    Err(match e {
+                        JudgeError::Cutoff { .. } => exit::CUTOFF,
+                        JudgeError::Solve(puz::solver::SolveError::NoFastPath) => exit::ENGINE,
+                        _ => exit::INPUT,
+                    })
+                }
+            }
+        }
+    }
+}
+
+fn solve_cmd(file: &str, level_file: Option<String>, level: Option<String>, steps: bool, json: bool, search: &SearchArgs) -> Result<(), u8> {
+    let p = load(file)?;
+    let lvl = match (level_file, level) {
+        (Some(path), _) => {
+            let text = read_source(&path).map_err(|e| {
+                eprintln!("error: {e}");
+                exit::INPUT
+            })?;
+            p.level_from_file(&path, text).map_err(|d| {
+                eprintln!("{:?}", miette::Report::new(d));
+                exit::INPUT
+            })?
+        }
+        (None, name) => {
+            let idx = match &name {
+                Some(n) => p.level_index(n).ok_or_else(|| {
+                    let names: Vec<&str> = p.model.levels.iter().map(|l| l.name.as_str()).collect();
+                    eprintln!("error: {file} has no level named {n:?}; its levels: {}", names.join(", "));
+                    exit::INPUT
+                })?,
+                None if p.model.levels.is_empty() => {
+                    eprintln!("error: {file} has no levels; give a level file: puz solve {file} LEVEL");
+                    return Err(exit::INPUT);
+                }
+                None => 0,
+            };
+            p.inline_level(idx).map_err(|d| {
+                eprintln!("{:?}", miette::Report::new(d));
+                exit::RULES
+            })?
+        }
+    };
+    let model = &p.model;
+    let level_name = lvl.name.clone();
+    let (rows, cols) = (lvl.board.rows, lvl.board.cols);
+    let ans = solve(model, lvl.clone(), search.engine, &search.budget()).map_err(|e| {
+        eprintln!("error: {e}");
+        match e {
+            puz::solver::SolveError::NoFastPath => exit::ENGINE,
+            _ => exit::INPUT,
+        }
+    })?;
+    if search.verbose {
+        eprintln!("puz: engine {} ({}), search {}", ans.engine, ans.engine_reason, ans.search);
+    }
+    let exp = puz::engine::Expander::new(model, lvl);
+    let form = p.form();
+    let cost_names: Vec<String> = if model.costs.is_empty() { vec!["moves".to_string()] } else { model.costs.clone() };
+    match &ans.outcome {
+        Outcome::Cutoff(c) => {
+            eprintln!(
+                "error: search stopped: {c}; no answer (expanded {} states, stored {}, {:.3}s)",
+                ans.stats.expanded,
+                ans.stats.stored,
+                ans.stats.elapsed.as_secs_f64()
+            );
+            return Err(exit::CUTOFF);
+        }
+        Outcome::Unsolvable if json => {
+            let v = serde_json::json!({
+                "puzzle": model.title, "level": level_name, "engine": ans.engine, "search": ans.search,
+                "solved": false, "stats": ans.stats,
+            });
+            println!("{v}");
+        }
+        Outcome::Unsolvable => {
+            println!("puzzle: {} / level {level_name:?} ({rows} x {cols})", model.title);
+            println!(
+                "no solution: all {} reachable states{} explored, none is a goal",
+                ans.stats.stored,
+                model.limit.map_or(String::new(), |l| format!(" within {l} moves"))
+            );
+        }
+        Outcome::Solved(path) => {
+            let cost = path_cost(model, &path.actions);
+            let letters: String = path.actions.iter().map(|&a| model.letter(a)).collect();
+            if json {
+                let costs: serde_json::Map<String, serde_json::Value> = cost_names.iter().cloned().zip(cost.iter().map(|&c| c.into())).collect();
+                let mut v = serde_json::json!({
+                    "puzzle": model.title, "level": level_name, "engine": ans.engine, "engine_reason": ans.engine_reason,
+                    "search": ans.search, "solved": true, "cost": costs, "moves": path.actions.len(), "path": letters,
+                    "stats": ans.stats,
+                });
+                if steps {
+                    v["boards"] = path.states.iter().map(|s| render(&exp, s, form)).collect::<Vec<_>>().into();
+                }
+                println!("{v}");
+            } else {
+                println!("puzzle: {} / level {level_name:?} ({rows} x {cols})", model.title);
+                let parts: Vec<String> = cost.iter().zip(&cost_names).map(|(c, n)| format!("{c} {n}")).collect();
+                println!("cost: {}", parts.join(", "));
+                println!("moves ({}): {}", path.actions.len(), letters);
+                if steps {
+                    println!("\nstart:");
+                    print!("{}", render(&exp, &path.states[0], form));
+                    for (k, (a, s)) in path.actions.iter().zip(&path.states[1..]).enumerate() {
+                        let nd = model.dirs.len();
+                        let mv = &model.moves[*a as usize / nd];
+                        println!("\n{}: {} {} ({})", k + 1, mv.name, model.dirs[*a as usize % nd].name, model.letter(*a));
+                        print!("{}", render(&exp, s, form));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,101 @@
+//! A loaded puzzle: source, compiled model, and access to its levels.
+
+use std::sync::Arc;
+
+use crate::compile::{compile, Model, PieceId};
+use crate::diagnostics::{Diagnostics, Problem};
+use crate::engine::{Expander, Level};
+use crate::io::grid::{parse_level, LevelRows};
+use crate::syntax::ast::GridForm;
+
+/// A `.puz` file that parsed, checked and compiled, with its inline levels validated.
+#[derive(Debug, Clone)]
+pub struct Puzzle {
+    pub name: String,
+    pub source: Arc<String>,
+    pub model: Model,
+}
+
+impl Puzzle {
+    /// Runs every stage on `text`; all problems of the file come back in one report.
+    pub fn load(name: &str, text: String) -> Result<Puzzle, Diagnostics> {
+        let source = Arc::new(text);
+        let fail = |problems: Vec<Problem>| Diagnostics::new(name, source.clone(), problems);
+        let file = crate::syntax::parse(&source).map_err(fail)?;
+        let syms = crate::check::check(&file).map_err(fail)?;
+        let model = compile(&file, &syms);
+        let puzzle = Puzzle {
+            name: name.to_string(),
+            source: source.clone(),
+            model,
+        };
+        let mut problems = vec![];
+        for i in 0..puzzle.model.levels.len() {
+            if let Err(mut p) = puzzle.inline_level_problems(i) {
+                problems.append(&mut p);
+            }
+        }
+        if problems.is_empty() {
+            Ok(puzzle)
+        } else {
+            Err(fail(problems))
+        }
+    }
+
+    fn inline_level_problems(&self, i: usize) -> Result<Level, Vec<Problem>> {
+        let l = &self.model.levels[i];
+        let rows = LevelRows {
+            rows: l.rows.iter().map(String::as_str).collect(),
+            starts: l.row_starts.iter().map(|&s| s as usize).collect(),
+            whole: l.span.into(),
+        };
+        let level = parse_level(&self.model, &l.name, &rows, l.form, &self.placed_by_queries())?;
+        check_start(&self.model, level, l.span.into())
+    }
+
+    /// Pieces a judge query places, which levels used in judge mode may omit. Inline levels
+    /// are solved standalone, so they must place everything.
+    fn placed_by_queries(&self) -> Vec<PieceId> {
+        vec![]
+    }
+
+    /// The inline level at `index`.
+    pub fn inline_level(&self, index: usize) -> Result<Level, Diagnostics> {
+        self.inline_level_problems(index)
+            .map_err(|p| Diagnostics::new(&self.name, self.source.clone(), p))
+    }
+
+    /// The index of the inline level called `name`.
+    pub fn level_index(&self, name: &str) -> Option<usize> {
+        self.model.levels.iter().position(|l| l.name == name)
+    }
+
+    /// A level read from a separate file, in the legend's default form.
+    pub fn level_from_file(&self, path: &str, text: String) -> Result<Level, Diagnostics> {
+        let text = Arc::new(text);
+        let rows = LevelRows::from_file(&text);
+        let form = self.model.default_form();
+        let whole = rows.whole;
+        parse_level(&self.model, path, &rows, form, &[])
+            .and_then(|l| check_start(&self.model, l, whole))
+            .map_err(|p| Diagnostics::new(path, text.clone(), p))
+    }
+
+    /// The grid form levels use.
+    pub fn form(&self) -> GridForm {
+        self.model.default_form()
+    }
+}
+
+/// Rejects levels whose start position already breaks a rule.
+pub fn check_start(model: &Model, level: Level, span: miette::SourceSpan) -> Result<Level, Vec<Problem>> {
+    let exp = Expander::new(model, level);
+    if exp.is_legal(&exp.start()) {
+        Ok(exp.level)
+    } else {
+        Err(vec![Problem::IllegalStart {
+            rule: "a piece starts where a `forbid` rule or another piece excludes it".to_string(),
+            span,
+        }])
+    }
+}

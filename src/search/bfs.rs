@@ -1,0 +1,96 @@
+//! Breadth-first search: fewest moves, ties broken by the smallest action sequence.
+//!
+//! Successors are generated in action order and a state's parent is the first one to
+//! reach it, so the queue within each layer is sorted by the lexicographically smallest
+//! shortest path to each state; the first goal found is therefore the smallest such path.
+//! Parents are kept as queue positions beside the queue (no per-state map).
+
+use std::time::Instant;
+
+use super::{actions_between, Budget, Cutoff, Outcome, Path, Space, Stats};
+use crate::engine::{StateStore, Successors};
+
+/// Checks the clock only every this many expansions.
+const CLOCK_EVERY: u64 = 4096;
+
+pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
+    let t0 = Instant::now();
+    let words = space.words();
+    let mut stats = Stats::default();
+    let mut store = StateStore::new(&space.radix());
+    let start = space.start();
+    let start_id = match store.insert(&start) {
+        Ok(id) | Err(id) => id,
+    };
+    // queue[i] is a state id; parent[i] the queue position it was reached from.
+    let mut queue: Vec<u32> = vec![start_id];
+    let mut parent: Vec<u32> = vec![u32::MAX];
+    let mut cur = vec![0u32; words];
+    let mut succ = Successors::default();
+    let finish = |stats: &mut Stats, store: &StateStore, outcome: Outcome| {
+        stats.stored = store.len() as u64;
+        stats.store_bytes = store.bytes() as u64;
+        stats.elapsed = t0.elapsed();
+        outcome
+    };
+    if space.is_goal(&start) {
+        let out = Outcome::Solved(Path {
+            actions: vec![],
+            states: vec![start],
+        });
+        return (finish(&mut stats, &store, out), stats);
+    }
+    let mut head = 0usize;
+    let mut depth = 0u32;
+    let mut layer_end = 1usize;
+    while head < queue.len() {
+        if head == layer_end {
+            depth += 1;
+            layer_end = queue.len();
+        }
+        if budget.max_depth.is_some_and(|m| depth >= m) {
+            break;
+        }
+        stats.peak_frontier = stats.peak_frontier.max((queue.len() - head) as u64);
+        if stats.expanded % CLOCK_EVERY == 0 && budget.deadline.is_some_and(|d| Instant::now() >= d) {
+            return (finish(&mut stats, &store, Outcome::Cutoff(Cutoff::Time)), stats);
+        }
+        store.load(queue[head], &mut cur);
+        space.successors(&cur, &mut succ);
+        stats.expanded += 1;
+        stats.generated += succ.len() as u64;
+        for i in 0..succ.len() {
+            let s = succ.state(i, words);
+            if let Ok(id) = store.insert(s) {
+                queue.push(id);
+                parent.push(head as u32);
+                if space.is_goal(s) {
+                    let path = rebuild(space, &store, &queue, &parent, queue.len() - 1, words);
+                    return (finish(&mut stats, &store, Outcome::Solved(path)), stats);
+                }
+                if budget.max_states.is_some_and(|m| queue.len() >= m) {
+                    let n = budget.max_states.unwrap_or_default();
+                    return (finish(&mut stats, &store, Outcome::Cutoff(Cutoff::States(n))), stats);
+                }
+            }
+        }
+        head += 1;
+    }
+    (finish(&mut stats, &store, Outcome::Unsolvable), stats)
+}
+
+fn rebuild<S: Space>(space: &mut S, store: &StateStore, queue: &[u32], parent: &[u32], mut at: usize, words: usize) -> Path {
+    let mut states = vec![];
+    loop {
+        let mut s = vec![0; words];
+        store.load(queue[at], &mut s);
+        states.push(s);
+        if parent[at] == u32::MAX {
+            break;
+        }
+        at = parent[at] as usize;
+    }
+    states.reverse();
+    let actions = actions_between(space, &states).expect("every parent reaches its child");
+    Path { actions, states }
+}

@@ -1,0 +1,118 @@
+//! Picks the engine and search backend for a model, runs it, and checks the answer.
+
+use crate::compile::Model;
+use crate::engine::{Expander, Level};
+use crate::search::{self, Budget, Outcome, Path, Stats};
+
+/// Which engine the user asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineChoice {
+    /// The fast path when one applies, else the interpreter.
+    #[default]
+    Auto,
+    /// The interpreter: the reference semantics.
+    Interp,
+    /// A hand-tuned fast path; fails when none applies.
+    Fast,
+}
+
+/// The result of solving one level.
+#[derive(Debug)]
+pub struct Answer {
+    pub outcome: Outcome,
+    pub stats: Stats,
+    /// Which engine ran and why.
+    pub engine: &'static str,
+    pub engine_reason: String,
+    pub search: &'static str,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    #[error("no fast path applies to this puzzle's rules; use --engine interp or --engine auto")]
+    NoFastPath,
+    #[error("internal error: the solver returned a path that does not replay ({0})")]
+    BadPath(String),
+}
+
+/// The cost vector of an action sequence (moves count when no cost is declared).
+pub fn path_cost(model: &Model, actions: &[u32]) -> Vec<u64> {
+    if model.costs.is_empty() {
+        return vec![actions.len() as u64];
+    }
+    let nd = model.dirs.len();
+    let mut cost = vec![0u64; model.costs.len()];
+    for &a in actions {
+        for (c, add) in cost.iter_mut().zip(&model.moves[a as usize / nd].adds) {
+            *c += *add as u64;
+        }
+    }
+    cost
+}
+
+/// Whether every move costs the same single unit, so breadth-first search is exact.
+pub fn unit_costs(model: &Model) -> bool {
+    model.costs.len() <= 1 && model.moves.iter().all(|m| m.adds.iter().all(|&a| a == 1))
+}
+
+/// Solves `level`, replaying any path found to prove it legal and a goal.
+pub fn solve(model: &Model, level: Level, engine: EngineChoice, budget: &Budget) -> Result<Answer, SolveError> {
+    if engine == EngineChoice::Fast {
+        return Err(SolveError::NoFastPath);
+    }
+    let mut exp = Expander::new(model, level);
+    let mut budget = budget.clone();
+    budget.max_depth = model.limit;
+    let (outcome, stats, search) = if unit_costs(model) {
+        let (o, s) = search::bfs(&mut exp, &budget);
+        (o, s, "bfs")
+    } else {
+        let adds: Vec<search::PackedCost> = (0..model.action_count())
+            .map(|a| {
+                let m = &model.moves[a / model.dirs.len()];
+                search::pack(&m.adds.iter().map(|&x| x as u64).collect::<Vec<_>>())
+            })
+            .collect();
+        let (o, s) = search::dijkstra_with(&mut exp, &budget, &|a| adds[a as usize]);
+        (o, s, "dijkstra")
+    };
+    if let Outcome::Solved(path) = &outcome {
+        verify(&mut exp, path)?;
+    }
+    Ok(Answer {
+        outcome,
+        stats,
+        engine: "interpreter",
+        engine_reason: match engine {
+            EngineChoice::Interp => "requested with --engine interp".to_string(),
+            _ => "no fast path matches this model".to_string(),
+        },
+        search,
+    })
+}
+
+/// Replays a path through the interpreter: every step a legal successor by the claimed
+/// action, the first the start, the last a goal.
+pub fn verify(exp: &mut Expander, path: &Path) -> Result<(), SolveError> {
+    let states = &path.states;
+    if states.first() != Some(&exp.start()) || states.len() != path.actions.len() + 1 {
+        return Err(SolveError::BadPath("the path does not begin at the start".to_string()));
+    }
+    let mut succ = crate::engine::Successors::default();
+    for (k, a) in path.actions.iter().enumerate() {
+        exp.successors(&states[k], &mut succ);
+        let ok = (0..succ.len()).any(|i| succ.actions[i] == *a && succ.state(i, exp.words) == states[k + 1].as_slice());
+        if !ok {
+            return Err(SolveError::BadPath(format!("move {} is not possible", k + 1)));
+        }
+    }
+    let last = states.last().expect("a path holds the start");
+    if !exp.is_goal(last) {
+        return Err(SolveError::BadPath("the last state is not a goal".to_string()));
+    }
+    if exp.model.limit.is_some_and(|l| path.actions.len() as u64 > l as u64) {
+        return Err(SolveError::BadPath("the path exceeds the move limit".to_string()));
+    }
+    Ok(())
+}

@@ -1,0 +1,592 @@
+//! The pest parser and the lowering of its parse tree into the AST.
+
+use pest::iterators::Pair;
+use pest::Parser as _;
+
+use super::ast::*;
+use super::span::Span;
+use crate::diagnostics::Problem;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/puz.pest"]
+struct PuzParser;
+
+/// Integers beyond this magnitude are rejected: no board or count needs them.
+const INT_LIMIT: i64 = 1_000_000;
+
+/// Parses a whole `.puz` source. Syntax errors stop at the first one (pest's recovery is
+/// not reliable); problems found while lowering (bad integers, text blocks) are all kept.
+pub fn parse(src: &str) -> Result<File, Vec<Problem>> {
+    let mut pairs = match PuzParser::parse(Rule::file, src) {
+        Ok(p) => p,
+        Err(e) => return Err(vec![syntax_problem(src, e)]),
+    };
+    let file = pairs.next().expect("the file rule always produces one pair");
+    let mut lowerer = Lowerer { problems: vec![] };
+    let mut items = vec![];
+    for pair in file.into_inner() {
+        if pair.as_rule() == Rule::EOI {
+            continue;
+        }
+        items.push(lowerer.item(pair));
+    }
+    if lowerer.problems.is_empty() {
+        Ok(File { items })
+    } else {
+        Err(lowerer.problems)
+    }
+}
+
+fn span_of(p: &Pair<Rule>) -> Span {
+    let s = p.as_span();
+    Span::new(s.start(), s.end())
+}
+
+/// How each rule reads in "expected ..." messages.
+fn describe(rule: &Rule) -> String {
+    use Rule::*;
+    let s = match rule {
+        EOI => "end of file",
+        item | puzzle_decl | tiles_decl | outside_decl | marks_decl | piece_decl | legend_decl
+        | dirs_decl | cost_decl | limit_decl | move_decl | forbid_decl | goal_decl
+        | level_decl | judge_decl => "a declaration (`puzzle`, `tiles`, `piece`, `legend`, `dirs`, `move`, `forbid`, `goal`, `level`, `judge`, ...)",
+        tile_def => "a tile name",
+        pose_def => "`pose`",
+        offset => "an offset `(row, column)`",
+        legend_entry | legend_key => "a legend symbol (`'c'` or an integer)",
+        dir_def => "a direction `name (row, column)`",
+        move_stmt | letters_stmt | adds_stmt | require_stmt | forbid_stmt | shift_stmt
+        | swap_stmt | turn_stmt | slide_stmt => "a move statement (`letters`, `adds`, `require`, `forbid`, `shift`, `swap`, `turn`, `slide`)",
+        condition => "a condition `what at piece + d`",
+        cell_expr => "a cell `piece + d`",
+        sign => "`+` or `-`",
+        turn_rule => "a turn rule `pose dir -> pose (row, column)`",
+        slide_rule | slide_event => "a slide event (`into`, `before`, `off board`)",
+        slide_action => "a slide action (`stop`, `break`, `lose`)",
+        goal_cond => "a goal condition `piece on tile`",
+        piece_ref => "a piece name",
+        judge_stmt | cases_stmt | header_stmt | grid_stmt | query_stmt | base_stmt
+        | print_stmt => "a judge statement (`cases`, `header`, `grid`, `query`, `base`, `print`)",
+        header_field => "`rows`, `cols` or `queries`",
+        outcome => "`solved`, `unsolved` or `invalid`",
+        name => "a name",
+        int => "an integer",
+        string | string_inner => "a string in double quotes",
+        char_lit | char_inner => "a character in single quotes",
+        text_block | text_body => "a text block in triple quotes `\"\"\"`",
+        lbrace => "`{`",
+        rbrace => "`}`",
+        lparen => "`(`",
+        rparen => "`)`",
+        comma => "`,`",
+        colon => "`:`",
+        plus => "`+`",
+        minus => "`-`",
+        arrow => "`->`",
+        other => {
+            let n = format!("{other:?}");
+            return match n.strip_prefix("kw_") {
+                Some(k) => format!("`{k}`"),
+                None => n,
+            };
+        }
+    };
+    s.to_string()
+}
+
+fn syntax_problem(src: &str, e: pest::error::Error<Rule>) -> Problem {
+    use pest::error::{ErrorVariant, InputLocation};
+    let pos = match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    // Label the whole offending token, not just its first byte.
+    let token_len = src[pos..]
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .map(char::len_utf8)
+        .sum::<usize>()
+        .max(usize::from(pos < src.len()));
+    let (expected, help) = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<String> = positives.iter().map(describe).collect();
+            names.sort();
+            names.dedup();
+            let expected = match names.len() {
+                0 => "something else".to_string(),
+                1 => names.remove(0),
+                _ => {
+                    let last = names.pop().unwrap_or_default();
+                    format!("{} or {}", names.join(", "), last)
+                }
+            };
+            let found = if pos >= src.len() {
+                "the end of the file".to_string()
+            } else {
+                format!("`{}`", &src[pos..pos + token_len])
+            };
+            (expected, Some(format!("found {found}")))
+        }
+        ErrorVariant::CustomError { message } => (message.clone(), None),
+    };
+    Problem::Syntax {
+        span: (pos, token_len).into(),
+        expected,
+        help,
+    }
+}
+
+struct Lowerer {
+    problems: Vec<Problem>,
+}
+
+impl Lowerer {
+    fn name(&self, p: Pair<Rule>) -> Name {
+        Name {
+            text: p.as_str().to_string(),
+            span: span_of(&p),
+        }
+    }
+
+    fn int(&mut self, p: Pair<Rule>) -> Int {
+        let span = span_of(&p);
+        let value = match p.as_str().parse::<i64>() {
+            Ok(v) if v.abs() <= INT_LIMIT => v,
+            _ => {
+                self.problems.push(Problem::IntegerRange {
+                    span: span.into(),
+                    text: p.as_str().to_string(),
+                });
+                0
+            }
+        };
+        Int { value, span }
+    }
+
+    fn string(&self, p: Pair<Rule>) -> Str {
+        let span = span_of(&p);
+        let inner = p.into_inner().next().map(|i| i.as_str()).unwrap_or("");
+        let mut value = String::new();
+        let mut chars = inner.chars();
+        while let Some(c) = chars.next() {
+            if c == '\\' {
+                match chars.next() {
+                    Some('n') => value.push('\n'),
+                    Some('t') => value.push('\t'),
+                    Some(o) => value.push(o),
+                    None => {}
+                }
+            } else {
+                value.push(c);
+            }
+        }
+        Str { value, span }
+    }
+
+    fn offset(&mut self, p: Pair<Rule>) -> Offset {
+        let span = span_of(&p);
+        let mut ints = p.into_inner().filter(|q| q.as_rule() == Rule::int);
+        let dr = self.int(ints.next().expect("offset has a row")).value;
+        let dc = self.int(ints.next().expect("offset has a column")).value;
+        Offset { dr, dc, span }
+    }
+
+    fn item(&mut self, pair: Pair<Rule>) -> Item {
+        let span = span_of(&pair);
+        let rule = pair.as_rule();
+        let mut inner = pair.into_inner();
+        let kw = inner.next().expect("every declaration starts with a keyword");
+        let keyword = span_of(&kw);
+        let all: Vec<Pair<Rule>> = inner.collect();
+        let braced = all.iter().any(|p| p.as_rule() == Rule::lbrace);
+        let rest: Vec<Pair<Rule>> = all.into_iter().filter(|p| !is_punct(p.as_rule())).collect();
+        let kind = match rule {
+            Rule::puzzle_decl => ItemKind::Puzzle(self.string(rest[0].clone())),
+            Rule::tiles_decl => ItemKind::Tiles(
+                rest.into_iter()
+                    .map(|t| {
+                        let mut names = t.into_inner().filter(|p| p.as_rule() == Rule::name);
+                        TileDef {
+                            name: self.name(names.next().expect("tile name")),
+                            becomes: names.next().map(|n| self.name(n)),
+                        }
+                    })
+                    .collect(),
+            ),
+            Rule::outside_decl => ItemKind::Outside(self.name(rest[0].clone())),
+            Rule::marks_decl => ItemKind::Marks(
+                rest.into_iter()
+                    .map(|m| {
+                        let mut it = m.into_inner();
+                        MarkDef {
+                            name: self.name(it.next().expect("mark name")),
+                            single: it.next().is_some(),
+                        }
+                    })
+                    .collect(),
+            ),
+            Rule::piece_decl => {
+                let mut it = rest.into_iter().peekable();
+                let name = self.name(it.next().expect("piece name"));
+                let anonymous = it.peek().is_some_and(|p| p.as_rule() == Rule::kw_anonymous);
+                if anonymous {
+                    it.next();
+                }
+                let poses: Vec<PoseDef> = it.map(|p| self.pose(p)).collect();
+                // `piece x {}` and `piece x` differ: braces mean "my poses are these".
+                ItemKind::Piece(PieceDecl {
+                    name,
+                    anonymous,
+                    poses: if braced { Some(poses) } else { None },
+                })
+            }
+            Rule::legend_decl => ItemKind::Legend(rest.into_iter().map(|e| self.legend_entry(e)).collect()),
+            Rule::dirs_decl => ItemKind::Dirs(
+                rest.into_iter()
+                    .map(|d| {
+                        let mut it = d.into_inner();
+                        let name = self.name(it.next().expect("dir name"));
+                        let step = self.offset(it.next().expect("dir step"));
+                        DirDef { name, step }
+                    })
+                    .collect(),
+            ),
+            Rule::cost_decl => ItemKind::Cost(rest.into_iter().map(|n| self.name(n)).collect()),
+            Rule::limit_decl => ItemKind::Limit(self.int(rest[0].clone())),
+            Rule::move_decl => {
+                let mut it = rest.into_iter();
+                let name = self.name(it.next().expect("move name"));
+                let param = self.name(it.next().expect("move parameter"));
+                let body = it.map(|s| self.move_stmt(s)).collect();
+                ItemKind::Move(MoveDecl { name, param, body })
+            }
+            Rule::forbid_decl => {
+                let piece = self.piece_ref(rest[0].clone());
+                let tile = self.name(rest[2].clone());
+                ItemKind::Forbid(ForbidDecl { piece, tile })
+            }
+            Rule::goal_decl => ItemKind::Goal(
+                rest.into_iter()
+                    .filter(|p| p.as_rule() == Rule::goal_cond)
+                    .map(|g| {
+                        let parts: Vec<Pair<Rule>> = g.into_inner().collect();
+                        GoalCond {
+                            piece: self.piece_ref(parts[0].clone()),
+                            on: self.name(parts[2].clone()),
+                        }
+                    })
+                    .collect(),
+            ),
+            Rule::level_decl => ItemKind::Level(self.level(rest)),
+            Rule::judge_decl => ItemKind::Judge(rest.into_iter().map(|s| self.judge_stmt(s)).collect()),
+            other => unreachable!("not a declaration rule: {other:?}"),
+        };
+        Item { kind, keyword, span }
+    }
+}
+
+fn is_punct(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::lbrace
+            | Rule::rbrace
+            | Rule::lparen
+            | Rule::rparen
+            | Rule::comma
+            | Rule::colon
+            | Rule::plus
+            | Rule::arrow
+    )
+}
+
+impl Lowerer {
+    fn pose(&mut self, p: Pair<Rule>) -> PoseDef {
+        let mut name = None;
+        let mut cells = vec![];
+        let mut open = None;
+        let mut close = None;
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::name => name = Some(self.name(q)),
+                Rule::offset => cells.push(self.offset(q)),
+                Rule::lbrace => open = Some(span_of(&q)),
+                Rule::rbrace => close = Some(span_of(&q)),
+                _ => {}
+            }
+        }
+        let body = match (open, close) {
+            (Some(a), Some(b)) => a.merge(b),
+            _ => Span::default(),
+        };
+        PoseDef {
+            name: name.expect("pose name"),
+            cells,
+            body,
+        }
+    }
+
+    fn legend_entry(&mut self, p: Pair<Rule>) -> LegendEntry {
+        let mut it = p.into_inner().filter(|q| q.as_rule() != Rule::plus);
+        let key_pair = it.next().expect("legend key");
+        let key_span = span_of(&key_pair);
+        let k = key_pair.into_inner().next().expect("key content");
+        let key = match k.as_rule() {
+            Rule::int => KeyValue::Int(self.int(k).value),
+            _ => {
+                let raw = k.into_inner().next().map(|c| c.as_str()).unwrap_or("");
+                let c = raw.strip_prefix('\\').unwrap_or(raw);
+                KeyValue::Char(c.chars().next().unwrap_or(' '))
+            }
+        };
+        let tile = self.name(it.next().expect("legend tile"));
+        let extras = it.map(|n| self.name(n)).collect();
+        LegendEntry {
+            key,
+            key_span,
+            tile,
+            extras,
+        }
+    }
+
+    fn piece_ref(&self, p: Pair<Rule>) -> PieceRef {
+        let span = span_of(&p);
+        let mut it = p.into_inner();
+        let piece = self.name(it.next().expect("piece name"));
+        let pose = it.next().map(|n| self.name(n));
+        PieceRef { piece, pose, span }
+    }
+
+    fn cell_expr(&self, p: Pair<Rule>) -> CellExpr {
+        let span = span_of(&p);
+        let mut it = p.into_inner();
+        let piece = self.name(it.next().expect("cell piece"));
+        let step = it.next().map(|sign| {
+            let neg = sign.into_inner().next().map(|s| s.as_rule()) == Some(Rule::minus);
+            (neg, self.name(it.next().expect("cell direction")))
+        });
+        CellExpr { piece, step, span }
+    }
+
+    fn condition(&self, p: Pair<Rule>) -> Condition {
+        let mut it = p.into_inner();
+        let what = self.name(it.next().expect("condition subject"));
+        it.next(); // `at`
+        let cell = self.cell_expr(it.next().expect("condition cell"));
+        Condition { what, cell }
+    }
+
+    fn move_stmt(&mut self, p: Pair<Rule>) -> MoveStmt {
+        let span = span_of(&p);
+        let rule = p.as_rule();
+        let mut it = p.into_inner().filter(|q| !is_punct(q.as_rule()));
+        it.next(); // keyword
+        let kind = match rule {
+            Rule::letters_stmt => MoveStmtKind::Letters(self.string(it.next().expect("letters"))),
+            Rule::adds_stmt => MoveStmtKind::Adds(it.map(|n| self.name(n)).collect()),
+            Rule::require_stmt => MoveStmtKind::Require(self.condition(it.next().expect("cond"))),
+            Rule::forbid_stmt => MoveStmtKind::Forbid(self.condition(it.next().expect("cond"))),
+            Rule::shift_stmt => {
+                let piece = self.name(it.next().expect("shift piece"));
+                let mut next = it.next().expect("shift direction");
+                let negate = next.as_rule() == Rule::minus;
+                if negate {
+                    next = it.next().expect("shift direction");
+                }
+                MoveStmtKind::Shift {
+                    piece,
+                    negate,
+                    dir: self.name(next),
+                }
+            }
+            Rule::swap_stmt => MoveStmtKind::Swap {
+                piece: self.name(it.next().expect("swap piece")),
+                dir: self.name(it.next().expect("swap dir")),
+            },
+            Rule::turn_stmt => {
+                let piece = self.name(it.next().expect("turn piece"));
+                let rules = it
+                    .map(|r| {
+                        let span = span_of(&r);
+                        let mut q = r.into_inner().filter(|x| !is_punct(x.as_rule()));
+                        let from = self.name(q.next().expect("from pose"));
+                        let dir = self.name(q.next().expect("dir"));
+                        let to = self.name(q.next().expect("to pose"));
+                        let offset = self.offset(q.next().expect("offset"));
+                        TurnRule {
+                            from,
+                            dir,
+                            to,
+                            offset,
+                            span,
+                        }
+                    })
+                    .collect();
+                MoveStmtKind::Turn { piece, rules }
+            }
+            Rule::slide_stmt => {
+                let piece = self.name(it.next().expect("slide piece"));
+                let dir = self.name(it.next().expect("slide dir"));
+                let rules = it.map(|r| self.slide_rule(r)).collect();
+                MoveStmtKind::Slide { piece, dir, rules }
+            }
+            other => unreachable!("not a move statement: {other:?}"),
+        };
+        MoveStmt { kind, span }
+    }
+
+    fn slide_rule(&self, r: Pair<Rule>) -> SlideRule {
+        let span = span_of(&r);
+        let mut it = r.into_inner().filter(|x| !is_punct(x.as_rule()));
+        let ev = it.next().expect("slide event");
+        let ev_span = span_of(&ev);
+        let mut ev_in = ev.into_inner();
+        let kw = ev_in.next().expect("event keyword");
+        let event = match kw.as_rule() {
+            Rule::kw_into => SlideEvent::Into(self.name(ev_in.next().expect("into what"))),
+            Rule::kw_before => SlideEvent::Before(self.name(ev_in.next().expect("before what"))),
+            _ => SlideEvent::OffBoard(ev_span),
+        };
+        let actions = it
+            .map(|a| {
+                let s = span_of(&a);
+                let act = match a.into_inner().next().map(|k| k.as_rule()) {
+                    Some(Rule::kw_stop) => SlideAction::Stop,
+                    Some(Rule::kw_break) => SlideAction::Break,
+                    _ => SlideAction::Lose,
+                };
+                (act, s)
+            })
+            .collect();
+        SlideRule {
+            event,
+            actions,
+            span,
+        }
+    }
+
+    fn level(&mut self, rest: Vec<Pair<Rule>>) -> LevelDecl {
+        let mut it = rest.into_iter();
+        let name = self.string(it.next().expect("level name"));
+        let mut next = it.next().expect("level body");
+        let form = match next.as_rule() {
+            Rule::kw_chars => Some(GridForm::Chars),
+            Rule::kw_ints => Some(GridForm::Ints),
+            _ => None,
+        };
+        if form.is_some() {
+            next = it.next().expect("level text");
+        }
+        let text = span_of(&next);
+        let body = next.into_inner().next().expect("text body");
+        let body_start = body.as_span().start();
+        let (rows, row_starts) = match split_text_block(body.as_str(), body_start) {
+            Ok(r) => r,
+            Err(at) => {
+                self.problems.push(Problem::TextBlock {
+                    span: (at, 1).into(),
+                });
+                (vec![], vec![])
+            }
+        };
+        LevelDecl {
+            name,
+            form,
+            rows,
+            row_starts,
+            text,
+        }
+    }
+
+    fn judge_stmt(&mut self, p: Pair<Rule>) -> JudgeStmt {
+        let span = span_of(&p);
+        let rule = p.as_rule();
+        let mut it = p.into_inner().filter(|q| !is_punct(q.as_rule()));
+        it.next(); // keyword
+        let kind = match rule {
+            Rule::cases_stmt => {
+                let first = it.next().expect("cases form");
+                if first.as_rule() == Rule::kw_once {
+                    JudgeStmtKind::CasesOnce
+                } else {
+                    JudgeStmtKind::CasesUntil(it.map(|i| self.int(i)).collect())
+                }
+            }
+            Rule::header_stmt => JudgeStmtKind::Header(
+                it.map(|f| {
+                    let s = span_of(&f);
+                    let field = match f.into_inner().next().map(|k| k.as_rule()) {
+                        Some(Rule::kw_rows) => HeaderField::Rows,
+                        Some(Rule::kw_cols) => HeaderField::Cols,
+                        _ => HeaderField::Queries,
+                    };
+                    (field, s)
+                })
+                .collect(),
+            ),
+            Rule::grid_stmt => JudgeStmtKind::Grid(match it.next().map(|k| k.as_rule()) {
+                Some(Rule::kw_chars) => GridForm::Chars,
+                _ => GridForm::Ints,
+            }),
+            Rule::query_stmt => JudgeStmtKind::Query(it.map(|n| self.name(n)).collect()),
+            Rule::base_stmt => JudgeStmtKind::Base(self.int(it.next().expect("base value"))),
+            Rule::print_stmt => {
+                let outcome = match it.next().and_then(|o| o.into_inner().next()).map(|k| k.as_rule()) {
+                    Some(Rule::kw_solved) => Outcome::Solved,
+                    Some(Rule::kw_unsolved) => Outcome::Unsolved,
+                    _ => Outcome::Invalid,
+                };
+                JudgeStmtKind::Print(outcome, self.string(it.next().expect("print text")))
+            }
+            other => unreachable!("not a judge statement: {other:?}"),
+        };
+        JudgeStmt { kind, span }
+    }
+}
+
+/// Splits a text block's body into rows. The body must start with a line break; the last
+/// line (before the closing `"""`) must hold only indentation, which is removed from every
+/// row. Returns the byte offset of the offending character on error.
+fn split_text_block(body: &str, start: usize) -> Result<(Vec<String>, Vec<u32>), usize> {
+    let first_break = body.find('\n').ok_or(start)?;
+    if !body[..first_break].trim().is_empty() {
+        let lead = body.len() - body.trim_start_matches([' ', '\t']).len();
+        return Err(start + lead);
+    }
+    let after = &body[first_break + 1..];
+    let base = start + first_break + 1;
+    let last_break = after.rfind('\n');
+    let (content, closing) = match last_break {
+        Some(i) => (&after[..i], &after[i + 1..]),
+        None => ("", after),
+    };
+    if !closing.chars().all(|c| c == ' ' || c == '\t') {
+        // Text on the closing line: treat it as a row with no indentation removed.
+        let mut rows = vec![];
+        let mut starts = vec![];
+        let mut off = base;
+        for line in after.split('\n') {
+            rows.push(line.trim_end_matches('\r').to_string());
+            starts.push(off as u32);
+            off += line.len() + 1;
+        }
+        return Ok((rows, starts));
+    }
+    let indent = closing.len();
+    let mut rows = vec![];
+    let mut starts = vec![];
+    if last_break.is_none() {
+        return Ok((rows, starts));
+    }
+    let mut off = base;
+    for line in content.split('\n') {
+        let line_nocr = line.trim_end_matches('\r');
+        let strip = line_nocr
+            .char_indices()
+            .take_while(|(i, c)| *i < indent && (*c == ' ' || *c == '\t'))
+            .count();
+        rows.push(line_nocr[strip..].to_string());
+        starts.push((off + strip) as u32);
+        off += line.len() + 1;
+    }
+    Ok((rows, starts))
+}
