@@ -1,0 +1,782 @@
+//! End-to-end tests of the `puz` binary: exit codes, stdout and stderr.
+//!
+//! Exit codes (see `src/main.rs`): 0 ok, 1 rule-file diagnostics, 2 bad input, 3 search
+//! budget exhausted, 4 engine unavailable. No input, however malformed, may panic.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const BLOXORZ: &str = "puzzles/bloxorz.puz";
+
+const SAMPLE: &str = "#######\n#..X###\n#..##O#\n#....E#\n#....E#\n#.....#\n#######";
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------
+
+fn puz_cmd() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_puz"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c.env("NO_COLOR", "1");
+    c.env_remove("RUST_BACKTRACE");
+    c
+}
+
+fn puz<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    puz_cmd()
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run puz")
+}
+
+fn puz_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = puz_cmd()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run puz");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The process may exit before reading everything; a broken pipe is fine.
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait for puz");
+    writer.join().expect("stdin writer");
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts the exit code and that nothing panicked; shows both streams on failure.
+fn expect_code(o: &Output, code: i32, what: &str) {
+    let err = stderr(o);
+    assert!(!err.contains("panicked"), "{what}: puz panicked:\n{err}");
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "{what}: wrong exit code\nstdout:\n{}\nstderr:\n{err}",
+        stdout(o)
+    );
+}
+
+/// A scratch directory, unique per test, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(tag: &str) -> Scratch {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "puz-cli-{}-{}-{tag}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).expect("create scratch dir");
+        Scratch(dir)
+    }
+
+    fn file(&self, name: &str, bytes: &[u8]) -> PathBuf {
+        let p = self.0.join(name);
+        std::fs::write(&p, bytes).expect("write scratch file");
+        p
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("temp paths are UTF-8")
+}
+
+// A minimal Bloxorz roller written from the spec, to replay the binary's answers. A
+// position is the sorted list of covered cells.
+
+type Cells = Vec<(i32, i32)>;
+
+fn grid(text: &str) -> Vec<Vec<u8>> {
+    text.lines().map(|l| l.as_bytes().to_vec()).collect()
+}
+
+fn cells_of(g: &[Vec<u8>], ch: u8) -> Cells {
+    let mut v = vec![];
+    for (r, row) in g.iter().enumerate() {
+        for (c, &b) in row.iter().enumerate() {
+            if b == ch {
+                v.push((r as i32, c as i32));
+            }
+        }
+    }
+    v
+}
+
+fn roll(pos: &Cells, letter: char) -> Cells {
+    let d = match letter {
+        'n' => (-1, 0),
+        's' => (1, 0),
+        'w' => (0, -1),
+        'e' => (0, 1),
+        other => panic!("unexpected path letter {other:?}"),
+    };
+    let mv = |p: (i32, i32), k: i32| (p.0 + k * d.0, p.1 + k * d.1);
+    let mut next = if pos.len() == 1 {
+        vec![mv(pos[0], 1), mv(pos[0], 2)]
+    } else {
+        let axis = (pos[1].0 - pos[0].0, pos[1].1 - pos[0].1);
+        match axis.0 * d.0 + axis.1 * d.1 {
+            0 => vec![mv(pos[0], 1), mv(pos[1], 1)],
+            k if k > 0 => vec![mv(pos[1], 1)],
+            _ => vec![mv(pos[0], 1)],
+        }
+    };
+    next.sort();
+    next
+}
+
+fn legal(g: &[Vec<u8>], pos: &Cells) -> bool {
+    pos.iter().all(|&(r, c)| {
+        let cell = if r < 0 || c < 0 {
+            None
+        } else {
+            g.get(r as usize).and_then(|row| row.get(c as usize))
+        };
+        match cell {
+            Some(b'.' | b'X' | b'O') => true,
+            Some(b'E') => pos.len() == 2,
+            _ => false,
+        }
+    })
+}
+
+/// Replays `letters` on `board`, returning every position (start included); panics on an
+/// illegal roll or when the last position is not standing on `O`.
+fn replay(board: &str, letters: &str) -> Vec<Cells> {
+    let g = grid(board);
+    let mut pos = cells_of(&g, b'X');
+    let mut all = vec![pos.clone()];
+    for (k, ch) in letters.chars().enumerate() {
+        pos = roll(&pos, ch);
+        assert!(
+            legal(&g, &pos),
+            "roll {} ({ch}) of {letters:?} is illegal: {pos:?}",
+            k + 1
+        );
+        all.push(pos.clone());
+    }
+    assert_eq!(
+        pos,
+        cells_of(&g, b'O'),
+        "path {letters:?} does not end standing on O"
+    );
+    all
+}
+
+/// The letters of the `moves (N): ...` line of `puz solve`.
+fn moves_line(out: &str) -> (usize, String) {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("moves ("))
+        .unwrap_or_else(|| panic!("no moves line in:\n{out}"));
+    let (count, letters) = line["moves (".len()..]
+        .split_once("): ")
+        .expect("moves (N): LETTERS");
+    (
+        count.parse().expect("move count"),
+        letters.trim().to_string(),
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// check / solve
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn check_accepts_bloxorz() {
+    let o = puz(["check", BLOXORZ]);
+    expect_code(&o, 0, "check");
+    assert!(stdout(&o).contains("ok"), "{}", stdout(&o));
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+}
+
+#[test]
+fn check_reports_a_broken_puz_with_a_code() {
+    let s = Scratch::new("broken");
+    let text = std::fs::read_to_string(BLOXORZ)
+        .unwrap()
+        .replace("forbid block on void", "forbid block on voyd");
+    let f = s.file("broken.puz", text.as_bytes());
+    let o = puz(["check", p(&f)]);
+    expect_code(&o, 1, "check broken.puz");
+    let err = stderr(&o);
+    assert!(err.contains("puz::check::unknown_name"), "{err}");
+    assert!(err.contains("voyd"), "{err}");
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+
+    // A syntax error too.
+    let f = s.file("syntax.puz", b"puzzle \"x\"\ntiles { floor\n");
+    let o = puz(["check", p(&f)]);
+    expect_code(&o, 1, "check syntax.puz");
+    assert!(stderr(&o).contains("puz::"), "{}", stderr(&o));
+}
+
+#[test]
+fn solve_prints_cost_and_moves() {
+    let o = puz(["solve", BLOXORZ]);
+    expect_code(&o, 0, "solve");
+    let out = stdout(&o);
+    assert!(out.lines().any(|l| l == "cost: 10 rolls"), "{out}");
+    let (n, letters) = moves_line(&out);
+    assert_eq!(n, 10);
+    assert_eq!(letters.len(), 10);
+    replay(SAMPLE, &letters);
+}
+
+#[test]
+fn solve_json_parses_and_replays() {
+    let o = puz(["solve", BLOXORZ, "--json"]);
+    expect_code(&o, 0, "solve --json");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("stdout is one JSON value");
+    assert_eq!(v["solved"], true);
+    assert_eq!(v["cost"]["rolls"], 10);
+    assert_eq!(v["moves"], 10);
+    assert_eq!(v["level"], "sample");
+    let path = v["path"].as_str().expect("path is a string");
+    assert_eq!(path.len(), 10);
+    replay(SAMPLE, path);
+    assert!(v.get("boards").is_none(), "boards only with --steps");
+}
+
+#[test]
+fn solve_json_steps_boards_follow_the_path() {
+    let o = puz(["solve", BLOXORZ, "--json", "--steps"]);
+    expect_code(&o, 0, "solve --json --steps");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let path = v["path"].as_str().unwrap();
+    let positions = replay(SAMPLE, path);
+    let boards = v["boards"].as_array().expect("boards array");
+    assert_eq!(boards.len(), path.len() + 1);
+    for (k, (b, pos)) in boards.iter().zip(&positions).enumerate() {
+        let g = grid(b.as_str().unwrap());
+        assert_eq!(
+            &cells_of(&g, b'X'),
+            pos,
+            "board {k}:\n{}",
+            b.as_str().unwrap()
+        );
+    }
+}
+
+#[test]
+fn solve_named_levels_and_steps() {
+    let o = puz(["solve", BLOXORZ, "--level", "no frame"]);
+    expect_code(&o, 0, "--level \"no frame\"");
+    let out = stdout(&o);
+    assert!(out.contains("\"no frame\""), "{out}");
+    assert!(out.contains("no solution"), "{out}");
+
+    let o = puz(["solve", BLOXORZ, "--level", "no frame", "--json"]);
+    expect_code(&o, 0, "--level \"no frame\" --json");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["solved"], false);
+    assert_eq!(v["level"], "no frame");
+
+    let o = puz(["solve", BLOXORZ, "--level", "no frame", "--steps"]);
+    expect_code(&o, 0, "--level \"no frame\" --steps");
+    assert!(stdout(&o).contains("no solution"));
+
+    // --steps on the sample: the start and ten numbered boards whose blocks follow the path.
+    let o = puz(["solve", BLOXORZ, "--level", "sample", "--steps"]);
+    expect_code(&o, 0, "--steps");
+    let out = stdout(&o);
+    let (_, letters) = moves_line(&out);
+    let positions = replay(SAMPLE, &letters);
+    let (_, boards) = out.split_once("\nstart:\n").expect("a start board");
+    let mut seen = vec![];
+    for chunk in boards.split("\n\n") {
+        let rows: Vec<&str> = chunk.lines().filter(|l| l.starts_with('#')).collect();
+        seen.push(cells_of(&grid(&rows.join("\n")), b'X'));
+    }
+    assert_eq!(seen, positions, "--steps boards:\n{boards}");
+    for k in 1..=10 {
+        assert!(
+            out.lines().any(|l| l.starts_with(&format!("{k}: roll "))),
+            "no step {k} header:\n{out}"
+        );
+    }
+
+    let o = puz(["solve", BLOXORZ, "--level", "nope"]);
+    expect_code(&o, 2, "--level nope");
+    assert!(
+        stderr(&o).contains("nope") && stderr(&o).contains("sample"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn solve_level_file() {
+    let s = Scratch::new("level");
+    let board = "X..\n...\n..O\n";
+    let f = s.file("open.txt", board.as_bytes());
+    let o = puz(["solve", BLOXORZ, p(&f)]);
+    expect_code(&o, 0, "level file");
+    let out = stdout(&o);
+    assert!(out.lines().any(|l| l == "cost: 8 rolls"), "{out}");
+    let (n, letters) = moves_line(&out);
+    assert_eq!(n, 8);
+    replay(board, &letters);
+
+    // Windows line breaks and a missing final line break change nothing.
+    let f = s.file("crlf.txt", board.replace('\n', "\r\n").as_bytes());
+    let o = puz(["solve", BLOXORZ, p(&f), "--json"]);
+    expect_code(&o, 0, "CRLF level file");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["cost"]["rolls"], 8);
+    replay(board, v["path"].as_str().unwrap());
+    let f = s.file("noeol.txt", board.trim_end().as_bytes());
+    let o = puz(["solve", BLOXORZ, p(&f)]);
+    expect_code(&o, 0, "level file without a final line break");
+    assert!(stdout(&o).contains("cost: 8 rolls"));
+
+    // A lying start, unsolvable.
+    let f = s.file("stuck.txt", b"XX#O\n####\n....\n");
+    let o = puz(["solve", BLOXORZ, p(&f)]);
+    expect_code(&o, 0, "unsolvable level file");
+    assert!(stdout(&o).contains("no solution"), "{}", stdout(&o));
+
+    // A level file and --level together are refused by the argument parser.
+    let o = puz(["solve", BLOXORZ, p(&f), "--level", "sample"]);
+    expect_code(&o, 2, "level file and --level");
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn solve_rejects_bad_level_files() {
+    let s = Scratch::new("badlevel");
+    // (file name, contents, diagnostic code, a further text the diagnostic must contain)
+    let cases: [(&str, &str, &str, &str); 8] = [
+        (
+            "unknown.txt",
+            "X..\n.Z.\n..O\n",
+            "puz::level::unknown_symbol",
+            "'Z'",
+        ),
+        (
+            "ragged.txt",
+            "X..\n..\n..O\n",
+            "puz::level::ragged",
+            "row 2 has 2 cells",
+        ),
+        (
+            "nox.txt",
+            "...\n...\n..O\n",
+            "puz::level::missing_marker",
+            "block",
+        ),
+        (
+            "noo.txt",
+            "X..\n...\n...\n",
+            "puz::level::missing_marker",
+            "target",
+        ),
+        (
+            "twoo.txt",
+            "X.O\n...\n..O\n",
+            "puz::level::too_many_markers",
+            "target",
+        ),
+        (
+            "ell.txt",
+            "XX.\nX..\n..O\n",
+            "puz::level::no_matching_pose",
+            "block",
+        ),
+        (
+            "three.txt",
+            "XXX\n...\n..O\n",
+            "puz::level::no_matching_pose",
+            "block",
+        ),
+        (
+            "twox.txt",
+            "X.X\n...\n..O\n",
+            "puz::level::too_many_markers",
+            "block",
+        ),
+    ];
+    for (name, text, code, detail) in cases {
+        let f = s.file(name, text.as_bytes());
+        let o = puz(["solve", BLOXORZ, p(&f)]);
+        expect_code(&o, 2, name);
+        let err = stderr(&o);
+        assert!(err.contains(code), "{name}: expected {code} in:\n{err}");
+        assert!(
+            err.contains(detail),
+            "{name}: expected {detail:?} in:\n{err}"
+        );
+        assert!(
+            err.contains(name),
+            "{name}: the diagnostic should name the file:\n{err}"
+        );
+        assert!(
+            o.stdout.is_empty(),
+            "{name}: no answer expected, got:\n{}",
+            stdout(&o)
+        );
+    }
+    // A missing level file.
+    let o = puz(["solve", BLOXORZ, p(&s.0.join("missing.txt"))]);
+    expect_code(&o, 2, "missing level file");
+    assert!(stderr(&o).contains("missing.txt"), "{}", stderr(&o));
+}
+
+#[test]
+fn fast_engine_is_refused_without_an_answer() {
+    let o = puz(["solve", BLOXORZ, "--engine", "fast"]);
+    expect_code(&o, 4, "--engine fast");
+    assert!(
+        o.stdout.is_empty(),
+        "no answer expected, got:\n{}",
+        stdout(&o)
+    );
+    assert!(stderr(&o).contains("no fast path"), "{}", stderr(&o));
+
+    let o = puz_stdin(
+        &["judge", BLOXORZ, "--engine", "fast"],
+        b"3 3\nX..\n...\n..O\n0 0\n",
+    );
+    expect_code(&o, 4, "judge --engine fast");
+    assert!(o.stdout.is_empty(), "{}", stdout(&o));
+    assert!(stderr(&o).contains("no fast path"), "{}", stderr(&o));
+
+    for engine in ["auto", "interp"] {
+        let o = puz(["solve", BLOXORZ, "--engine", engine]);
+        expect_code(&o, 0, engine);
+        assert!(stdout(&o).contains("cost: 10 rolls"));
+    }
+}
+
+#[test]
+fn state_budget_stops_without_an_answer() {
+    let o = puz(["solve", BLOXORZ, "--max-states", "5"]);
+    expect_code(&o, 3, "--max-states 5");
+    assert!(
+        o.stdout.is_empty(),
+        "no answer expected, got:\n{}",
+        stdout(&o)
+    );
+    assert!(stderr(&o).contains("state limit"), "{}", stderr(&o));
+
+    let o = puz(["solve", BLOXORZ, "--max-states", "5", "--json"]);
+    expect_code(&o, 3, "--max-states 5 --json");
+    assert!(o.stdout.is_empty(), "{}", stdout(&o));
+
+    // A generous budget changes nothing.
+    let o = puz([
+        "solve",
+        BLOXORZ,
+        "--max-states",
+        "100000",
+        "--timeout",
+        "60",
+    ]);
+    expect_code(&o, 0, "generous budget");
+    assert!(stdout(&o).contains("cost: 10 rolls"));
+
+    // In judge mode the earlier answers stay printed.
+    let case = "3 3\nX..\n...\n..O\n";
+    let big = "9 9\nX........\n.........\n.........\n.........\n.........\n.........\n.........\n.........\n........O\n";
+    let o = puz_stdin(
+        &["judge", BLOXORZ, "--max-states", "30"],
+        format!("{case}{big}0 0\n").as_bytes(),
+    );
+    expect_code(&o, 3, "judge --max-states");
+    assert_eq!(stdout(&o), "8\n");
+    assert!(stderr(&o).contains("case 2"), "{}", stderr(&o));
+}
+
+// ---------------------------------------------------------------------------------------
+// judge mode: malformed inputs
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn judge_reads_stdin() {
+    let o = puz_stdin(
+        &["judge", BLOXORZ],
+        format!("7 7\n{SAMPLE}\n0 0\n").as_bytes(),
+    );
+    expect_code(&o, 0, "judge sample");
+    assert_eq!(stdout(&o), "10\n");
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+
+    let o = puz_stdin(&["judge", BLOXORZ, "-"], b"0 0\n");
+    expect_code(&o, 0, "judge with no cases");
+    assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn judge_malformed_inputs_name_line_and_column() {
+    const GOOD: &str = "3 3\nX..\n...\n..O\n";
+    // (what, input, line, column, stdout printed before the error)
+    let cases: Vec<(&str, String, usize, usize, &str)> = vec![
+        (
+            "non-numeric header",
+            "a 3\nX..\n...\n..O\n0 0\n".into(),
+            1,
+            1,
+            "",
+        ),
+        (
+            "non-numeric columns",
+            "3 b\nX..\n...\n..O\n0 0\n".into(),
+            1,
+            3,
+            "",
+        ),
+        ("header with one number", "3\n".into(), 2, 1, ""),
+        (
+            "trailing junk after the header",
+            "3 3 7\nX..\n...\n..O\n0 0\n".into(),
+            1,
+            5,
+            "",
+        ),
+        (
+            "junk glued to the header",
+            "3 3x\nX..\n...\n..O\n0 0\n".into(),
+            1,
+            3,
+            "",
+        ),
+        ("zero rows", "0 3\n0 0\n".into(), 1, 1, ""),
+        ("short row", "3 3\nX..\n..\n..O\n0 0\n".into(), 3, 3, ""),
+        ("long row", "3 3\nX..\n....\n..O\n0 0\n".into(), 3, 4, ""),
+        (
+            "unknown character",
+            "3 3\nX..\n.Z.\n..O\n0 0\n".into(),
+            3,
+            2,
+            "",
+        ),
+        ("missing rows", "3 3\nX..\n".into(), 3, 1, ""),
+        (
+            "missing terminator",
+            format!("{GOOD}{GOOD}"),
+            9,
+            1,
+            "8\n8\n",
+        ),
+        (
+            "case with no X",
+            format!("{GOOD}3 3\n...\n...\n..O\n0 0\n"),
+            6,
+            1,
+            "8\n",
+        ),
+        (
+            "case with two O",
+            "3 3\nX.O\n...\n..O\n0 0\n".into(),
+            2,
+            3,
+            "",
+        ),
+        (
+            "case with no O",
+            "3 3\nX..\n...\n...\n0 0\n".into(),
+            2,
+            1,
+            "",
+        ),
+        (
+            "two separate X groups",
+            "3 3\nX.X\n...\n..O\n0 0\n".into(),
+            2,
+            1,
+            "",
+        ),
+        (
+            "X cells matching no pose",
+            "3 3\nXX.\nX..\n..O\n0 0\n".into(),
+            2,
+            1,
+            "",
+        ),
+        (
+            "bad second case",
+            format!("{GOOD}3 3\nX..\n.#\n..O\n0 0\n"),
+            7,
+            3,
+            "8\n",
+        ),
+        (
+            "huge header number",
+            "99999999999999999999 3\n".into(),
+            1,
+            1,
+            "",
+        ),
+        ("board too large", "100000 100000\n".into(), 1, 1, ""),
+    ];
+    for (what, input, line, col, before) in cases {
+        let o = puz_stdin(&["judge", BLOXORZ], input.as_bytes());
+        expect_code(&o, 2, what);
+        let err = stderr(&o);
+        let at = format!("line {line}, column {col}");
+        assert!(
+            err.contains(&at),
+            "{what}: expected `{at}` in stderr:\n{err}"
+        );
+        assert_eq!(stdout(&o), before, "{what}: stdout");
+
+        // The same through a file argument.
+        let s = Scratch::new("judge");
+        let f = s.file("case.in", input.as_bytes());
+        let o2 = puz(["judge", BLOXORZ, p(&f)]);
+        expect_code(&o2, 2, what);
+        assert!(stderr(&o2).contains(&at), "{what} (file): {}", stderr(&o2));
+        assert_eq!(stdout(&o2), before, "{what} (file): stdout");
+    }
+}
+
+#[test]
+fn judge_empty_or_blank_input_is_a_clear_error() {
+    for (what, input) in [
+        ("empty", ""),
+        ("blank", "   \n\n \t\n"),
+        ("blank lines", "\n\n\n"),
+    ] {
+        let o = puz_stdin(&["judge", BLOXORZ], input.as_bytes());
+        expect_code(&o, 2, what);
+        let err = stderr(&o);
+        assert!(err.contains("empty"), "{what}: {err}");
+        assert!(o.stdout.is_empty());
+    }
+}
+
+#[test]
+fn unreadable_files_are_clear_errors() {
+    let s = Scratch::new("files");
+    let bad = s.file("bad.puz", b"\xff\xfepuzzle \"x\"\n");
+    let empty = s.file("empty.puz", b"");
+    let blank = s.file("blank.puz", b"  \n\n");
+    let bad_in = s.file("bad.in", b"3 3\nX..\n\xff..\n..O\n0 0\n");
+    let empty_in = s.file("empty.in", b"");
+    let bad_level = s.file("bad.txt", b"X..\n.\xc3.\n..O\n");
+    let missing = s.0.join("missing.puz");
+
+    let runs: Vec<(&str, Vec<&str>, &str)> = vec![
+        ("check non-UTF-8 .puz", vec!["check", p(&bad)], "not UTF-8"),
+        ("solve non-UTF-8 .puz", vec!["solve", p(&bad)], "not UTF-8"),
+        (
+            "judge non-UTF-8 .puz",
+            vec!["judge", p(&bad), p(&empty_in)],
+            "not UTF-8",
+        ),
+        ("check empty .puz", vec!["check", p(&empty)], "empty"),
+        ("check blank .puz", vec!["check", p(&blank)], "empty"),
+        ("solve empty .puz", vec!["solve", p(&empty)], "empty"),
+        ("judge empty .puz", vec!["judge", p(&empty)], "empty"),
+        (
+            "judge non-UTF-8 input",
+            vec!["judge", BLOXORZ, p(&bad_in)],
+            "not UTF-8",
+        ),
+        (
+            "judge empty input",
+            vec!["judge", BLOXORZ, p(&empty_in)],
+            "empty",
+        ),
+        (
+            "solve non-UTF-8 level",
+            vec!["solve", BLOXORZ, p(&bad_level)],
+            "not UTF-8",
+        ),
+        (
+            "solve empty level",
+            vec!["solve", BLOXORZ, p(&empty_in)],
+            "empty",
+        ),
+        (
+            "check missing .puz",
+            vec!["check", p(&missing)],
+            "missing.puz",
+        ),
+    ];
+    for (what, args, needle) in runs {
+        let o = puz(&args);
+        let err = stderr(&o);
+        assert!(!err.contains("panicked"), "{what}: panicked:\n{err}");
+        assert!(
+            o.status.code().is_some_and(|c| c != 0 && c != 101),
+            "{what}: exit {:?}\n{err}",
+            o.status.code()
+        );
+        assert!(
+            err.contains(needle),
+            "{what}: expected {needle:?} in:\n{err}"
+        );
+        assert!(o.stdout.is_empty(), "{what}: {}", stdout(&o));
+    }
+
+    // Non-UTF-8 judge input on stdin.
+    let o = puz_stdin(&["judge", BLOXORZ], b"3 3\nX..\n\xff..\n..O\n0 0\n");
+    expect_code(&o, 2, "non-UTF-8 stdin");
+    assert!(stderr(&o).contains("not UTF-8"), "{}", stderr(&o));
+}
+
+// ---------------------------------------------------------------------------------------
+// Known bugs (kept ignored so CI stays green; see the test names and messages)
+// ---------------------------------------------------------------------------------------
+
+#[test]
+#[ignore = "bug: `--timeout inf` / `--timeout 1e300` panic in Duration::from_secs_f64 (src/main.rs SearchArgs::budget)"]
+fn huge_timeout_does_not_panic() {
+    for t in ["inf", "1e300"] {
+        let o = puz(["solve", BLOXORZ, "--timeout", t]);
+        let err = stderr(&o);
+        assert!(!err.contains("panicked"), "--timeout {t} panicked:\n{err}");
+        assert_ne!(o.status.code(), Some(101), "--timeout {t}");
+    }
+}
+
+#[test]
+#[ignore = "bug: a level file starting with a blank line is reported as `level is empty` (src/io/grid.rs LevelRows::from_file keeps leading blank lines)"]
+fn leading_blank_line_in_level_file() {
+    let s = Scratch::new("lead");
+    let f = s.file("lead.txt", b"\nX..\n...\n..O\n");
+    let o = puz(["solve", BLOXORZ, p(&f)]);
+    let err = stderr(&o);
+    // Either accepted like judge mode (which skips blank lines) or a diagnostic that is true.
+    assert!(
+        o.status.success() || !err.contains("level is empty"),
+        "misleading diagnostic:\n{err}"
+    );
+}
+
+#[test]
+#[ignore = "bug: judge errors count columns in bytes, not characters, after multi-byte characters (src/io/judge.rs Scanner::error_at)"]
+fn judge_columns_count_characters() {
+    // The fourth character of the row is the one too many: column 4, not byte column 7.
+    let o = puz_stdin(&["judge", BLOXORZ], "3 3\nééé.\n".as_bytes());
+    expect_code(&o, 2, "long row of multi-byte characters");
+    assert!(stderr(&o).contains("line 2, column 4"), "{}", stderr(&o));
+}
