@@ -1,11 +1,14 @@
 //! The interpreter: runs move programs on packed states.
 //!
-//! A state is one `u32` per piece instance (`cell * poses + pose`, instances grouped by
-//! kind, anonymous kinds kept sorted) followed by the bits of the mutable cells that have
-//! changed. [`Expander::successors`] writes every successor into a reused buffer, in
-//! action order (move, then direction), so searches can break ties deterministically.
+//! The board is embedded in a padded grid, wide enough that any single step, turn offset
+//! or footprint offset from a board cell lands inside it, so cells move by adding one
+//! precomputed linear delta and "off the board" is a lookup. A state is one `u32` per piece
+//! instance (`padded cell << pose bits | pose`, instances grouped by kind, anonymous kinds
+//! kept sorted) followed by the bits of the mutable cells that have changed.
+//! [`Expander::successors`] writes every successor into a reused buffer in action order
+//! (move, then direction), so searches can break ties deterministically.
 
-use crate::compile::{CellRef, GoalCond, Model, Op, Place, SlideEvent, Step, Subject, TileId};
+use crate::compile::{GoalCond, Model, Op, Place, SlideEvent, SlideRule, Step, Subject, TileId};
 
 use super::level::Level;
 
@@ -13,6 +16,9 @@ const LEGAL: u8 = 1;
 /// The footprint covers a cell whose tile can change: forbids and goals are checked live.
 const LIVE: u8 = 2;
 const GOAL: u8 = 4;
+/// `ptile` value of padding cells.
+const OFF: u16 = u16::MAX;
+const NONE: u32 = u32::MAX;
 
 /// Successors of one state: `words` values each, and the action that led to each.
 #[derive(Default)]
@@ -40,106 +46,339 @@ impl Successors {
 struct KindSlots {
     start: usize,
     count: usize,
-    poses: u32,
+    /// Bits holding the pose in a state word.
+    bits: u32,
+}
+
+/// A step resolved for the padded grid.
+#[derive(Clone, Copy, Debug)]
+enum Delta {
+    /// The move's direction, maybe reversed.
+    Param {
+        negate: bool,
+    },
+    Fixed(isize),
+}
+
+/// A move op with names and offsets resolved for this level's grid.
+#[derive(Clone, Debug)]
+enum KOp {
+    Test {
+        subject: Subject,
+        kind: usize,
+        delta: Option<Delta>,
+        want: bool,
+    },
+    Shift {
+        kind: usize,
+        delta: Delta,
+    },
+    Swap {
+        kind: usize,
+        delta: Delta,
+    },
+    /// `table[pose * dirs + dir]`: new pose and linear anchor delta.
+    Turn {
+        kind: usize,
+        table: Vec<Option<(u32, isize)>>,
+    },
+    Slide {
+        kind: usize,
+        delta: Delta,
+        rules: Vec<SlideRule>,
+    },
+}
+
+/// A move whose program only shifts and turns one single-instance piece, with no tests:
+/// its successor depends on that piece's place alone, so it runs without the general
+/// machinery.
+#[derive(Clone, Debug)]
+struct LocalMove {
+    slot: usize,
+    kind: usize,
+    steps: Vec<KOp>,
+    /// For one-step programs: per `pose * dirs + dir`, the new pose and anchor delta.
+    single: Option<Vec<Option<(u32, isize)>>>,
 }
 
 /// Expands states of one level under one model.
 pub struct Expander<'m> {
     pub model: &'m Model,
     pub level: Level,
-    rows: i64,
-    cols: i64,
+    cols: usize,
+    pad: usize,
+    width: usize,
     /// Words per state.
     pub words: usize,
     slots: Vec<KindSlots>,
     slot_kind: Vec<u16>,
-    /// Per kind, per place (`cell * poses + pose`): LEGAL | LIVE | GOAL flags.
+    /// Per padded cell: tile, or `OFF`.
+    ptile: Vec<u16>,
+    pmarks: Vec<u32>,
+    /// Per padded cell: index of its mutable bit, or `NONE`.
+    pmut: Vec<u32>,
+    mutable_count: usize,
+    /// Per kind, per pose: footprint as linear deltas.
+    foot: Vec<Vec<Vec<isize>>>,
+    /// Per kind, per state word value: LEGAL | LIVE | GOAL.
     flags: Vec<Vec<u8>>,
-    /// Per cell: index of its mutable bit, or `u32::MAX`.
-    mutable_bit: Vec<u32>,
-    mutable_cells: Vec<u32>,
-    /// Per move: the piece kinds its program acts on before any test binds them.
+    dir_delta: Vec<isize>,
+    kops: Vec<Vec<KOp>>,
+    /// Per move: its local form, when it has one.
+    local: Vec<Option<LocalMove>>,
+    /// Per move: piece kinds acted on before a test binds them.
     free_kinds: Vec<Vec<u16>>,
+    /// Kinds with more than one instance (their binding varies per run).
+    multi_kinds: Vec<usize>,
+    /// (slot, kind) of every instance a goal condition constrains.
+    goal_slots: Vec<(usize, usize)>,
     any_sorted: bool,
-    any_live: bool,
+    /// Every move is local and one-step, there is one instance and no mutable cell.
+    solo: bool,
     // Scratch, reused across calls.
     cur: Vec<u32>,
     bound: Vec<u32>,
-    /// The instance chosen for each free kind while enumerating.
     choice: Vec<u32>,
-    moved: Vec<bool>,
-}
-
-/// Result of trying to locate a cell: on the board, or off it.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Cell {
-    On(u32),
-    Off,
+    /// Bit `i` set when slot `i` moved (slots past 63 are always checked).
+    moved: u64,
 }
 
 impl<'m> Expander<'m> {
     pub fn new(model: &'m Model, level: Level) -> Expander<'m> {
         let board = &level.board;
-        let ncells = board.rows * board.cols;
+        let (rows, cols) = (board.rows, board.cols);
+        let pad = reach(model) + 1;
+        let width = cols + 2 * pad;
+        let height = rows + 2 * pad;
+        let mut ptile = vec![OFF; width * height];
+        let mut pmarks = vec![0u32; width * height];
+        let mut pmut = vec![NONE; width * height];
+        let mut mutable_count = 0usize;
+        for r in 0..rows {
+            for c in 0..cols {
+                let p = (r + pad) * width + c + pad;
+                let t = board.tiles[r * cols + c];
+                ptile[p] = t.0;
+                pmarks[p] = board.marks[r * cols + c];
+                if model.tiles[t.index()].becomes.is_some() {
+                    pmut[p] = mutable_count as u32;
+                    mutable_count += 1;
+                }
+            }
+        }
         let mut slots = vec![];
         let mut slot_kind = vec![];
         for (k, kind) in model.pieces.iter().enumerate() {
             let start = slot_kind.len();
             let count = level.instances.iter().filter(|i| i.piece.index() == k).count();
             slot_kind.extend(std::iter::repeat_n(k as u16, count));
-            slots.push(KindSlots {
-                start,
-                count,
-                poses: kind.poses.len() as u32,
-            });
+            let bits = usize::BITS - (kind.poses.len().max(1) - 1).leading_zeros();
+            slots.push(KindSlots { start, count, bits });
         }
-        let mut mutable_bit = vec![u32::MAX; ncells];
-        let mut mutable_cells = vec![];
-        for (c, t) in board.tiles.iter().enumerate() {
-            if model.tiles[t.index()].becomes.is_some() {
-                mutable_bit[c] = mutable_cells.len() as u32;
-                mutable_cells.push(c as u32);
-            }
-        }
-        let words = slot_kind.len() + mutable_cells.len().div_ceil(32);
+        let lin = |dr: i32, dc: i32| dr as isize * width as isize + dc as isize;
+        let foot = model
+            .pieces
+            .iter()
+            .map(|p| {
+                p.poses
+                    .iter()
+                    .map(|pose| pose.cells.iter().map(|&(r, c)| lin(r, c)).collect())
+                    .collect()
+            })
+            .collect();
+        let dir_delta = model.dirs.iter().map(|d| lin(d.dr, d.dc)).collect();
+        let words = slot_kind.len() + mutable_count.div_ceil(32);
+        let nkinds = model.pieces.len();
         let mut e = Expander {
             model,
-            rows: board.rows as i64,
-            cols: board.cols as i64,
+            cols,
+            pad,
+            width,
             words,
             slots,
             slot_kind,
+            ptile,
+            pmarks,
+            pmut,
+            mutable_count,
+            foot,
             flags: vec![],
-            mutable_bit,
-            mutable_cells,
-            free_kinds: vec![],
+            dir_delta,
+            kops: vec![],
+            local: vec![],
+            free_kinds: model.moves.iter().map(|m| free_kinds(&m.ops)).collect(),
+            multi_kinds: vec![],
+            goal_slots: vec![],
             any_sorted: false,
-            any_live: false,
+            solo: false,
             cur: vec![0; words],
-            bound: vec![],
-            choice: vec![],
-            moved: vec![],
+            bound: vec![NONE; nkinds],
+            choice: vec![NONE; nkinds],
+            moved: 0,
             level,
         };
-        e.any_sorted = model
-            .pieces
+        e.kops = model
+            .moves
             .iter()
-            .zip(&e.slots)
-            .any(|(p, s)| p.anonymous && s.count > 1);
-        e.flags = (0..model.pieces.len()).map(|k| e.place_flags(k)).collect();
-        e.any_live = e.flags.iter().any(|f| f.iter().any(|x| x & LIVE != 0));
-        e.free_kinds = model.moves.iter().map(|m| free_kinds(&m.ops)).collect();
-        e.bound = vec![u32::MAX; model.pieces.len()];
-        e.choice = vec![u32::MAX; model.pieces.len()];
-        e.moved = vec![false; e.slot_kind.len()];
+            .map(|m| m.ops.iter().map(|op| e.kop(op)).collect())
+            .collect();
+        for (k, sl) in e.slots.iter().enumerate() {
+            if sl.count == 1 {
+                e.bound[k] = sl.start as u32;
+            } else if sl.count > 1 {
+                e.multi_kinds.push(k);
+                if model.pieces[k].anonymous {
+                    e.any_sorted = true;
+                }
+            }
+        }
+        e.local = e.kops.iter().map(|ops| e.local_form(ops)).collect();
+        for k in 0..nkinds {
+            if model.goal.iter().any(|g| g.piece.index() == k) {
+                let sl = &e.slots[k];
+                e.goal_slots.extend((sl.start..sl.start + sl.count).map(|slot| (slot, k)));
+            }
+        }
+        e.flags = (0..nkinds).map(|k| e.place_flags(k)).collect();
+        e.solo = e.words == 1
+            && e.local.iter().all(|l| l.as_ref().is_some_and(|l| l.single.is_some()))
+            && e.flags.iter().all(|f| f.iter().all(|x| x & LIVE == 0));
         e
+    }
+
+    fn delta(&self, step: Step) -> Delta {
+        match step.fixed {
+            None => Delta::Param {
+                negate: step.negate,
+            },
+            Some(d) => {
+                let v = self.dir_delta[d.index()];
+                Delta::Fixed(if step.negate { -v } else { v })
+            }
+        }
+    }
+
+    fn kop(&self, op: &Op) -> KOp {
+        match op {
+            Op::Test {
+                subject,
+                cell,
+                want,
+            } => KOp::Test {
+                subject: *subject,
+                kind: cell.piece.index(),
+                delta: cell.step.map(|s| self.delta(s)),
+                want: *want,
+            },
+            Op::Shift { piece, step } => KOp::Shift {
+                kind: piece.index(),
+                delta: self.delta(*step),
+            },
+            Op::Swap { piece, step } => KOp::Swap {
+                kind: piece.index(),
+                delta: self.delta(*step),
+            },
+            Op::Turn { piece, table } => KOp::Turn {
+                kind: piece.index(),
+                table: table
+                    .iter()
+                    .map(|e| {
+                        e.map(|(p, dr, dc)| {
+                            (p.0 as u32, dr as isize * self.width as isize + dc as isize)
+                        })
+                    })
+                    .collect(),
+            },
+            Op::Slide { piece, step, rules } => KOp::Slide {
+                kind: piece.index(),
+                delta: self.delta(*step),
+                rules: rules.clone(),
+            },
+        }
+    }
+
+    fn local_form(&self, ops: &[KOp]) -> Option<LocalMove> {
+        let mut kind = None;
+        for op in ops {
+            let k = match op {
+                KOp::Shift { kind, .. } | KOp::Turn { kind, .. } => *kind,
+                _ => return None,
+            };
+            if kind.is_some_and(|x| x != k) {
+                return None;
+            }
+            kind = Some(k);
+        }
+        let kind = kind?;
+        let nd = self.dir_delta.len();
+        let np = self.model.pieces[kind].poses.len();
+        let single = match ops {
+            [KOp::Turn { table, .. }] => Some(table.clone()),
+            [KOp::Shift { delta, .. }] => Some(
+                (0..np * nd)
+                    .map(|i| Some(((i / nd) as u32, self.resolve(*delta, i % nd))))
+                    .collect(),
+            ),
+            _ => None,
+        };
+        (self.slots[kind].count == 1).then(|| LocalMove {
+            slot: self.slots[kind].start,
+            kind,
+            steps: ops.to_vec(),
+            single,
+        })
+    }
+
+    /// Runs a local move: the new word of its slot, or `None`.
+    #[inline]
+    fn run_local(&self, s: &[u32], m: &LocalMove, d: usize) -> Option<u32> {
+        let bits = self.slots[m.kind].bits;
+        let mut a = (s[m.slot] >> bits) as usize;
+        let mut pose = (s[m.slot] & ((1 << bits) - 1)) as usize;
+        for st in &m.steps {
+            match st {
+                KOp::Shift { delta, .. } => a = (a as isize + self.resolve(*delta, d)) as usize,
+                KOp::Turn { table, .. } => {
+                    let (p, v) = table[pose * self.dir_delta.len() + d]?;
+                    a = (a as isize + v) as usize;
+                    pose = p as usize;
+                }
+                _ => unreachable!("local moves only shift and turn"),
+            }
+            if self.ptile[a] == OFF {
+                return None;
+            }
+        }
+        let w = (a as u32) << bits | pose as u32;
+        let f = self.flags[m.kind][w as usize];
+        if f & LIVE == 0 && f & LEGAL == 0 {
+            return None;
+        }
+        Some(w)
+    }
+
+    fn to_padded(&self, cell: u32) -> u32 {
+        let (r, c) = (cell as usize / self.cols, cell as usize % self.cols);
+        ((r + self.pad) * self.width + c + self.pad) as u32
+    }
+
+    /// The board (row, column) of a padded cell on the board.
+    fn unpad(&self, p: usize) -> Option<(usize, usize)> {
+        if self.ptile[p] == OFF {
+            return None;
+        }
+        Some((p / self.width - self.pad, p % self.width - self.pad))
     }
 
     /// The range of each state word, for dense stores.
     pub fn radix(&self) -> Vec<u32> {
-        let ncells = (self.rows * self.cols) as u32;
-        let mut r: Vec<u32> = self.slot_kind.iter().map(|&k| ncells * self.slots[k as usize].poses).collect();
-        let nm = self.mutable_cells.len();
+        let n = self.ptile.len() as u64;
+        let mut r: Vec<u32> = self
+            .slot_kind
+            .iter()
+            .map(|&k| (n << self.slots[k as usize].bits).min(u32::MAX as u64) as u32)
+            .collect();
+        let nm = self.mutable_count;
         for w in 0..nm.div_ceil(32) {
             let bits = (nm - w * 32).min(32);
             r.push(if bits == 32 { u32::MAX } else { 1 << bits });
@@ -150,8 +389,17 @@ impl<'m> Expander<'m> {
     /// The start state.
     pub fn start(&self) -> Vec<u32> {
         let mut s = vec![0; self.words];
-        for (slot, inst) in self.level.instances.iter().enumerate() {
-            s[slot] = inst.cell * self.slots[inst.piece.index()].poses + inst.pose.0 as u32;
+        let mut slot_of_kind: Vec<usize> = self.slots.iter().map(|s| s.start).collect();
+        for inst in &self.level.instances {
+            let k = inst.piece.index();
+            let slot = slot_of_kind[k];
+            slot_of_kind[k] += 1;
+            s[slot] = self.to_padded(inst.cell) << self.slots[k].bits | inst.pose.0 as u32;
+        }
+        for (k, sl) in self.slots.iter().enumerate() {
+            if self.model.pieces[k].anonymous {
+                s[sl.start..sl.start + sl.count].sort_unstable();
+            }
         }
         s
     }
@@ -164,32 +412,25 @@ impl<'m> Expander<'m> {
     /// Whether a state satisfies the goal.
     #[inline]
     pub fn is_goal(&self, s: &[u32]) -> bool {
-        for g in &self.model.goal {
-            let k = g.piece.index();
-            let sl = &self.slots[k];
-            for slot in sl.start..sl.start + sl.count {
-                let f = self.flags[k][s[slot] as usize];
-                if f & LIVE != 0 {
-                    if !self.goal_live(s, slot, g) {
-                        return false;
-                    }
-                } else if f & GOAL == 0 {
-                    return false;
-                }
+        self.goal_slots.iter().all(|&(slot, k)| {
+            let f = self.flags[k][s[slot] as usize];
+            if f & LIVE != 0 {
+                self.goal_live(s, slot)
+            } else {
+                f & GOAL != 0
             }
-        }
-        true
+        })
     }
 
-    /// The piece kind covering each cell, for rendering.
+    /// The piece kind covering each board cell, for rendering.
     pub fn occupancy(&self, s: &[u32]) -> Vec<Option<crate::compile::PieceId>> {
-        let mut occ = vec![None; (self.rows * self.cols) as usize];
+        let mut occ = vec![None; self.level.board.rows * self.cols];
         for slot in 0..self.slot_kind.len() {
-            let (a, pose) = self.anchor(s, slot);
             let k = self.slot_kind[slot] as usize;
-            for &(dr, dc) in &self.model.pieces[k].poses[pose as usize].cells {
-                if let Cell::On(c) = self.offset(a, dr as i64, dc as i64) {
-                    occ[c as usize] = Some(crate::compile::PieceId(k as u16));
+            let (a, pose) = self.anchor(s, slot);
+            for &d in &self.foot[k][pose] {
+                if let Some((r, c)) = self.unpad((a as isize + d) as usize) {
+                    occ[r * self.cols + c] = Some(crate::compile::PieceId(k as u16));
                 }
             }
         }
@@ -198,25 +439,21 @@ impl<'m> Expander<'m> {
 
     /// The tile a board cell holds in state `s`.
     pub fn tile_now(&self, s: &[u32], cell: u32) -> Option<TileId> {
-        self.tile_at(s, Cell::On(cell))
+        self.tile_at(s, self.to_padded(cell) as usize)
     }
 
-    /// The cells each instance covers in state `s`, as (row, column), for output.
+    /// Piece name, pose name and covered board cells (row, column) of each instance.
     pub fn instance_cells(&self, s: &[u32]) -> Vec<(String, String, Vec<(usize, usize)>)> {
         (0..self.slot_kind.len())
             .map(|slot| {
-                let (a, pose) = self.anchor(s, slot);
                 let k = self.slot_kind[slot] as usize;
+                let (a, pose) = self.anchor(s, slot);
                 let piece = &self.model.pieces[k];
-                let cells = piece.poses[pose as usize]
-                    .cells
+                let cells = self.foot[k][pose]
                     .iter()
-                    .filter_map(|&(dr, dc)| match self.offset(a, dr as i64, dc as i64) {
-                        Cell::On(c) => Some(((c as i64 / self.cols) as usize, (c as i64 % self.cols) as usize)),
-                        Cell::Off => None,
-                    })
+                    .filter_map(|&d| self.unpad((a as isize + d) as usize))
                     .collect();
-                (piece.name.clone(), piece.poses[pose as usize].name.clone(), cells)
+                (piece.name.clone(), piece.poses[pose].name.clone(), cells)
             })
             .collect()
     }
@@ -225,22 +462,89 @@ impl<'m> Expander<'m> {
     pub fn successors(&mut self, s: &[u32], out: &mut Successors) {
         out.states.clear();
         out.actions.clear();
+        if self.solo {
+            self.solo_successors(s[0], out);
+            return;
+        }
         let nd = self.model.dirs.len();
-        for mi in 0..self.model.moves.len() {
+        let kops = std::mem::take(&mut self.kops);
+        let free_kinds = std::mem::take(&mut self.free_kinds);
+        let words = self.words;
+        for (mi, ops) in kops.iter().enumerate() {
+            if let Some(local) = &self.local[mi] {
+                for d in 0..nd {
+                    let Some(w) = self.run_local(s, local, d) else {
+                        continue;
+                    };
+                    if words == 1 {
+                        out.states.push(w);
+                    } else {
+                        let at = out.states.len();
+                        out.states.extend_from_slice(s);
+                        out.states[at + local.slot] = w;
+                        let st = &out.states[at..];
+                        if !self.slot_legal(st, local.slot) || self.overlaps_any(st, local.slot) {
+                            out.states.truncate(at);
+                            continue;
+                        }
+                    }
+                    out.actions.push((mi * nd + d) as u32);
+                }
+                continue;
+            }
+            let free = &free_kinds[mi];
             for d in 0..nd {
                 let action = (mi * nd + d) as u32;
-                let free = std::mem::take(&mut self.free_kinds[mi]);
-                self.enumerate(s, mi, d, &free, 0, action, out);
-                self.free_kinds[mi] = free;
+                if free.iter().all(|&k| self.slots[k as usize].count == 1) {
+                    if self.run(s, ops, d) {
+                        out.states.extend_from_slice(&self.cur);
+                        out.actions.push(action);
+                    }
+                } else {
+                    self.enumerate(s, ops, d, free, 0, action, out);
+                }
+            }
+        }
+        self.kops = kops;
+        self.free_kinds = free_kinds;
+    }
+
+    /// Successors when one piece moves alone by one-step programs on a static board: a
+    /// table lookup and a legality flag per action.
+    #[inline]
+    fn solo_successors(&self, w: u32, out: &mut Successors) {
+        let nd = self.dir_delta.len();
+        for (mi, local) in self.local.iter().enumerate() {
+            let Some(local) = local else { continue };
+            let Some(table) = &local.single else { continue };
+            let bits = self.slots[local.kind].bits;
+            let (a, pose) = ((w >> bits) as isize, (w & ((1 << bits) - 1)) as usize);
+            let flags = &self.flags[local.kind];
+            for (d, entry) in table[pose * nd..pose * nd + nd].iter().enumerate() {
+                let Some((np, v)) = *entry else { continue };
+                let nw = ((a + v) as u32) << bits | np;
+                if flags[nw as usize] & LEGAL != 0 {
+                    out.states.push(nw);
+                    out.actions.push((mi * nd + d) as u32);
+                }
             }
         }
     }
 
-    /// Runs move `mi` in direction `d` for every choice of instances of the free kinds.
+    /// Runs a move for every choice of instances of its free kinds.
     #[allow(clippy::too_many_arguments)]
-    fn enumerate(&mut self, s: &[u32], mi: usize, d: usize, free: &[u16], at: usize, action: u32, out: &mut Successors) {
+    fn enumerate(
+        &mut self,
+        s: &[u32],
+        ops: &[KOp],
+        d: usize,
+        free: &[u16],
+        at: usize,
+        action: u32,
+        out: &mut Successors,
+    ) {
         if at == free.len() {
-            if self.run(s, mi, d) {
+            if self.run(s, ops, d) {
                 out.states.extend_from_slice(&self.cur);
                 out.actions.push(action);
             }
@@ -248,59 +552,50 @@ impl<'m> Expander<'m> {
         }
         let k = free[at] as usize;
         let (start, count) = (self.slots[k].start, self.slots[k].count);
-        if count == 1 {
-            self.enumerate(s, mi, d, free, at + 1, action, out);
-        }
-        if count <= 1 {
-            return;
-        }
-        for slot in start..start + count {
-            self.choice[k] = slot as u32;
-            self.enumerate(s, mi, d, free, at + 1, action, out);
-        }
-        self.choice[k] = u32::MAX;
-    }
-
-    #[inline]
-    fn anchor(&self, s: &[u32], slot: usize) -> (u32, u32) {
-        let p = self.slots[self.slot_kind[slot] as usize].poses;
-        (s[slot] / p, s[slot] % p)
-    }
-
-    #[inline]
-    fn offset(&self, cell: u32, dr: i64, dc: i64) -> Cell {
-        let (r, c) = (cell as i64 / self.cols + dr, cell as i64 % self.cols + dc);
-        if r < 0 || c < 0 || r >= self.rows || c >= self.cols {
-            Cell::Off
-        } else {
-            Cell::On((r * self.cols + c) as u32)
-        }
-    }
-
-    #[inline]
-    fn step_vec(&self, step: Step, d: usize) -> (i64, i64) {
-        let dir = &self.model.dirs[step.fixed.map_or(d, |f| f.index())];
-        if step.negate {
-            (-dir.dr as i64, -dir.dc as i64)
-        } else {
-            (dir.dr as i64, dir.dc as i64)
-        }
-    }
-
-    /// The tile a cell holds now (mutable cells may have changed).
-    #[inline]
-    fn tile_at(&self, s: &[u32], cell: Cell) -> Option<TileId> {
-        match cell {
-            Cell::Off => self.model.outside,
-            Cell::On(c) => {
-                let t = self.level.board.tiles[c as usize];
-                let bit = self.mutable_bit[c as usize];
-                if bit != u32::MAX && self.mutable_set(s, bit) {
-                    self.model.tiles[t.index()].becomes
-                } else {
-                    Some(t)
+        match count {
+            0 => {}
+            1 => self.enumerate(s, ops, d, free, at + 1, action, out),
+            _ => {
+                for slot in start..start + count {
+                    self.choice[k] = slot as u32;
+                    self.enumerate(s, ops, d, free, at + 1, action, out);
                 }
+                self.choice[k] = NONE;
             }
+        }
+    }
+
+    /// Anchor (padded cell) and pose of a slot.
+    #[inline]
+    fn anchor(&self, s: &[u32], slot: usize) -> (usize, usize) {
+        let bits = self.slots[self.slot_kind[slot] as usize].bits;
+        (
+            (s[slot] >> bits) as usize,
+            (s[slot] & ((1 << bits) - 1)) as usize,
+        )
+    }
+
+    #[inline]
+    fn resolve(&self, delta: Delta, d: usize) -> isize {
+        match delta {
+            Delta::Param { negate: false } => self.dir_delta[d],
+            Delta::Param { negate: true } => -self.dir_delta[d],
+            Delta::Fixed(v) => v,
+        }
+    }
+
+    /// The tile a padded cell holds now (`None` off the board with no `outside`).
+    #[inline]
+    fn tile_at(&self, s: &[u32], p: usize) -> Option<TileId> {
+        let t = self.ptile[p];
+        if t == OFF {
+            return self.model.outside;
+        }
+        let bit = self.pmut[p];
+        if bit != NONE && self.mutable_set(s, bit) {
+            self.model.tiles[t as usize].becomes
+        } else {
+            Some(TileId(t))
         }
     }
 
@@ -310,66 +605,55 @@ impl<'m> Expander<'m> {
         s[w] >> (bit % 32) & 1 == 1
     }
 
-    fn on_place(&self, s: &[u32], cell: Cell, place: Place) -> bool {
+    fn on_place(&self, s: &[u32], p: usize, place: Place) -> bool {
         match place {
-            Place::Tile(t) => self.tile_at(s, cell) == Some(t),
-            Place::Mark(k) => matches!(cell, Cell::On(c) if self.level.board.has_mark(c, k)),
+            Place::Tile(t) => self.tile_at(s, p) == Some(t),
+            Place::Mark(k) => self.pmarks[p] >> k.0 & 1 == 1,
         }
     }
 
-    /// Whether `slot`'s footprint covers `cell`.
-    fn covers(&self, s: &[u32], slot: usize, cell: u32) -> bool {
-        let (a, pose) = self.anchor(s, slot);
+    /// Whether `slot`'s footprint covers padded cell `p`.
+    #[inline]
+    fn covers(&self, s: &[u32], slot: usize, p: usize) -> bool {
         let k = self.slot_kind[slot] as usize;
-        let cells = &self.model.pieces[k].poses[pose as usize].cells;
-        if cells.len() == 1 {
-            return a == cell;
+        let (a, pose) = self.anchor(s, slot);
+        let f = &self.foot[k][pose];
+        if f.len() == 1 {
+            return a == p;
         }
-        cells
-            .iter()
-            .any(|&(dr, dc)| self.offset(a, dr as i64, dc as i64) == Cell::On(cell))
+        f.iter().any(|&d| (a as isize + d) as usize == p)
     }
 
-    /// The slot of an instance of kind `k` covering `cell`.
-    fn instance_at(&self, s: &[u32], k: usize, cell: u32) -> Option<usize> {
+    /// The slot of an instance of kind `k` covering `p`.
+    fn instance_at(&self, s: &[u32], k: usize, p: usize) -> Option<usize> {
         let sl = &self.slots[k];
-        (sl.start..sl.start + sl.count).find(|&slot| self.covers(s, slot, cell))
+        (sl.start..sl.start + sl.count).find(|&slot| self.covers(s, slot, p))
     }
 
-    fn any_instance_at(&self, s: &[u32], cell: u32, except: usize) -> Option<usize> {
-        (0..self.slot_kind.len()).find(|&slot| slot != except && self.covers(s, slot, cell))
+    fn any_instance_at(&self, s: &[u32], p: usize, except: usize) -> Option<usize> {
+        (0..self.slot_kind.len()).find(|&slot| slot != except && self.covers(s, slot, p))
     }
 
-    fn cell_of(&self, s: &[u32], r: &CellRef, d: usize) -> Option<Cell> {
-        let slot = self.bound[r.piece.index()];
-        if slot == u32::MAX {
-            return None;
+    #[inline]
+    fn set_place(&mut self, slot: usize, p: usize, pose: usize) {
+        let bits = self.slots[self.slot_kind[slot] as usize].bits;
+        self.cur[slot] = (p as u32) << bits | pose as u32;
+        if slot < 64 {
+            self.moved |= 1 << slot;
         }
-        let (a, _) = self.anchor(s, slot as usize);
-        Some(match r.step {
-            None => Cell::On(a),
-            Some(st) => {
-                let (dr, dc) = self.step_vec(st, d);
-                self.offset(a, dr, dc)
-            }
-        })
-    }
-
-    fn set_place(&mut self, slot: usize, cell: u32, pose: u32) {
-        let p = self.slots[self.slot_kind[slot] as usize].poses;
-        self.cur[slot] = cell * p + pose;
-        self.moved[slot] = true;
     }
 
     /// Runs one move program on a copy of `s` in `self.cur`; true if it yields a legal state.
-    fn run(&mut self, s: &[u32], mi: usize, d: usize) -> bool {
-        self.cur.copy_from_slice(s);
-        self.moved.fill(false);
-        for (k, sl) in self.slots.iter().enumerate() {
-            self.bound[k] = if sl.count == 1 { sl.start as u32 } else { self.choice[k] };
+    #[inline]
+    fn run(&mut self, s: &[u32], ops: &[KOp], d: usize) -> bool {
+        for (c, v) in self.cur.iter_mut().zip(s) {
+            *c = *v;
         }
-        let model = self.model;
-        for op in &model.moves[mi].ops {
+        self.moved = 0;
+        for &k in &self.multi_kinds {
+            self.bound[k] = self.choice[k];
+        }
+        for op in ops {
             if !self.op(op, d) {
                 return false;
             }
@@ -377,95 +661,122 @@ impl<'m> Expander<'m> {
         self.finish()
     }
 
+    /// The slot bound to kind `k`, if any.
+    #[inline]
+    fn bound_slot(&self, k: usize) -> Option<usize> {
+        let b = self.bound[k];
+        (b != NONE).then_some(b as usize)
+    }
+
     /// Applies one op to `self.cur`; false when the move cannot go on.
-    fn op(&mut self, op: &Op, d: usize) -> bool {
+    #[inline]
+    fn op(&mut self, op: &KOp, d: usize) -> bool {
         match op {
-            Op::Test { subject, cell, want } => {
-                let Some(c) = self.cell_of(&self.cur, cell, d) else { return false };
+            KOp::Test {
+                subject,
+                kind,
+                delta,
+                want,
+            } => {
+                let Some(slot) = self.bound_slot(*kind) else {
+                    return false;
+                };
+                let (a, _) = self.anchor(&self.cur, slot);
+                let p = (a as isize + delta.map_or(0, |x| self.resolve(x, d))) as usize;
                 let holds = match *subject {
-                    Subject::Tile(t) => self.tile_at(&self.cur, c) == Some(t),
-                    Subject::Mark(k) => matches!(c, Cell::On(x) if self.level.board.has_mark(x, k)),
-                    Subject::Piece(p) => {
-                        let k = p.index();
-                        match c {
-                            Cell::Off => false,
-                            Cell::On(x) => {
-                                let b = self.bound[k];
-                                if b != u32::MAX {
-                                    self.covers(&self.cur, b as usize, x)
-                                } else if let Some(slot) = self.instance_at(&self.cur, k, x) {
-                                    if *want {
-                                        self.bound[k] = slot as u32;
-                                    }
-                                    true
-                                } else {
-                                    false
-                                }
+                    Subject::Tile(t) => self.tile_at(&self.cur, p) == Some(t),
+                    Subject::Mark(m) => self.pmarks[p] >> m.0 & 1 == 1,
+                    Subject::Piece(pk) => {
+                        let k = pk.index();
+                        if self.ptile[p] == OFF {
+                            false
+                        } else if let Some(b) = self.bound_slot(k) {
+                            self.covers(&self.cur, b, p)
+                        } else if let Some(found) = self.instance_at(&self.cur, k, p) {
+                            if *want {
+                                self.bound[k] = found as u32;
                             }
+                            true
+                        } else {
+                            false
                         }
                     }
                 };
                 holds == *want
             }
-            Op::Shift { piece, step } | Op::Swap { piece, step } => {
-                let slot = self.bound[piece.index()];
-                if slot == u32::MAX {
+            KOp::Shift { kind, delta } => {
+                let Some(slot) = self.bound_slot(*kind) else {
                     return false;
-                }
-                let slot = slot as usize;
+                };
                 let (a, pose) = self.anchor(&self.cur, slot);
-                let (dr, dc) = self.step_vec(*step, d);
-                let Cell::On(to) = self.offset(a, dr, dc) else { return false };
-                if matches!(op, Op::Swap { .. }) {
-                    if let Some(other) = self.any_instance_at(&self.cur, to, slot) {
-                        let (oa, opose) = self.anchor(&self.cur, other);
-                        let Cell::On(back) = self.offset(oa, -dr, -dc) else { return false };
-                        self.set_place(other, back, opose);
-                    }
+                let to = (a as isize + self.resolve(*delta, d)) as usize;
+                if self.ptile[to] == OFF {
+                    return false;
                 }
                 self.set_place(slot, to, pose);
                 true
             }
-            Op::Turn { piece, table } => {
-                let slot = self.bound[piece.index()];
-                if slot == u32::MAX {
+            KOp::Swap { kind, delta } => {
+                let Some(slot) = self.bound_slot(*kind) else {
+                    return false;
+                };
+                let (a, pose) = self.anchor(&self.cur, slot);
+                let v = self.resolve(*delta, d);
+                let to = (a as isize + v) as usize;
+                if self.ptile[to] == OFF {
                     return false;
                 }
-                let slot = slot as usize;
-                let (a, pose) = self.anchor(&self.cur, slot);
-                let nd = self.model.dirs.len();
-                let Some((to_pose, dr, dc)) = table[pose as usize * nd + d] else { return false };
-                let Cell::On(to) = self.offset(a, dr as i64, dc as i64) else { return false };
-                self.set_place(slot, to, to_pose.0 as u32);
+                if let Some(other) = self.any_instance_at(&self.cur, to, slot) {
+                    let (oa, opose) = self.anchor(&self.cur, other);
+                    let back = (oa as isize - v) as usize;
+                    if self.ptile[back] == OFF {
+                        return false;
+                    }
+                    self.set_place(other, back, opose);
+                }
+                self.set_place(slot, to, pose);
                 true
             }
-            Op::Slide { piece, step, rules } => {
-                let slot = self.bound[piece.index()];
-                if slot == u32::MAX {
+            KOp::Turn { kind, table } => {
+                let Some(slot) = self.bound_slot(*kind) else {
+                    return false;
+                };
+                let (a, pose) = self.anchor(&self.cur, slot);
+                let Some((to_pose, v)) = table[pose * self.dir_delta.len() + d] else {
+                    return false;
+                };
+                let to = (a as isize + v) as usize;
+                if self.ptile[to] == OFF {
                     return false;
                 }
-                self.slide(slot as usize, *step, rules, d)
+                self.set_place(slot, to, to_pose as usize);
+                true
+            }
+            KOp::Slide { kind, delta, rules } => {
+                let Some(slot) = self.bound_slot(*kind) else {
+                    return false;
+                };
+                let v = self.resolve(*delta, d);
+                self.slide(slot, v, rules)
             }
         }
     }
 
-    /// Slides `slot` along `step` until an event stops it; works on `self.cur`.
-    fn slide(&mut self, slot: usize, step: Step, rules: &[crate::compile::SlideRule], d: usize) -> bool {
-        let (dr, dc) = self.step_vec(step, d);
-        let limit = (self.rows * self.cols) as usize + 1;
+    /// Slides `slot` by `v` per step until an event stops it; works on `self.cur`.
+    fn slide(&mut self, slot: usize, v: isize, rules: &[SlideRule]) -> bool {
+        let limit = self.ptile.len();
         for _ in 0..limit {
             let (a, pose) = self.anchor(&self.cur, slot);
-            let next = self.offset(a, dr, dc);
+            let next = (a as isize + v) as usize;
+            let off = self.ptile[next] == OFF;
             // Events about the cell ahead, in declaration order.
-            let mut stopped = false;
             for r in rules {
                 let fires = match r.event {
-                    SlideEvent::OffBoard => next == Cell::Off,
-                    SlideEvent::BeforeTile(t) => next != Cell::Off && self.tile_at(&self.cur, next) == Some(t),
-                    SlideEvent::BeforePiece(p) => match next {
-                        Cell::On(c) => self.instance_at(&self.cur, p.index(), c).is_some(),
-                        Cell::Off => false,
-                    },
+                    SlideEvent::OffBoard => off,
+                    SlideEvent::BeforeTile(t) => !off && self.tile_at(&self.cur, next) == Some(t),
+                    SlideEvent::BeforePiece(p) => {
+                        !off && self.instance_at(&self.cur, p.index(), next).is_some()
+                    }
                     SlideEvent::Into(_) => false,
                 };
                 if !fires {
@@ -475,30 +786,26 @@ impl<'m> Expander<'m> {
                     return false;
                 }
                 if r.brk {
-                    if let Cell::On(c) = next {
-                        let bit = self.mutable_bit[c as usize];
-                        if bit != u32::MAX {
-                            let w = self.slot_kind.len() + bit as usize / 32;
-                            self.cur[w] |= 1 << (bit % 32);
-                        }
+                    let bit = self.pmut[next];
+                    if bit != NONE {
+                        let w = self.slot_kind.len() + bit as usize / 32;
+                        self.cur[w] |= 1 << (bit % 32);
                     }
                 }
                 if r.stop {
-                    stopped = true;
-                    break;
+                    return true;
                 }
             }
-            if stopped {
-                return true;
+            if off {
+                return false;
             }
-            let Cell::On(to) = next else { return false };
-            self.set_place(slot, to, pose);
+            self.set_place(slot, next, pose);
             if !self.slot_legal(&self.cur, slot) || self.overlaps_any(&self.cur, slot) {
                 return false;
             }
             for r in rules {
                 if let SlideEvent::Into(place) = r.event {
-                    if self.on_place(&self.cur, Cell::On(to), place) {
+                    if self.on_place(&self.cur, next, place) {
                         if r.lose {
                             return false;
                         }
@@ -513,16 +820,20 @@ impl<'m> Expander<'m> {
     }
 
     /// Checks the moved instances and canonicalizes anonymous kinds.
+    #[inline]
     fn finish(&mut self) -> bool {
         let n = self.slot_kind.len();
         for slot in 0..n {
-            if self.moved[slot] && (!self.slot_legal(&self.cur, slot) || self.overlaps_any(&self.cur, slot)) {
+            if (slot >= 64 || self.moved >> slot & 1 == 1)
+                && (!self.slot_legal(&self.cur, slot) || self.overlaps_any(&self.cur, slot))
+            {
                 return false;
             }
         }
         if self.any_sorted {
-            for (k, sl) in self.slots.iter().enumerate() {
-                if self.model.pieces[k].anonymous && sl.count > 1 {
+            for &k in &self.multi_kinds {
+                let sl = &self.slots[k];
+                if self.model.pieces[k].anonymous {
                     self.cur[sl.start..sl.start + sl.count].sort_unstable();
                 }
             }
@@ -534,21 +845,20 @@ impl<'m> Expander<'m> {
     fn slot_legal(&self, s: &[u32], slot: usize) -> bool {
         let k = self.slot_kind[slot] as usize;
         let f = self.flags[k][s[slot] as usize];
+        if f & LIVE == 0 {
+            return f & LEGAL != 0;
+        }
         if f & LEGAL == 0 {
             return false;
         }
-        if f & LIVE == 0 {
-            return true;
-        }
         let (a, pose) = self.anchor(s, slot);
-        let piece = &self.model.pieces[k];
         for fb in self.model.forbids.iter().filter(|f| f.piece.index() == k) {
-            if fb.pose.is_some_and(|p| p.0 as u32 != pose) {
+            if fb.pose.is_some_and(|p| p.index() != pose) {
                 continue;
             }
-            for &(dr, dc) in &piece.poses[pose as usize].cells {
-                let c = self.offset(a, dr as i64, dc as i64);
-                if matches!(c, Cell::On(x) if self.mutable_bit[x as usize] != u32::MAX) && self.on_place(s, c, fb.place) {
+            for &dl in &self.foot[k][pose] {
+                let p = (a as isize + dl) as usize;
+                if self.pmut[p] != NONE && self.on_place(s, p, fb.place) {
                     return false;
                 }
             }
@@ -556,75 +866,129 @@ impl<'m> Expander<'m> {
         true
     }
 
+    #[inline]
     fn overlaps_any(&self, s: &[u32], slot: usize) -> bool {
         if self.slot_kind.len() < 2 {
             return false;
         }
-        let (a, pose) = self.anchor(s, slot);
         let k = self.slot_kind[slot] as usize;
-        for &(dr, dc) in &self.model.pieces[k].poses[pose as usize].cells {
-            if let Cell::On(c) = self.offset(a, dr as i64, dc as i64) {
-                if self.any_instance_at(s, c, slot).is_some() {
-                    return true;
-                }
-            }
-        }
-        false
+        let (a, pose) = self.anchor(s, slot);
+        self.foot[k][pose].iter().any(|&dl| {
+            self.any_instance_at(s, (a as isize + dl) as usize, slot)
+                .is_some()
+        })
     }
 
-    fn goal_live(&self, s: &[u32], slot: usize, g: &GoalCond) -> bool {
-        let (a, pose) = self.anchor(s, slot);
-        if g.pose.is_some_and(|p| p.0 as u32 != pose) {
-            return false;
-        }
+    fn goal_live(&self, s: &[u32], slot: usize) -> bool {
         let k = self.slot_kind[slot] as usize;
-        self.model.pieces[k].poses[pose as usize]
-            .cells
+        let (a, pose) = self.anchor(s, slot);
+        let conds: Vec<&GoalCond> = self
+            .model
+            .goal
             .iter()
-            .all(|&(dr, dc)| self.on_place(s, self.offset(a, dr as i64, dc as i64), g.on))
+            .filter(|g| g.piece.index() == k)
+            .collect();
+        conds.iter().all(|g| {
+            g.pose.is_none_or(|p| p.index() == pose)
+                && self.foot[k][pose]
+                    .iter()
+                    .all(|&dl| self.on_place(s, (a as isize + dl) as usize, g.on))
+        })
     }
 
-    /// Static flags of every place of kind `k`, from the initial board.
+    /// Static flags of every state word value of kind `k`, from the initial board.
     fn place_flags(&self, k: usize) -> Vec<u8> {
         let piece = &self.model.pieces[k];
-        let np = piece.poses.len();
-        let ncells = (self.rows * self.cols) as usize;
-        let board = &self.level.board;
+        let bits = self.slots[k].bits;
+        let n = self.ptile.len();
+        // Per pose, per padded cell: whether the cell alone breaks a forbid / meets the goal.
         let forbids: Vec<_> = self.model.forbids.iter().filter(|f| f.piece.index() == k).collect();
         let goals: Vec<&GoalCond> = self.model.goal.iter().filter(|g| g.piece.index() == k).collect();
-        let mut flags = vec![0u8; ncells * np];
-        let blank: Vec<u32> = vec![0; self.words];
-        for cell in 0..ncells as u32 {
-            for (pi, pose) in piece.poses.iter().enumerate() {
-                let mut f = LEGAL | GOAL;
-                for &(dr, dc) in &pose.cells {
-                    let c = self.offset(cell, dr as i64, dc as i64);
-                    match c {
-                        Cell::Off if self.model.outside.is_none() => f &= !(LEGAL | GOAL),
-                        Cell::On(x) if self.mutable_bit[x as usize] != u32::MAX => f |= LIVE,
-                        _ => {
-                            for fb in &forbids {
-                                if fb.pose.is_none_or(|p| p.index() == pi) && self.on_place(&blank, c, fb.place) {
-                                    f &= !LEGAL;
-                                }
-                            }
-                            for g in &goals {
-                                if !self.on_place(&blank, c, g.on) {
-                                    f &= !GOAL;
-                                }
-                            }
+        let mut flags = vec![0u8; n << bits];
+        let ntiles = self.model.tiles.len();
+        for pi in 0..piece.poses.len() {
+            // What a single cell's tile or marks mean for this pose, as lookups.
+            let mut tile_bad = vec![false; ntiles];
+            let mut marks_bad = 0u32;
+            for f in forbids.iter().filter(|f| f.pose.is_none_or(|q| q.index() == pi)) {
+                match f.place {
+                    Place::Tile(t) => tile_bad[t.index()] = true,
+                    Place::Mark(m) => marks_bad |= 1 << m.0,
+                }
+            }
+            let outside_bad = self.model.outside.is_none_or(|t| tile_bad[t.index()]);
+            let mut cell_bad = vec![false; n];
+            let mut cell_goal = vec![true; n];
+            for p in 0..n {
+                let t = self.ptile[p];
+                if t == OFF {
+                    cell_bad[p] = outside_bad;
+                    cell_goal[p] = self.model.outside.is_some_and(|o| goals.iter().all(|g| g.on == Place::Tile(o)));
+                    continue;
+                }
+                if self.pmut[p] != NONE {
+                    continue;
+                }
+                cell_bad[p] = tile_bad[t as usize] || self.pmarks[p] & marks_bad != 0;
+                cell_goal[p] = goals.iter().all(|g| match g.on {
+                    Place::Tile(x) => x.0 == t,
+                    Place::Mark(m) => self.pmarks[p] >> m.0 & 1 == 1,
+                });
+            }
+            let pose_goal = goals.iter().all(|g| g.pose.is_none_or(|q| q.index() == pi));
+            let foot = &self.foot[k][pi];
+            let (lo, hi) = (
+                self.pad * self.width + self.pad,
+                n - self.pad * self.width - self.pad,
+            );
+            for a in lo..hi {
+                if self.ptile[a] == OFF {
+                    continue;
+                }
+                let mut f = LEGAL | if pose_goal { GOAL } else { 0 };
+                for &dl in foot {
+                    let p = (a as isize + dl) as usize;
+                    if self.pmut[p] != NONE {
+                        f |= LIVE;
+                    } else {
+                        if cell_bad[p] {
+                            f &= !LEGAL;
+                        }
+                        if !cell_goal[p] {
+                            f &= !GOAL;
                         }
                     }
                 }
-                if goals.iter().any(|g| g.pose.is_some_and(|p| p.index() != pi)) {
-                    f &= !GOAL;
-                }
-                let _ = board;
-                flags[cell as usize * np + pi] = f;
+                flags[a << bits | pi] = f;
             }
         }
         flags
     }
+}
+
+/// The largest row or column distance any step, turn or footprint reaches.
+fn reach(model: &Model) -> usize {
+    let mut r = 1i32;
+    for p in &model.pieces {
+        for pose in &p.poses {
+            for &(dr, dc) in &pose.cells {
+                r = r.max(dr.abs()).max(dc.abs());
+            }
+        }
+    }
+    for d in &model.dirs {
+        r = r.max(d.dr.abs()).max(d.dc.abs());
+    }
+    for m in &model.moves {
+        for op in &m.ops {
+            if let Op::Turn { table, .. } = op {
+                for &(_, dr, dc) in table.iter().flatten() {
+                    r = r.max(dr.abs()).max(dc.abs());
+                }
+            }
+        }
+    }
+    r as usize
 }
 
 /// Piece kinds a program acts on before a `require KIND at ...` binds them.

@@ -133,6 +133,9 @@ impl StateStore {
 impl DenseStore {
     #[inline]
     fn rank(&self, s: &[u32]) -> u32 {
+        if let [w] = s {
+            return *w;
+        }
         let mut id: u64 = 0;
         for (w, r) in s.iter().zip(&self.radix) {
             id = id * *r as u64 + *w as u64;
@@ -142,6 +145,10 @@ impl DenseStore {
 
     #[inline]
     fn unrank(&self, mut id: u32, out: &mut [u32]) {
+        if let [w] = out {
+            *w = id;
+            return;
+        }
         for (o, r) in out.iter_mut().zip(&self.radix).rev() {
             *o = id % r;
             id /= r;

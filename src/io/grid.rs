@@ -43,6 +43,8 @@ impl<'a> LevelRows<'a> {
 
 /// Lookup from legend keys to legend entry indices.
 pub struct LegendIndex {
+    /// Entry per ASCII character (`u16::MAX` when absent), for speed on large boards.
+    ascii: [u16; 128],
     chars: HashMap<char, u16>,
     ints: HashMap<i64, u16>,
 }
@@ -61,10 +63,21 @@ impl LegendIndex {
                 }
             }
         }
-        LegendIndex { chars, ints }
+        let mut ascii = [u16::MAX; 128];
+        for (&c, &i) in &chars {
+            if c.is_ascii() {
+                ascii[c as usize] = i;
+            }
+        }
+        LegendIndex { ascii, chars, ints }
     }
 
+    #[inline]
     pub fn char(&self, c: char) -> Option<u16> {
+        if c.is_ascii() {
+            let i = self.ascii[c as usize];
+            return (i != u16::MAX).then_some(i);
+        }
         self.chars.get(&c).copied()
     }
 
