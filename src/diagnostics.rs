@@ -22,18 +22,34 @@ pub enum Problem {
         help: Option<String>,
     },
 
-    /// An integer too large to be a coordinate or count: `limit 99999999999`.
-    #[error("integer out of range: {text}")]
-    #[diagnostic(code(puz::syntax::integer_range), help("integers must lie between -1000000 and 1000000"))]
+    /// An integer out of the range its place allows: `limit 99999999999`, `(0, 500)`.
+    #[error("integer {text} is out of range")]
+    #[diagnostic(code(puz::syntax::integer_range))]
     IntegerRange {
-        #[label("too large")]
+        #[label("out of range")]
         span: SourceSpan,
         text: String,
+        #[help]
+        help: String,
+    },
+
+    /// A string or text block that is never closed: `puzzle "Bloxorz`.
+    #[error("{what} is never closed")]
+    #[diagnostic(code(puz::syntax::unterminated))]
+    Unterminated {
+        what: &'static str,
+        #[label("opened here")]
+        span: SourceSpan,
+        #[help]
+        help: String,
     },
 
     /// A level text block whose opening `"""` is not followed by a line break.
     #[error("a level's text must start on the line after its opening \"\"\"")]
-    #[diagnostic(code(puz::syntax::text_block), help("put the rows between a line holding \"\"\" and a line holding \"\"\""))]
+    #[diagnostic(
+        code(puz::syntax::text_block),
+        help("put the rows between a line holding \"\"\" and a line holding \"\"\"")
+    )]
     TextBlock {
         #[label("text starts here")]
         span: SourceSpan,
@@ -51,9 +67,27 @@ pub enum Problem {
         help: Option<String>,
     },
 
+    /// A name of the wrong kind: a tile where a piece is needed, `shift floor d`.
+    #[error("`{name}` is a {found}, but a {expected} is needed here")]
+    #[diagnostic(code(puz::check::wrong_kind))]
+    WrongKind {
+        name: String,
+        found: &'static str,
+        expected: &'static str,
+        #[label("a {found}")]
+        span: SourceSpan,
+        #[label("declared here")]
+        declared: SourceSpan,
+        #[help]
+        help: Option<String>,
+    },
+
     /// A name declared twice: two `pose stand`.
     #[error("{kind} `{name}` is defined twice")]
-    #[diagnostic(code(puz::check::duplicate_definition), help("rename one of them or remove the repeat"))]
+    #[diagnostic(
+        code(puz::check::duplicate_definition),
+        help("rename one of them or remove the repeat")
+    )]
     Duplicate {
         kind: &'static str,
         name: String,
@@ -65,7 +99,10 @@ pub enum Problem {
 
     /// A declaration that may appear once, written twice: two `goal` lines.
     #[error("`{keyword}` may appear only once")]
-    #[diagnostic(code(puz::check::duplicate_section), help("merge the two declarations into one"))]
+    #[diagnostic(
+        code(puz::check::duplicate_section),
+        help("merge the two declarations into one")
+    )]
     DuplicateSection {
         keyword: &'static str,
         #[label("declared again here")]
@@ -87,7 +124,10 @@ pub enum Problem {
 
     /// One legend symbol given two meanings: `'.' floor` and `'.' ice`.
     #[error("legend symbol {key} is used twice")]
-    #[diagnostic(code(puz::check::duplicate_legend_key), help("every symbol must mean one thing; pick another symbol"))]
+    #[diagnostic(
+        code(puz::check::duplicate_legend_key),
+        help("every symbol must mean one thing; pick another symbol")
+    )]
     DuplicateLegendKey {
         key: String,
         #[label("used again here")]
@@ -96,9 +136,74 @@ pub enum Problem {
         first: SourceSpan,
     },
 
+    /// A declaration whose list is empty: `dirs { }`.
+    #[error("`{keyword}` declares nothing")]
+    #[diagnostic(code(puz::check::empty_declaration))]
+    EmptyDeclaration {
+        keyword: &'static str,
+        #[label("empty")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    /// More names of one kind than puz supports: 33 marks.
+    #[error("too many {what}: {count}, at most {limit} are supported")]
+    #[diagnostic(
+        code(puz::check::too_many),
+        help("merge some of them, or model them differently")
+    )]
+    TooMany {
+        what: &'static str,
+        count: usize,
+        limit: usize,
+        #[label("one too many")]
+        span: SourceSpan,
+    },
+
+    /// A piece declared with braces but no poses: `piece man { }`.
+    #[error("piece `{piece}` declares no poses")]
+    #[diagnostic(
+        code(puz::check::no_poses),
+        help("add a pose such as `pose at {{ (0, 0) }}`, or drop the braces for a one-cell piece")
+    )]
+    NoPoses {
+        piece: String,
+        #[label("no poses")]
+        span: SourceSpan,
+    },
+
+    /// Two poses of one piece with the same shape: levels could not tell them apart.
+    #[error("poses `{a}` and `{b}` of `{piece}` have the same shape")]
+    #[diagnostic(code(puz::check::same_shape), help("a level places a piece by the shape of its marker cells, so every pose needs its own shape"))]
+    SameShape {
+        piece: String,
+        a: String,
+        b: String,
+        #[label("same shape as `{a}`")]
+        span: SourceSpan,
+        #[label("`{a}` defined here")]
+        first: SourceSpan,
+    },
+
+    /// A tile declared to turn into itself: `block -> block`.
+    #[error("tile `{tile}` is declared to turn into itself")]
+    #[diagnostic(
+        code(puz::check::self_mutation),
+        help("name the tile it becomes when broken, e.g. `block -> floor`, or drop the `->`")
+    )]
+    SelfMutation {
+        tile: String,
+        #[label("turns into itself")]
+        span: SourceSpan,
+    },
+
     /// A pose with no cells: `pose stand { }`.
     #[error("pose `{pose}` has an empty footprint")]
-    #[diagnostic(code(puz::check::empty_footprint), help("list the cells the piece covers in this pose, e.g. `{{ (0, 0) }}`"))]
+    #[diagnostic(
+        code(puz::check::empty_footprint),
+        help("list the cells the piece covers in this pose, e.g. `{{ (0, 0) }}`")
+    )]
     EmptyFootprint {
         pose: String,
         #[label("no cells here")]
@@ -129,7 +234,10 @@ pub enum Problem {
 
     /// A direction with a zero step: `n (0, 0)`.
     #[error("direction `{name}` does not move: its step is (0, 0)")]
-    #[diagnostic(code(puz::check::zero_direction), help("give the direction a (row, column) step such as (-1, 0)"))]
+    #[diagnostic(
+        code(puz::check::zero_direction),
+        help("give the direction a (row, column) step such as (-1, 0)")
+    )]
     ZeroDirection {
         name: String,
         #[label("zero step")]
@@ -150,7 +258,10 @@ pub enum Problem {
 
     /// A move statement that may appear once in a move, written twice.
     #[error("`{keyword}` appears twice in move `{mv}`")]
-    #[diagnostic(code(puz::check::duplicate_statement), help("merge them into one statement"))]
+    #[diagnostic(
+        code(puz::check::duplicate_statement),
+        help("merge them into one statement")
+    )]
     DuplicateStatement {
         keyword: &'static str,
         mv: String,
@@ -162,7 +273,10 @@ pub enum Problem {
 
     /// A turn table with two rules for the same pose and direction.
     #[error("turn table has two rules for pose `{pose}` moving `{dir}`")]
-    #[diagnostic(code(puz::check::duplicate_turn_rule), help("keep one rule per pose and direction"))]
+    #[diagnostic(
+        code(puz::check::duplicate_turn_rule),
+        help("keep one rule per pose and direction")
+    )]
     DuplicateTurnRule {
         pose: String,
         dir: String,
@@ -174,7 +288,10 @@ pub enum Problem {
 
     /// A move with no effect statement: it would never change the state.
     #[error("move `{mv}` changes nothing")]
-    #[diagnostic(code(puz::check::move_without_effect), help("add a `shift`, `swap`, `turn` or `slide` statement"))]
+    #[diagnostic(
+        code(puz::check::move_without_effect),
+        help("add a `shift`, `swap`, `turn` or `slide` statement")
+    )]
     MoveWithoutEffect {
         mv: String,
         #[label("this move has no effect")]
@@ -183,7 +300,10 @@ pub enum Problem {
 
     /// `limit 0`: no move could ever be made.
     #[error("a move limit of {value} allows no moves")]
-    #[diagnostic(code(puz::check::bad_limit), help("give a positive limit, or remove `limit` for no limit"))]
+    #[diagnostic(
+        code(puz::check::bad_limit),
+        help("give a positive limit, or remove `limit` for no limit")
+    )]
     BadLimit {
         value: i64,
         #[label("must be at least 1")]
@@ -192,7 +312,10 @@ pub enum Problem {
 
     /// A cost component that no move adds to.
     #[error("cost component `{name}` is never added by any move")]
-    #[diagnostic(code(puz::check::unused_cost), help("add `adds {name}` to the moves it counts, or remove it from `cost`"))]
+    #[diagnostic(
+        code(puz::check::unused_cost),
+        help("add `adds {name}` to the moves it counts, or remove it from `cost`")
+    )]
     UnusedCost {
         name: String,
         #[label("declared here")]
@@ -201,7 +324,10 @@ pub enum Problem {
 
     /// A slide with no event that stops it.
     #[error("slide of `{piece}` never stops")]
-    #[diagnostic(code(puz::check::slide_never_stops), help("add an event with `stop`, e.g. `before wall: stop`"))]
+    #[diagnostic(
+        code(puz::check::slide_never_stops),
+        help("add an event with `stop`, e.g. `before wall: stop`")
+    )]
     SlideNeverStops {
         piece: String,
         #[label("no `stop` action")]
@@ -210,11 +336,13 @@ pub enum Problem {
 
     /// `break` on an event whose tile does not turn into anything.
     #[error("`break` needs a tile that turns into another, but {what}")]
-    #[diagnostic(code(puz::check::break_immutable), help("declare the tile as mutable in `tiles`, e.g. `block -> ice`"))]
+    #[diagnostic(code(puz::check::break_immutable))]
     BreakImmutable {
         what: String,
         #[label("cannot break")]
         span: SourceSpan,
+        #[help]
+        help: String,
     },
 
     /// A judge format missing something it needs.
@@ -230,7 +358,10 @@ pub enum Problem {
 
     /// A level with rows of different lengths.
     #[error("level row {row} has {found} cells, but the first row has {expected}")]
-    #[diagnostic(code(puz::level::ragged), help("every row of a level must have the same width"))]
+    #[diagnostic(
+        code(puz::level::ragged),
+        help("every row of a level must have the same width")
+    )]
     RaggedLevel {
         row: usize,
         found: usize,
@@ -294,29 +425,22 @@ pub enum Problem {
         help: String,
     },
 
-    /// Marker cells that fit two poses equally.
-    #[error("the cells placing `{piece}` fit both pose `{a}` and pose `{b}`")]
-    #[diagnostic(code(puz::level::ambiguous_pose), help("give the two poses different footprints"))]
-    AmbiguousPose {
-        piece: String,
-        a: String,
-        b: String,
-        #[label("these cells")]
-        span: SourceSpan,
-    },
-
     /// A level whose pieces start in an illegal position.
     #[error("the level's start position breaks a rule: {rule}")]
-    #[diagnostic(code(puz::level::illegal_start), help("the start must satisfy every `forbid` declaration"))]
+    #[diagnostic(code(puz::level::illegal_start), help("a level must start in a legal position: no piece on a forbidden tile, off the board, or on another piece"))]
     IllegalStart {
         rule: String,
-        #[label("here")]
+        #[label("{label}")]
         span: SourceSpan,
+        label: String,
     },
 
     /// A level too large for puz's packed states.
     #[error("level is {rows} x {cols}: too large")]
-    #[diagnostic(code(puz::level::too_large), help("levels may have at most 2^28 cells"))]
+    #[diagnostic(
+        code(puz::level::too_large),
+        help("levels may have at most 2^28 cells")
+    )]
     LevelTooLarge {
         rows: usize,
         cols: usize,
@@ -362,10 +486,9 @@ impl Diagnostics {
 
     /// Renders the report as plain unicode text without colour, `width` columns wide.
     pub fn render_plain(&self, width: usize) -> String {
-        let handler = miette::GraphicalReportHandler::new_themed(
-            miette::GraphicalTheme::unicode_nocolor(),
-        )
-        .with_width(width);
+        let handler =
+            miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+                .with_width(width);
         let mut out = String::new();
         handler
             .render_report(&mut out, self)
@@ -374,30 +497,15 @@ impl Diagnostics {
     }
 }
 
-/// `Some("did you mean `x`?")` when a known name is close to `name`.
+/// `Some("did you mean `x`?")` when a known name is close to `name` (swaps count as one edit).
 pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let mut best: Option<(usize, &str)> = None;
     for k in known {
-        let d = edit_distance(name, k);
+        let d = strsim::damerau_levenshtein(name, k);
         let limit = (name.len().max(k.len()) / 3).max(1);
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, k));
         }
     }
     best.map(|(_, k)| format!("did you mean `{k}`?"))
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }

@@ -22,7 +22,11 @@ mod exit {
 }
 
 #[derive(Parser)]
-#[command(name = "puz", version, about = "Declarative grid puzzles: check rule files, solve levels, answer judge inputs")]
+#[command(
+    name = "puz",
+    version,
+    about = "Declarative grid puzzles: check rule files, solve levels, answer judge inputs"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -34,11 +38,11 @@ struct SearchArgs {
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     engine: EngineChoice,
     /// Stop after storing this many states (exit code 3).
-    #[arg(long)]
-    max_states: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    max_states: Option<u64>,
     /// Stop after this many seconds (exit code 3).
-    #[arg(long)]
-    timeout: Option<f64>,
+    #[arg(long, value_parser = parse_seconds)]
+    timeout: Option<Duration>,
     /// Say on stderr which engine and search ran, and why.
     #[arg(short, long)]
     verbose: bool,
@@ -47,11 +51,24 @@ struct SearchArgs {
 impl SearchArgs {
     fn budget(&self) -> Budget {
         Budget {
-            max_states: self.max_states,
-            deadline: self.timeout.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0))),
+            max_states: self.max_states.map(|n| n as usize),
+            deadline: self.timeout.map(|t| Instant::now() + t),
             max_depth: None,
         }
     }
+}
+
+/// A positive, finite number of seconds, at most a year.
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !(v > 0.0 && v <= 31_536_000.0) {
+        return Err(format!(
+            "`{s}` seconds: give a positive number up to 31536000 (a year)"
+        ));
+    }
+    Ok(Duration::from_secs_f64(v))
 }
 
 #[derive(Subcommand)]
@@ -124,14 +141,21 @@ fn run(cli: Cli) -> Result<(), u8> {
                 m.pieces.len(),
                 m.moves.len(),
                 m.levels.len(),
-                if m.judge.is_some() { ", judge format" } else { "" }
+                if m.judge.is_some() {
+                    ", judge format"
+                } else {
+                    ""
+                }
             );
             Ok(())
         }
         Command::Compile { file, dump, json } => {
             let p = load(&file)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&p.model).expect("the model serializes"));
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&p.model).expect("the model serializes")
+                );
             } else if dump {
                 print!("{}", puz::compile::dump(&p.model));
             } else {
@@ -147,7 +171,11 @@ fn run(cli: Cli) -> Result<(), u8> {
             json,
             search,
         } => solve_cmd(&file, level_file, level, steps, json, &search),
-        Command::Judge { file, input, search } => {
+        Command::Judge {
+            file,
+            input,
+            search,
+        } => {
             let p = load(&file)?;
             let path = input.unwrap_or_else(|| "-".to_string());
             let text = read_source(&path).map_err(|e| {
@@ -185,7 +213,14 @@ fn run(cli: Cli) -> Result<(), u8> {
     }
 }
 
-fn solve_cmd(file: &str, level_file: Option<String>, level: Option<String>, steps: bool, json: bool, search: &SearchArgs) -> Result<(), u8> {
+fn solve_cmd(
+    file: &str,
+    level_file: Option<String>,
+    level: Option<String>,
+    steps: bool,
+    json: bool,
+    search: &SearchArgs,
+) -> Result<(), u8> {
     let p = load(file)?;
     let lvl = match (level_file, level) {
         (Some(path), _) => {
@@ -202,11 +237,16 @@ fn solve_cmd(file: &str, level_file: Option<String>, level: Option<String>, step
             let idx = match &name {
                 Some(n) => p.level_index(n).ok_or_else(|| {
                     let names: Vec<&str> = p.model.levels.iter().map(|l| l.name.as_str()).collect();
-                    eprintln!("error: {file} has no level named {n:?}; its levels: {}", names.join(", "));
+                    eprintln!(
+                        "error: {file} has no level named {n:?}; its levels: {}",
+                        names.join(", ")
+                    );
                     exit::INPUT
                 })?,
                 None if p.model.levels.is_empty() => {
-                    eprintln!("error: {file} has no levels; give a level file: puz solve {file} LEVEL");
+                    eprintln!(
+                        "error: {file} has no levels; give a level file: puz solve {file} LEVEL"
+                    );
                     return Err(exit::INPUT);
                 }
                 None => 0,
@@ -228,11 +268,18 @@ fn solve_cmd(file: &str, level_file: Option<String>, level: Option<String>, step
         }
     })?;
     if search.verbose {
-        eprintln!("puz: engine {} ({}), search {}", ans.engine, ans.engine_reason, ans.search);
+        eprintln!(
+            "puz: engine {} ({}), search {}",
+            ans.engine, ans.engine_reason, ans.search
+        );
     }
     let exp = puz::engine::Expander::new(model, lvl);
     let form = p.form();
-    let cost_names: Vec<String> = if model.costs.is_empty() { vec!["moves".to_string()] } else { model.costs.clone() };
+    let cost_names: Vec<String> = if model.costs.is_empty() {
+        vec!["moves".to_string()]
+    } else {
+        model.costs.clone()
+    };
     match &ans.outcome {
         Outcome::Cutoff(c) => {
             eprintln!(
@@ -251,30 +298,51 @@ fn solve_cmd(file: &str, level_file: Option<String>, level: Option<String>, step
             println!("{v}");
         }
         Outcome::Unsolvable => {
-            println!("puzzle: {} / level {level_name:?} ({rows} x {cols})", model.title);
+            println!(
+                "puzzle: {} / level {level_name:?} ({rows} x {cols})",
+                model.title
+            );
             println!(
                 "no solution: all {} reachable states{} explored, none is a goal",
                 ans.stats.stored,
-                model.limit.map_or(String::new(), |l| format!(" within {l} moves"))
+                model
+                    .limit
+                    .map_or(String::new(), |l| format!(" within {l} moves"))
             );
         }
         Outcome::Solved(path) => {
             let cost = path_cost(model, &path.actions);
             let letters: String = path.actions.iter().map(|&a| model.letter(a)).collect();
             if json {
-                let costs: serde_json::Map<String, serde_json::Value> = cost_names.iter().cloned().zip(cost.iter().map(|&c| c.into())).collect();
+                let costs: serde_json::Map<String, serde_json::Value> = cost_names
+                    .iter()
+                    .cloned()
+                    .zip(cost.iter().map(|&c| c.into()))
+                    .collect();
                 let mut v = serde_json::json!({
                     "puzzle": model.title, "level": level_name, "engine": ans.engine, "engine_reason": ans.engine_reason,
                     "search": ans.search, "solved": true, "cost": costs, "moves": path.actions.len(), "path": letters,
                     "stats": ans.stats,
                 });
                 if steps {
-                    v["boards"] = path.states.iter().map(|s| render(&exp, s, form)).collect::<Vec<_>>().into();
+                    v["boards"] = path
+                        .states
+                        .iter()
+                        .map(|s| render(&exp, s, form))
+                        .collect::<Vec<_>>()
+                        .into();
                 }
                 println!("{v}");
             } else {
-                println!("puzzle: {} / level {level_name:?} ({rows} x {cols})", model.title);
-                let parts: Vec<String> = cost.iter().zip(&cost_names).map(|(c, n)| format!("{c} {n}")).collect();
+                println!(
+                    "puzzle: {} / level {level_name:?} ({rows} x {cols})",
+                    model.title
+                );
+                let parts: Vec<String> = cost
+                    .iter()
+                    .zip(&cost_names)
+                    .map(|(c, n)| format!("{c} {n}"))
+                    .collect();
                 println!("cost: {}", parts.join(", "));
                 println!("moves ({}): {}", path.actions.len(), letters);
                 if steps {
@@ -283,7 +351,13 @@ fn solve_cmd(file: &str, level_file: Option<String>, level: Option<String>, step
                     for (k, (a, s)) in path.actions.iter().zip(&path.states[1..]).enumerate() {
                         let nd = model.dirs.len();
                         let mv = &model.moves[*a as usize / nd];
-                        println!("\n{}: {} {} ({})", k + 1, mv.name, model.dirs[*a as usize % nd].name, model.letter(*a));
+                        println!(
+                            "\n{}: {} {} ({})",
+                            k + 1,
+                            mv.name,
+                            model.dirs[*a as usize % nd].name,
+                            model.letter(*a)
+                        );
                         print!("{}", render(&exp, s, form));
                     }
                 }

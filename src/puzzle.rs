@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::compile::{compile, Model, PieceId};
+use crate::compile::{compile, Model};
 use crate::diagnostics::{Diagnostics, Problem};
 use crate::engine::{Expander, Level};
 use crate::io::grid::{parse_level, LevelRows};
@@ -49,14 +49,7 @@ impl Puzzle {
             starts: l.row_starts.iter().map(|&s| s as usize).collect(),
             whole: l.span.into(),
         };
-        let level = parse_level(&self.model, &l.name, &rows, l.form, &self.placed_by_queries())?;
-        check_start(&self.model, level, l.span.into())
-    }
-
-    /// Pieces a judge query places, which levels used in judge mode may omit. Inline levels
-    /// are solved standalone, so they must place everything.
-    fn placed_by_queries(&self) -> Vec<PieceId> {
-        vec![]
+        parse_level(&self.model, &l.name, &rows, l.form)
     }
 
     /// The inline level at `index`.
@@ -75,9 +68,7 @@ impl Puzzle {
         let text = Arc::new(text);
         let rows = LevelRows::from_file(&text);
         let form = self.model.default_form();
-        let whole = rows.whole;
-        parse_level(&self.model, path, &rows, form, &[])
-            .and_then(|l| check_start(&self.model, l, whole))
+        parse_level(&self.model, path, &rows, form)
             .map_err(|p| Diagnostics::new(path, text.clone(), p))
     }
 
@@ -87,15 +78,26 @@ impl Puzzle {
     }
 }
 
-/// Rejects levels whose start position already breaks a rule.
-pub fn check_start(model: &Model, level: Level, span: miette::SourceSpan) -> Result<Level, Vec<Problem>> {
+/// Rejects levels whose start position already breaks a rule, pointing at the piece.
+pub fn check_start(
+    model: &Model,
+    level: Level,
+    locate: &dyn Fn(usize, usize) -> miette::SourceSpan,
+    whole: miette::SourceSpan,
+) -> Result<Level, Vec<Problem>> {
     let exp = Expander::new(model, level);
-    if exp.is_legal(&exp.start()) {
-        Ok(exp.level)
-    } else {
-        Err(vec![Problem::IllegalStart {
-            rule: "a piece starts where a `forbid` rule or another piece excludes it".to_string(),
-            span,
-        }])
+    match exp.explain_illegal(&exp.start()) {
+        None => Ok(exp.level),
+        Some((cells, rule)) => {
+            let span = match cells.first() {
+                Some(&(r, c)) => locate(r, c),
+                None => whole,
+            };
+            Err(vec![Problem::IllegalStart {
+                rule,
+                span,
+                label: "this piece".to_string(),
+            }])
+        }
     }
 }

@@ -57,7 +57,12 @@ pub fn unit_costs(model: &Model) -> bool {
 }
 
 /// Solves `level`, replaying any path found to prove it legal and a goal.
-pub fn solve(model: &Model, level: Level, engine: EngineChoice, budget: &Budget) -> Result<Answer, SolveError> {
+pub fn solve(
+    model: &Model,
+    level: Level,
+    engine: EngineChoice,
+    budget: &Budget,
+) -> Result<Answer, SolveError> {
     if engine == EngineChoice::Fast {
         return Err(SolveError::NoFastPath);
     }
@@ -97,22 +102,36 @@ pub fn solve(model: &Model, level: Level, engine: EngineChoice, budget: &Budget)
 pub fn verify(exp: &mut Expander, path: &Path) -> Result<(), SolveError> {
     let states = &path.states;
     if states.first() != Some(&exp.start()) || states.len() != path.actions.len() + 1 {
-        return Err(SolveError::BadPath("the path does not begin at the start".to_string()));
+        return Err(SolveError::BadPath(
+            "the path does not begin at the start".to_string(),
+        ));
     }
     let mut succ = crate::engine::Successors::default();
     for (k, a) in path.actions.iter().enumerate() {
         exp.successors(&states[k], &mut succ);
-        let ok = (0..succ.len()).any(|i| succ.actions[i] == *a && succ.state(i, exp.words) == states[k + 1].as_slice());
+        let ok = (0..succ.len())
+            .any(|i| succ.actions[i] == *a && succ.state(i, exp.words) == states[k + 1].as_slice());
         if !ok {
-            return Err(SolveError::BadPath(format!("move {} is not possible", k + 1)));
+            return Err(SolveError::BadPath(format!(
+                "move {} is not possible",
+                k + 1
+            )));
         }
     }
     let last = states.last().expect("a path holds the start");
     if !exp.is_goal(last) {
-        return Err(SolveError::BadPath("the last state is not a goal".to_string()));
+        return Err(SolveError::BadPath(
+            "the last state is not a goal".to_string(),
+        ));
     }
-    if exp.model.limit.is_some_and(|l| path.actions.len() as u64 > l as u64) {
-        return Err(SolveError::BadPath("the path exceeds the move limit".to_string()));
+    if exp
+        .model
+        .limit
+        .is_some_and(|l| path.actions.len() as u64 > l as u64)
+    {
+        return Err(SolveError::BadPath(
+            "the path exceeds the move limit".to_string(),
+        ));
     }
     Ok(())
 }

@@ -30,6 +30,18 @@ pub fn check(file: &File) -> Result<Symbols, Vec<Problem>> {
     }
 }
 
+/// A footprint's cells sorted and shifted so the first is (0, 0).
+fn shape(cells: &[Offset]) -> Vec<(i64, i64)> {
+    let mut v: Vec<(i64, i64)> = cells.iter().map(|o| (o.dr, o.dc)).collect();
+    v.sort_unstable();
+    v.dedup();
+    let Some(&(r0, c0)) = v.first() else { return v };
+    v.iter().map(|&(r, c)| (r - r0, c - c0)).collect()
+}
+
+/// Marks are bits of a `u32` per cell.
+const MAX_MARKS: usize = 32;
+
 fn problem_start(p: &Problem) -> usize {
     use miette::Diagnostic;
     p.labels()
@@ -95,6 +107,45 @@ impl Checker {
                 } else {
                     seen.insert(kw, item.keyword);
                 }
+            }
+        }
+        for item in &file.items {
+            let (keyword, empty, help) = match &item.kind {
+                ItemKind::Tiles(t) => (
+                    "tiles",
+                    t.is_empty(),
+                    "name the tile kinds, e.g. `tiles { floor wall }`",
+                ),
+                ItemKind::Dirs(d) => (
+                    "dirs",
+                    d.is_empty(),
+                    "declare directions, e.g. `dirs { n (-1, 0) s (1, 0) w (0, -1) e (0, 1) }`",
+                ),
+                ItemKind::Legend(l) => (
+                    "legend",
+                    l.is_empty(),
+                    "map level symbols to tiles, e.g. `legend { '.' floor '#' wall }`",
+                ),
+                ItemKind::Goal(g) => ("goal", g.is_empty(), "say what counts as solved"),
+                ItemKind::Marks(m) => {
+                    if m.len() > MAX_MARKS {
+                        self.problems.push(Problem::TooMany {
+                            what: "marks",
+                            count: m.len(),
+                            limit: MAX_MARKS,
+                            span: m[MAX_MARKS].name.span.into(),
+                        });
+                    }
+                    ("marks", false, "")
+                }
+                _ => continue,
+            };
+            if empty {
+                self.problems.push(Problem::EmptyDeclaration {
+                    keyword,
+                    span: item.span.into(),
+                    help: help.to_string(),
+                });
             }
         }
         let has = |f: fn(&ItemKind) -> bool| file.items.iter().any(|i| f(&i.kind));
@@ -164,14 +215,18 @@ impl Checker {
                     }
                 }
                 ItemKind::Move(m) => {
-                    if let Some(&(_, first)) = self.syms.moves.iter().find(|(n, _)| *n == m.name.text) {
+                    if let Some(&(_, first)) =
+                        self.syms.moves.iter().find(|(n, _)| *n == m.name.text)
+                    {
                         self.dup("move", &m.name, first);
                     } else {
                         self.syms.moves.push((m.name.text.clone(), m.name.span));
                     }
                 }
                 ItemKind::Level(l) => {
-                    if let Some(&(_, first)) = self.syms.levels.iter().find(|(n, _)| *n == l.name.value) {
+                    if let Some(&(_, first)) =
+                        self.syms.levels.iter().find(|(n, _)| *n == l.name.value)
+                    {
                         self.problems.push(Problem::Duplicate {
                             kind: "level",
                             name: l.name.value.clone(),
@@ -198,11 +253,13 @@ impl Checker {
                 ItemKind::Tiles(tiles) => {
                     for t in tiles {
                         if let Some(b) = &t.becomes {
-                            if self.tile(b).is_some() && self.syms.tile_id(&b.text) == self.syms.tile_id(&t.name.text) {
-                                self.problems.push(Problem::BreakImmutable {
-                                    what: format!("`{}` turns into itself", t.name.text),
+                            if b.text == t.name.text {
+                                self.problems.push(Problem::SelfMutation {
+                                    tile: t.name.text.clone(),
                                     span: b.span.into(),
                                 });
+                            } else {
+                                self.tile(b);
                             }
                         }
                     }
@@ -251,7 +308,10 @@ impl Checker {
                     continue;
                 }
                 for (i, c) in pose.cells.iter().enumerate() {
-                    if let Some(prev) = pose.cells[..i].iter().find(|o| o.dr == c.dr && o.dc == c.dc) {
+                    if let Some(prev) = pose.cells[..i]
+                        .iter()
+                        .find(|o| o.dr == c.dr && o.dc == c.dc)
+                    {
                         self.problems.push(Problem::DuplicateCell {
                             pose: pose.name.text.clone(),
                             dr: c.dr,
@@ -269,10 +329,28 @@ impl Checker {
                 }
             }
             if poses.is_empty() {
-                self.problems.push(Problem::EmptyFootprint {
-                    pose: format!("{} (the piece declares no poses)", p.name.text),
+                self.problems.push(Problem::NoPoses {
+                    piece: p.name.text.clone(),
                     span: p.name.span.into(),
                 });
+            }
+            let shapes: Vec<Vec<(i64, i64)>> =
+                poses.iter().map(|pose| shape(&pose.cells)).collect();
+            for (i, sh) in shapes.iter().enumerate() {
+                if sh.is_empty() {
+                    continue;
+                }
+                if let Some(j) = shapes[..i].iter().position(|o| o == sh) {
+                    if poses[i].name.text != poses[j].name.text {
+                        self.problems.push(Problem::SameShape {
+                            piece: p.name.text.clone(),
+                            a: poses[j].name.text.clone(),
+                            b: poses[i].name.text.clone(),
+                            span: poses[i].name.span.into(),
+                            first: poses[j].name.span.into(),
+                        });
+                    }
+                }
             }
         } else {
             names.push(("cell".to_string(), p.name.span));
@@ -311,13 +389,19 @@ impl Checker {
     }
 
     fn unknown_thing(&mut self, noun: &'static str, name: &Name, known: Vec<String>) {
-        if let Some((k, _)) = self.syms.thing(&name.text) {
+        if let Some((k, declared)) = self.syms.thing(&name.text) {
             // Declared, but as something else.
-            self.problems.push(Problem::UnknownName {
-                kind: noun,
+            let help = did_you_mean(
+                &name.text,
+                known.iter().map(String::as_str).filter(|k| *k != name.text),
+            );
+            self.problems.push(Problem::WrongKind {
                 name: name.text.clone(),
+                found: k.noun(),
+                expected: noun,
                 span: name.span.into(),
-                help: Some(format!("`{}` is a {}, not a {noun}", name.text, k.noun())),
+                declared: declared.into(),
+                help,
             });
             return;
         }
@@ -325,7 +409,9 @@ impl Checker {
     }
 
     fn pose(&mut self, piece: &str, pose: &Name) {
-        let Some(poses) = self.syms.poses.get(piece) else { return };
+        let Some(poses) = self.syms.poses.get(piece) else {
+            return;
+        };
         if !poses.iter().any(|(n, _)| *n == pose.text) {
             let known: Vec<String> = poses.iter().map(|(n, _)| n.clone()).collect();
             let noun = "pose";
@@ -348,7 +434,11 @@ impl Checker {
         if let Some(p) = param {
             known.insert(0, p.to_string());
         }
-        self.unknown("direction", name, known.iter().map(String::as_str).collect());
+        self.unknown(
+            "direction",
+            name,
+            known.iter().map(String::as_str).collect(),
+        );
     }
 
     fn piece_ref(&mut self, r: &PieceRef) {
@@ -363,7 +453,9 @@ impl Checker {
     fn legend(&mut self, file: &File) {
         let mut keys: HashMap<KeyValue, Span> = HashMap::new();
         for item in &file.items {
-            let ItemKind::Legend(entries) = &item.kind else { continue };
+            let ItemKind::Legend(entries) = &item.kind else {
+                continue;
+            };
             for e in entries {
                 if let Some(first) = keys.get(&e.key) {
                     self.problems.push(Problem::DuplicateLegendKey {
@@ -392,7 +484,9 @@ impl Checker {
     fn moves(&mut self, file: &File) {
         let ndirs = self.syms.dirs.len();
         for item in &file.items {
-            let ItemKind::Move(m) = &item.kind else { continue };
+            let ItemKind::Move(m) = &item.kind else {
+                continue;
+            };
             let param = m.param.text.as_str();
             if let Some(first) = self.syms.dir_span(param) {
                 self.problems.push(Problem::Duplicate {
@@ -419,12 +513,16 @@ impl Checker {
                         letters_at = Some(st.span);
                         let given = s.value.chars().count();
                         if ndirs > 0 && given != ndirs {
-                            let names: Vec<&str> = self.syms.dirs.iter().map(|(n, _)| n.as_str()).collect();
+                            let names: Vec<&str> =
+                                self.syms.dirs.iter().map(|(n, _)| n.as_str()).collect();
                             self.problems.push(Problem::LettersCount {
                                 given,
                                 expected: ndirs,
                                 span: s.span.into(),
-                                help: format!("give one letter per direction, in the order {}", names.join(" ")),
+                                help: format!(
+                                    "give one letter per direction, in the order {}",
+                                    names.join(" ")
+                                ),
                             });
                         }
                     }
@@ -442,10 +540,16 @@ impl Checker {
                             match self.syms.costs.iter().position(|(c, _)| *c == n.text) {
                                 Some(i) => self.used_costs[i] = true,
                                 None => {
-                                    let known: Vec<String> = self.syms.costs.iter().map(|(c, _)| c.clone()).collect();
-                                    let help = did_you_mean(&n.text, known.iter().map(String::as_str)).unwrap_or_else(|| {
-                                        format!("declare it in `cost`, e.g. `cost {}`", n.text)
-                                    });
+                                    let known: Vec<String> =
+                                        self.syms.costs.iter().map(|(c, _)| c.clone()).collect();
+                                    let help =
+                                        did_you_mean(&n.text, known.iter().map(String::as_str))
+                                            .unwrap_or_else(|| {
+                                                format!(
+                                                    "declare it in `cost`, e.g. `cost {}`",
+                                                    n.text
+                                                )
+                                            });
                                     self.problems.push(Problem::UnknownName {
                                         kind: "cost component",
                                         name: n.text.clone(),
@@ -457,7 +561,11 @@ impl Checker {
                         }
                     }
                     MoveStmtKind::Require(c) | MoveStmtKind::Forbid(c) => {
-                        self.thing_of("piece, tile or mark", &c.what, &[Thing::Piece, Thing::Tile, Thing::Mark]);
+                        self.thing_of(
+                            "piece, tile or mark",
+                            &c.what,
+                            &[Thing::Piece, Thing::Tile, Thing::Mark],
+                        );
                         self.cell(&c.cell, param);
                     }
                     MoveStmtKind::Shift { piece, dir, .. } | MoveStmtKind::Swap { piece, dir } => {
@@ -475,7 +583,10 @@ impl Checker {
                                 self.pose(&piece.text, &r.to);
                             }
                             self.dir(&r.dir, None);
-                            if let Some(&(_, _, first)) = seen.iter().find(|(f, d, _)| *f == r.from.text && *d == r.dir.text) {
+                            if let Some(&(_, _, first)) = seen
+                                .iter()
+                                .find(|(f, d, _)| *f == r.from.text && *d == r.dir.text)
+                            {
                                 self.problems.push(Problem::DuplicateTurnRule {
                                     pose: r.from.text.clone(),
                                     dir: r.dir.text.clone(),
@@ -502,8 +613,17 @@ impl Checker {
                 });
             }
         }
+        let unknown_costs = self.problems.iter().any(|p| {
+            matches!(
+                p,
+                Problem::UnknownName {
+                    kind: "cost component",
+                    ..
+                }
+            )
+        });
         for (i, used) in self.used_costs.clone().into_iter().enumerate() {
-            if !used {
+            if !used && !unknown_costs {
                 let (name, span) = self.syms.costs[i].clone();
                 self.problems.push(Problem::UnusedCost {
                     name,
@@ -516,41 +636,49 @@ impl Checker {
     fn slide_rules(&mut self, piece: &Name, rules: &[SlideRule], span: Span) {
         let mut stops = false;
         for r in rules {
-            let mutable_subject = match &r.event {
+            match &r.event {
                 SlideEvent::Into(n) => {
                     self.thing_of("tile or mark", n, &[Thing::Tile, Thing::Mark]);
-                    None
                 }
-                SlideEvent::Before(n) => match self.thing_of("tile or piece", n, &[Thing::Tile, Thing::Piece]) {
-                    Some(Thing::Tile) => Some((n.text.clone(), self.syms.tile_is_mutable(&n.text))),
-                    Some(_) => Some((n.text.clone(), false)),
-                    None => None,
-                },
-                SlideEvent::OffBoard(_) => None,
-            };
+                SlideEvent::Before(n) => {
+                    self.thing_of("tile or piece", n, &[Thing::Tile, Thing::Piece]);
+                }
+                SlideEvent::OffBoard(_) => {}
+            }
             for (a, s) in &r.actions {
                 match a {
                     SlideAction::Stop => stops = true,
-                    SlideAction::Break => match &mutable_subject {
-                        Some((_, true)) => {}
-                        Some((n, false)) => self.problems.push(Problem::BreakImmutable {
-                            what: format!("`{n}` never turns into anything"),
-                            span: (*s).into(),
-                        }),
-                        None if self.syms.thing(match &r.event {
-                            SlideEvent::Into(n) | SlideEvent::Before(n) => &n.text,
-                            SlideEvent::OffBoard(_) => "",
-                        })
-                        .is_some()
-                            || matches!(r.event, SlideEvent::OffBoard(_)) =>
-                        {
+                    SlideAction::Break => {
+                        let complaint = match &r.event {
+                            SlideEvent::Before(n) => match self.syms.thing(&n.text) {
+                                Some((Thing::Tile, _)) if self.syms.tile_is_mutable(&n.text) => None,
+                                Some((Thing::Tile, _)) => Some((
+                                    format!("`{}` never turns into anything", n.text),
+                                    format!("declare the tile as mutable in `tiles`, e.g. `{} -> floor`", n.text),
+                                )),
+                                Some((_, _)) => Some((
+                                    format!("`{}` is a piece, not a tile", n.text),
+                                    "a slide can only break tiles; drop `break`".to_string(),
+                                )),
+                                None => None,
+                            },
+                            SlideEvent::Into(_) => Some((
+                                "an `into` event has no tile ahead".to_string(),
+                                "to break the tile ahead, use `before TILE: stop, break`".to_string(),
+                            )),
+                            SlideEvent::OffBoard(_) => Some((
+                                "there is no tile beyond the board".to_string(),
+                                "drop `break` from the `off board` event".to_string(),
+                            )),
+                        };
+                        if let Some((what, help)) = complaint {
                             self.problems.push(Problem::BreakImmutable {
-                                what: "only `before TILE` events have a tile ahead to break".to_string(),
+                                what,
                                 span: (*s).into(),
-                            })
+                                help,
+                            });
                         }
-                        None => {}
-                    },
+                    }
                     SlideAction::Lose => {}
                 }
             }
@@ -586,7 +714,9 @@ impl Checker {
 
     fn judge(&mut self, file: &File) {
         for item in &file.items {
-            let ItemKind::Judge(stmts) = &item.kind else { continue };
+            let ItemKind::Judge(stmts) = &item.kind else {
+                continue;
+            };
             let find = |f: fn(&JudgeStmtKind) -> bool| stmts.iter().find(|s| f(&s.kind));
             let header = find(|k| matches!(k, JudgeStmtKind::Header(_)));
             let mut need = |what: &str, help: &str| {
@@ -596,22 +726,41 @@ impl Checker {
                     help: Some(help.to_string()),
                 })
             };
-            if find(|k| matches!(k, JudgeStmtKind::CasesOnce | JudgeStmtKind::CasesUntil(_))).is_none() {
-                need("cases", "say how many cases the input holds: `cases until 0 0` or `cases once`");
+            if find(|k| matches!(k, JudgeStmtKind::CasesOnce | JudgeStmtKind::CasesUntil(_)))
+                .is_none()
+            {
+                need(
+                    "cases",
+                    "say how many cases the input holds: `cases until 0 0` or `cases once`",
+                );
             }
             if header.is_none() {
-                need("header", "name the numbers that open a case, e.g. `header rows, cols`");
+                need(
+                    "header",
+                    "name the numbers that open a case, e.g. `header rows, cols`",
+                );
             }
             if find(|k| matches!(k, JudgeStmtKind::Grid(_))).is_none() {
-                need("grid", "say how rows are written: `grid chars` or `grid ints`");
+                need(
+                    "grid",
+                    "say how rows are written: `grid chars` or `grid ints`",
+                );
             }
             if find(|k| matches!(k, JudgeStmtKind::Print(Outcome::Solved, _))).is_none() {
-                need("print solved", "say what a solved case prints, e.g. `print solved \"{cost}\"`");
+                need(
+                    "print solved",
+                    "say what a solved case prints, e.g. `print solved \"{cost}\"`",
+                );
             }
             if find(|k| matches!(k, JudgeStmtKind::Print(Outcome::Unsolved, _))).is_none() {
-                need("print unsolved", "say what an unsolvable case prints, e.g. `print unsolved \"Impossible\"`");
+                need(
+                    "print unsolved",
+                    "say what an unsolvable case prints, e.g. `print unsolved \"Impossible\"`",
+                );
             }
-            let queries = stmts.iter().find(|s| matches!(s.kind, JudgeStmtKind::Query(_)));
+            let queries = stmts
+                .iter()
+                .find(|s| matches!(s.kind, JudgeStmtKind::Query(_)));
             for s in stmts {
                 match &s.kind {
                     JudgeStmtKind::Header(fields) => {
@@ -624,12 +773,17 @@ impl Checker {
                                 });
                             }
                         }
-                        for (want, word) in [(HeaderField::Rows, "rows"), (HeaderField::Cols, "cols")] {
+                        for (want, word) in
+                            [(HeaderField::Rows, "rows"), (HeaderField::Cols, "cols")]
+                        {
                             if !fields.iter().any(|(f, _)| *f == want) {
                                 self.problems.push(Problem::JudgeFormat {
                                     message: format!("the header does not give `{word}`"),
                                     span: s.span.into(),
-                                    help: Some("a header must give the board's `rows` and `cols`".to_string()),
+                                    help: Some(
+                                        "a header must give the board's `rows` and `cols`"
+                                            .to_string(),
+                                    ),
                                 });
                             }
                         }
@@ -650,13 +804,6 @@ impl Checker {
                         for n in names {
                             self.thing_of("piece or mark", n, &[Thing::Piece, Thing::Mark]);
                         }
-                    }
-                    JudgeStmtKind::CasesUntil(v) if v.is_empty() => {
-                        self.problems.push(Problem::JudgeFormat {
-                            message: "`cases until` needs the header numbers that end the input".to_string(),
-                            span: s.span.into(),
-                            help: Some("e.g. `cases until 0 0`".to_string()),
-                        });
                     }
                     JudgeStmtKind::Print(Outcome::Invalid, _) if queries.is_none() => {
                         self.problems.push(Problem::JudgeFormat {

@@ -109,7 +109,10 @@ impl Symbols {
     }
 
     pub fn dir_id(&self, name: &str) -> Option<u16> {
-        self.dirs.iter().position(|(n, _)| n == name).map(|i| i as u16)
+        self.dirs
+            .iter()
+            .position(|(n, _)| n == name)
+            .map(|i| i as u16)
     }
 
     pub fn cost_span(&self, name: &str) -> Option<Span> {

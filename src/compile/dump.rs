@@ -14,7 +14,13 @@ pub fn dump(m: &Model) -> String {
     for (i, t) in m.tiles.iter().enumerate() {
         match t.becomes {
             Some(b) => {
-                let _ = writeln!(w, "  t{i} {} -> t{} {}", t.name, b.0, m.tiles[b.index()].name);
+                let _ = writeln!(
+                    w,
+                    "  t{i} {} -> t{} {}",
+                    t.name,
+                    b.0,
+                    m.tiles[b.index()].name
+                );
             }
             None => {
                 let _ = writeln!(w, "  t{i} {}", t.name);
@@ -32,14 +38,28 @@ pub fn dump(m: &Model) -> String {
     if !m.marks.is_empty() {
         let _ = writeln!(w, "marks");
         for (i, k) in m.marks.iter().enumerate() {
-            let _ = writeln!(w, "  k{i} {}{}", k.name, if k.single { " single" } else { "" });
+            let _ = writeln!(
+                w,
+                "  k{i} {}{}",
+                k.name,
+                if k.single { " single" } else { "" }
+            );
         }
     }
     let _ = writeln!(w, "pieces");
     for (i, p) in m.pieces.iter().enumerate() {
-        let _ = writeln!(w, "  p{i} {}{}", p.name, if p.anonymous { " anonymous" } else { "" });
+        let _ = writeln!(
+            w,
+            "  p{i} {}{}",
+            p.name,
+            if p.anonymous { " anonymous" } else { "" }
+        );
         for (j, pose) in p.poses.iter().enumerate() {
-            let cells: Vec<String> = pose.cells.iter().map(|(r, c)| format!("({r},{c})")).collect();
+            let cells: Vec<String> = pose
+                .cells
+                .iter()
+                .map(|(r, c)| format!("({r},{c})"))
+                .collect();
             let _ = writeln!(w, "    pose{j} {} {}", pose.name, cells.join(" "));
         }
     }
@@ -52,24 +72,50 @@ pub fn dump(m: &Model) -> String {
         for k in &s.marks {
             let _ = write!(extra, " + k{} {}", k.0, m.marks[k.index()].name);
         }
-        let _ = writeln!(w, "  {} t{} {}{}", s.key, s.tile.0, m.tiles[s.tile.index()].name, extra);
+        let _ = writeln!(
+            w,
+            "  {} t{} {}{}",
+            s.key,
+            s.tile.0,
+            m.tiles[s.tile.index()].name,
+            extra
+        );
     }
     let _ = writeln!(w, "dirs");
     for (i, d) in m.dirs.iter().enumerate() {
         let _ = writeln!(w, "  d{i} {} ({},{})", d.name, d.dr, d.dc);
     }
-    let _ = writeln!(w, "cost {}", if m.costs.is_empty() { "(moves)".to_string() } else { m.costs.join(", ") });
+    let _ = writeln!(
+        w,
+        "cost {}",
+        if m.costs.is_empty() {
+            "(moves)".to_string()
+        } else {
+            m.costs.join(", ")
+        }
+    );
     if let Some(l) = m.limit {
         let _ = writeln!(w, "limit {l}");
     }
     for (i, mv) in m.moves.iter().enumerate() {
-        let _ = writeln!(w, "move m{i} {} letters {} adds {:?}", mv.name, mv.letters.join(""), mv.adds);
+        let _ = writeln!(
+            w,
+            "move m{i} {} letters {} adds {:?}",
+            mv.name,
+            mv.letters.join(""),
+            mv.adds
+        );
         for (j, op) in mv.ops.iter().enumerate() {
             let _ = writeln!(w, "  {j}: {}", op_text(m, op));
         }
     }
     for f in &m.forbids {
-        let _ = writeln!(w, "forbid {} on {}", piece_pose(m, f.piece, f.pose), place(m, f.place));
+        let _ = writeln!(
+            w,
+            "forbid {} on {}",
+            piece_pose(m, f.piece, f.pose),
+            place(m, f.place)
+        );
     }
     let goals: Vec<String> = m
         .goal
@@ -84,8 +130,16 @@ pub fn dump(m: &Model) -> String {
             "level {i} {:?} {} rows, {} {}",
             l.name,
             l.rows.len(),
-            if l.form == GridForm::Chars { cols.to_string() } else { "int".to_string() },
-            if l.form == GridForm::Chars { "chars" } else { "columns" }
+            if l.form == GridForm::Chars {
+                cols.to_string()
+            } else {
+                "int".to_string()
+            },
+            if l.form == GridForm::Chars {
+                "chars"
+            } else {
+                "columns"
+            }
         );
     }
     if let Some(j) = &m.judge {
@@ -125,7 +179,13 @@ pub fn dump(m: &Model) -> String {
 fn piece_pose(m: &Model, p: PieceId, pose: Option<PoseId>) -> String {
     let piece = &m.pieces[p.index()];
     match pose {
-        Some(q) => format!("p{} {}.pose{} {}", p.0, piece.name, q.0, piece.poses[q.index()].name),
+        Some(q) => format!(
+            "p{} {}.pose{} {}",
+            p.0,
+            piece.name,
+            q.0,
+            piece.poses[q.index()].name
+        ),
         None => format!("p{} {}", p.0, piece.name),
     }
 }
@@ -159,12 +219,20 @@ fn step(m: &Model, s: Step) -> String {
 
 fn op_text(m: &Model, op: &Op) -> String {
     match op {
-        Op::Test { subject: s, cell, want } => {
+        Op::Test {
+            subject: s,
+            cell,
+            want,
+        } => {
             let at = match cell.step {
                 Some(st) => format!("p{} + {}", cell.piece.0, step(m, st)),
                 None => format!("p{}", cell.piece.0),
             };
-            format!("{} {} at {at}", if *want { "require" } else { "forbid" }, subject(m, *s))
+            format!(
+                "{} {} at {at}",
+                if *want { "require" } else { "forbid" },
+                subject(m, *s)
+            )
         }
         Op::Shift { piece, step: s } => format!("shift p{} {}", piece.0, step(m, *s)),
         Op::Swap { piece, step: s } => format!("swap p{} {}", piece.0, step(m, *s)),
@@ -174,13 +242,19 @@ fn op_text(m: &Model, op: &Op) -> String {
                 .iter()
                 .enumerate()
                 .map(|(i, e)| match e {
-                    Some((to, dr, dc)) => format!("pose{}.d{}->pose{}({dr},{dc})", i / nd, i % nd, to.0),
+                    Some((to, dr, dc)) => {
+                        format!("pose{}.d{}->pose{}({dr},{dc})", i / nd, i % nd, to.0)
+                    }
                     None => format!("pose{}.d{}->none", i / nd, i % nd),
                 })
                 .collect();
             format!("turn p{} [{}]", piece.0, rows.join(" "))
         }
-        Op::Slide { piece, step: s, rules } => {
+        Op::Slide {
+            piece,
+            step: s,
+            rules,
+        } => {
             let rs: Vec<String> = rules
                 .iter()
                 .map(|r| {

@@ -49,7 +49,11 @@ pub fn compile(file: &ast::File, syms: &Symbols) -> Model {
                         .iter()
                         .map(|pose| Pose {
                             name: pose.name.text.clone(),
-                            cells: pose.cells.iter().map(|o| (o.dr as i32, o.dc as i32)).collect(),
+                            cells: pose
+                                .cells
+                                .iter()
+                                .map(|o| (o.dr as i32, o.dc as i32))
+                                .collect(),
                         })
                         .collect(),
                     None => vec![Pose {
@@ -92,7 +96,11 @@ pub fn compile(file: &ast::File, syms: &Symbols) -> Model {
             ItemKind::Limit(v) => m.limit = Some(v.value as u32),
             ItemKind::Forbid(f) => m.forbids.push(Forbid {
                 piece: c.piece(&f.piece.piece.text),
-                pose: f.piece.pose.as_ref().map(|p| c.pose(&f.piece.piece.text, &p.text)),
+                pose: f
+                    .piece
+                    .pose
+                    .as_ref()
+                    .map(|p| c.pose(&f.piece.piece.text, &p.text)),
                 place: c.place(&f.tile.text),
             }),
             ItemKind::Goal(gs) => {
@@ -100,7 +108,11 @@ pub fn compile(file: &ast::File, syms: &Symbols) -> Model {
                     .iter()
                     .map(|g| GoalCond {
                         piece: c.piece(&g.piece.piece.text),
-                        pose: g.piece.pose.as_ref().map(|p| c.pose(&g.piece.piece.text, &p.text)),
+                        pose: g
+                            .piece
+                            .pose
+                            .as_ref()
+                            .map(|p| c.pose(&g.piece.piece.text, &p.text)),
                         on: c.place(&g.on.text),
                     })
                     .collect()
@@ -127,10 +139,14 @@ pub fn compile(file: &ast::File, syms: &Symbols) -> Model {
     }
     // Moves last: turn tables need every direction.
     let default_form = m.default_form();
-    for l in m.levels.iter_mut().zip(file.items.iter().filter_map(|i| match &i.kind {
-        ItemKind::Level(l) => Some(l),
-        _ => None,
-    })) {
+    for l in m
+        .levels
+        .iter_mut()
+        .zip(file.items.iter().filter_map(|i| match &i.kind {
+            ItemKind::Level(l) => Some(l),
+            _ => None,
+        }))
+    {
         if l.1.form.is_none() {
             l.0.form = default_form;
         }
@@ -201,7 +217,9 @@ impl Compiler<'_> {
         };
         for st in &mv.body {
             match &st.kind {
-                MoveStmtKind::Letters(s) => prog.letters = s.value.chars().map(String::from).collect(),
+                MoveStmtKind::Letters(s) => {
+                    prog.letters = s.value.chars().map(String::from).collect()
+                }
                 MoveStmtKind::Adds(names) => {
                     for n in names {
                         if let Some(i) = m.costs.iter().position(|c| *c == n.text) {
@@ -209,14 +227,20 @@ impl Compiler<'_> {
                         }
                     }
                 }
-                MoveStmtKind::Require(cond) | MoveStmtKind::Forbid(cond) => prog.ops.push(Op::Test {
-                    subject: self.subject(&cond.what.text),
-                    cell: CellRef {
-                        piece: self.piece(&cond.cell.piece.text),
-                        step: cond.cell.step.as_ref().map(|(neg, d)| self.step(param, &d.text, *neg)),
-                    },
-                    want: matches!(st.kind, MoveStmtKind::Require(_)),
-                }),
+                MoveStmtKind::Require(cond) | MoveStmtKind::Forbid(cond) => {
+                    prog.ops.push(Op::Test {
+                        subject: self.subject(&cond.what.text),
+                        cell: CellRef {
+                            piece: self.piece(&cond.cell.piece.text),
+                            step: cond
+                                .cell
+                                .step
+                                .as_ref()
+                                .map(|(neg, d)| self.step(param, &d.text, *neg)),
+                        },
+                        want: matches!(st.kind, MoveStmtKind::Require(_)),
+                    })
+                }
                 MoveStmtKind::Shift { piece, negate, dir } => prog.ops.push(Op::Shift {
                     piece: self.piece(&piece.text),
                     step: self.step(param, &dir.text, *negate),
@@ -233,7 +257,8 @@ impl Compiler<'_> {
                         let from = self.pose(&piece.text, &r.from.text);
                         let to = self.pose(&piece.text, &r.to.text);
                         let d = self.syms.dir_id(&r.dir.text).expect("checked direction") as usize;
-                        table[from.index() * nd + d] = Some((to, r.offset.dr as i32, r.offset.dc as i32));
+                        table[from.index() * nd + d] =
+                            Some((to, r.offset.dr as i32, r.offset.dc as i32));
                     }
                     prog.ops.push(Op::Turn { piece: pid, table });
                 }
@@ -246,11 +271,15 @@ impl Compiler<'_> {
                             let has = |a| r.actions.iter().any(|(x, _)| *x == a);
                             SlideRule {
                                 event: match &r.event {
-                                    ast::SlideEvent::Into(n) => SlideEvent::Into(self.place(&n.text)),
+                                    ast::SlideEvent::Into(n) => {
+                                        SlideEvent::Into(self.place(&n.text))
+                                    }
                                     ast::SlideEvent::Before(n) => match self.subject(&n.text) {
                                         Subject::Piece(p) => SlideEvent::BeforePiece(p),
                                         Subject::Tile(t) => SlideEvent::BeforeTile(t),
-                                        Subject::Mark(_) => unreachable!("checked: before a tile or piece"),
+                                        Subject::Mark(_) => {
+                                            unreachable!("checked: before a tile or piece")
+                                        }
                                     },
                                     ast::SlideEvent::OffBoard(_) => SlideEvent::OffBoard,
                                 },
@@ -283,7 +312,9 @@ impl Compiler<'_> {
                 JudgeStmtKind::CasesOnce => j.until = None,
                 JudgeStmtKind::Header(f) => j.header = f.iter().map(|(h, _)| *h).collect(),
                 JudgeStmtKind::Grid(g) => j.grid = *g,
-                JudgeStmtKind::Query(names) => j.query = names.iter().map(|n| self.subject(&n.text)).collect(),
+                JudgeStmtKind::Query(names) => {
+                    j.query = names.iter().map(|n| self.subject(&n.text)).collect()
+                }
                 JudgeStmtKind::Base(b) => j.base = b.value,
                 JudgeStmtKind::Print(Outcome::Solved, t) => j.solved = t.value.clone(),
                 JudgeStmtKind::Print(Outcome::Unsolved, t) => j.unsolved = t.value.clone(),

@@ -250,7 +250,11 @@ fn ser_header<S: serde::Serializer>(h: &[HeaderField], s: S) -> Result<S::Ok, S:
 impl Model {
     /// Whether levels are written as characters (any char key) or integers.
     pub fn default_form(&self) -> GridForm {
-        if self.legend.iter().any(|s| matches!(s.key, KeyValue::Char(_))) {
+        if self
+            .legend
+            .iter()
+            .any(|s| matches!(s.key, KeyValue::Char(_)))
+        {
             GridForm::Chars
         } else {
             GridForm::Ints

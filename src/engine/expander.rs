@@ -41,6 +41,9 @@ impl Successors {
     }
 }
 
+/// An instance as output sees it: piece name, pose name, covered (row, column) cells.
+pub type InstanceCells = (String, String, Vec<(usize, usize)>);
+
 /// Where each kind's instances sit in the state.
 #[derive(Clone, Debug)]
 struct KindSlots {
@@ -170,7 +173,11 @@ impl<'m> Expander<'m> {
         let mut slot_kind = vec![];
         for (k, kind) in model.pieces.iter().enumerate() {
             let start = slot_kind.len();
-            let count = level.instances.iter().filter(|i| i.piece.index() == k).count();
+            let count = level
+                .instances
+                .iter()
+                .filter(|i| i.piece.index() == k)
+                .count();
             slot_kind.extend(std::iter::repeat_n(k as u16, count));
             let bits = usize::BITS - (kind.poses.len().max(1) - 1).leading_zeros();
             slots.push(KindSlots { start, count, bits });
@@ -236,12 +243,15 @@ impl<'m> Expander<'m> {
         for k in 0..nkinds {
             if model.goal.iter().any(|g| g.piece.index() == k) {
                 let sl = &e.slots[k];
-                e.goal_slots.extend((sl.start..sl.start + sl.count).map(|slot| (slot, k)));
+                e.goal_slots
+                    .extend((sl.start..sl.start + sl.count).map(|slot| (slot, k)));
             }
         }
         e.flags = (0..nkinds).map(|k| e.place_flags(k)).collect();
         e.solo = e.words == 1
-            && e.local.iter().all(|l| l.as_ref().is_some_and(|l| l.single.is_some()))
+            && e.local
+                .iter()
+                .all(|l| l.as_ref().is_some_and(|l| l.single.is_some()))
             && e.flags.iter().all(|f| f.iter().all(|x| x & LIVE == 0));
         e
     }
@@ -409,6 +419,60 @@ impl<'m> Expander<'m> {
         (0..self.slot_kind.len()).all(|i| self.slot_legal(s, i) && !self.overlaps_any(s, i))
     }
 
+    /// Why a state is illegal: the cells (row, column) at fault and what is wrong.
+    pub fn explain_illegal(&self, s: &[u32]) -> Option<(Vec<(usize, usize)>, String)> {
+        let cells = self.instance_cells(s);
+        for slot in 0..self.slot_kind.len() {
+            let (piece, pose, covered) = &cells[slot];
+            let k = self.slot_kind[slot] as usize;
+            let (a, p) = self.anchor(s, slot);
+            if !self.slot_legal(s, slot) {
+                let foot = &self.foot[k][p];
+                if foot
+                    .iter()
+                    .any(|&dl| self.ptile[(a as isize + dl) as usize] == OFF)
+                    && self.model.outside.is_none()
+                {
+                    return Some((
+                        covered.clone(),
+                        format!("piece `{piece}` is partly off the board"),
+                    ));
+                }
+                for fb in self.model.forbids.iter().filter(|f| f.piece.index() == k) {
+                    if fb.pose.is_some_and(|q| q.index() != p) {
+                        continue;
+                    }
+                    if foot
+                        .iter()
+                        .any(|&dl| self.on_place(s, (a as isize + dl) as usize, fb.place))
+                    {
+                        let place = match fb.place {
+                            Place::Tile(t) => &self.model.tiles[t.index()].name,
+                            Place::Mark(m) => &self.model.marks[m.index()].name,
+                        };
+                        let pose_txt = if fb.pose.is_some() {
+                            format!(".{pose}")
+                        } else {
+                            String::new()
+                        };
+                        return Some((
+                            covered.clone(),
+                            format!("piece `{piece}` in pose `{pose}` is on `{place}` (`forbid {piece}{pose_txt} on {place}`)"),
+                        ));
+                    }
+                }
+            }
+            if self.overlaps_any(s, slot) {
+                let other = self.foot[k][p]
+                    .iter()
+                    .find_map(|&dl| self.any_instance_at(s, (a as isize + dl) as usize, slot))
+                    .map_or("another piece".to_string(), |o| format!("`{}`", cells[o].0));
+                return Some((covered.clone(), format!("piece `{piece}` overlaps {other}")));
+            }
+        }
+        None
+    }
+
     /// Whether a state satisfies the goal.
     #[inline]
     pub fn is_goal(&self, s: &[u32]) -> bool {
@@ -443,7 +507,7 @@ impl<'m> Expander<'m> {
     }
 
     /// Piece name, pose name and covered board cells (row, column) of each instance.
-    pub fn instance_cells(&self, s: &[u32]) -> Vec<(String, String, Vec<(usize, usize)>)> {
+    pub fn instance_cells(&self, s: &[u32]) -> Vec<InstanceCells> {
         (0..self.slot_kind.len())
             .map(|slot| {
                 let k = self.slot_kind[slot] as usize;
@@ -902,15 +966,28 @@ impl<'m> Expander<'m> {
         let bits = self.slots[k].bits;
         let n = self.ptile.len();
         // Per pose, per padded cell: whether the cell alone breaks a forbid / meets the goal.
-        let forbids: Vec<_> = self.model.forbids.iter().filter(|f| f.piece.index() == k).collect();
-        let goals: Vec<&GoalCond> = self.model.goal.iter().filter(|g| g.piece.index() == k).collect();
+        let forbids: Vec<_> = self
+            .model
+            .forbids
+            .iter()
+            .filter(|f| f.piece.index() == k)
+            .collect();
+        let goals: Vec<&GoalCond> = self
+            .model
+            .goal
+            .iter()
+            .filter(|g| g.piece.index() == k)
+            .collect();
         let mut flags = vec![0u8; n << bits];
         let ntiles = self.model.tiles.len();
         for pi in 0..piece.poses.len() {
             // What a single cell's tile or marks mean for this pose, as lookups.
             let mut tile_bad = vec![false; ntiles];
             let mut marks_bad = 0u32;
-            for f in forbids.iter().filter(|f| f.pose.is_none_or(|q| q.index() == pi)) {
+            for f in forbids
+                .iter()
+                .filter(|f| f.pose.is_none_or(|q| q.index() == pi))
+            {
                 match f.place {
                     Place::Tile(t) => tile_bad[t.index()] = true,
                     Place::Mark(m) => marks_bad |= 1 << m.0,
@@ -923,7 +1000,10 @@ impl<'m> Expander<'m> {
                 let t = self.ptile[p];
                 if t == OFF {
                     cell_bad[p] = outside_bad;
-                    cell_goal[p] = self.model.outside.is_some_and(|o| goals.iter().all(|g| g.on == Place::Tile(o)));
+                    cell_goal[p] = self
+                        .model
+                        .outside
+                        .is_some_and(|o| goals.iter().all(|g| g.on == Place::Tile(o)));
                     continue;
                 }
                 if self.pmut[p] != NONE {
@@ -1002,7 +1082,11 @@ fn free_kinds(ops: &[Op]) -> Vec<u16> {
     };
     for op in ops {
         match op {
-            Op::Test { subject, cell, want } => {
+            Op::Test {
+                subject,
+                cell,
+                want,
+            } => {
                 actor(cell.piece.0, &bound, &mut free);
                 if let (Subject::Piece(p), true) = (subject, want) {
                     if !free.contains(&p.0) {
@@ -1010,9 +1094,10 @@ fn free_kinds(ops: &[Op]) -> Vec<u16> {
                     }
                 }
             }
-            Op::Shift { piece, .. } | Op::Swap { piece, .. } | Op::Turn { piece, .. } | Op::Slide { piece, .. } => {
-                actor(piece.0, &bound, &mut free)
-            }
+            Op::Shift { piece, .. }
+            | Op::Swap { piece, .. }
+            | Op::Turn { piece, .. }
+            | Op::Slide { piece, .. } => actor(piece.0, &bound, &mut free),
         }
     }
     free

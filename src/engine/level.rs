@@ -60,7 +60,12 @@ pub struct SymbolGrid<'a> {
 impl Level {
     /// Builds a level from a symbol grid, placing pieces and marks. Pieces listed in
     /// `placed_later` may be missing (a judge query places them).
-    pub fn from_grid(model: &Model, name: &str, grid: &SymbolGrid, placed_later: &[PieceId]) -> Result<Level, Vec<Problem>> {
+    pub fn from_grid(
+        model: &Model,
+        name: &str,
+        grid: &SymbolGrid,
+        placed_later: &[PieceId],
+    ) -> Result<Level, Vec<Problem>> {
         let n = grid.rows * grid.cols;
         let mut board = Board {
             rows: grid.rows,
@@ -71,7 +76,9 @@ impl Level {
         for &s in &grid.symbols {
             let sym = &model.legend[s as usize];
             board.tiles.push(sym.tile);
-            board.marks.push(sym.marks.iter().fold(0u32, |m, k| m | 1 << k.0));
+            board
+                .marks
+                .push(sym.marks.iter().fold(0u32, |m, k| m | 1 << k.0));
         }
         let mut problems = vec![];
         let mut instances = vec![];
@@ -141,7 +148,12 @@ impl Level {
 }
 
 fn legend_help(model: &Model, f: impl Fn(&crate::compile::Symbol) -> bool) -> String {
-    let syms: Vec<String> = model.legend.iter().filter(|s| f(s)).map(|s| s.key.to_string()).collect();
+    let syms: Vec<String> = model
+        .legend
+        .iter()
+        .filter(|s| f(s))
+        .map(|s| s.key.to_string())
+        .collect();
     if syms.is_empty() {
         "no legend symbol places it; add one to the legend".to_string()
     } else {
@@ -151,7 +163,11 @@ fn legend_help(model: &Model, f: impl Fn(&crate::compile::Symbol) -> bool) -> St
 
 fn cells_span(grid: &SymbolGrid, cells: &[usize]) -> SourceSpan {
     let first = (grid.locate)(cells[0] / grid.cols, cells[0] % grid.cols);
-    let last = cells.iter().map(|&c| (grid.locate)(c / grid.cols, c % grid.cols)).max_by_key(|s| s.offset()).unwrap_or(first);
+    let last = cells
+        .iter()
+        .map(|&c| (grid.locate)(c / grid.cols, c % grid.cols))
+        .max_by_key(|s| s.offset())
+        .unwrap_or(first);
     if last.offset() >= first.offset() && last.offset() - first.offset() < 200 {
         (first.offset(), last.offset() + last.len() - first.offset()).into()
     } else {
@@ -198,7 +214,12 @@ fn group_cells(grid: &SymbolGrid, cells: &[usize], single: bool) -> Vec<Vec<usiz
 type LazyProblem = Box<dyn Fn(&SymbolGrid) -> Problem>;
 
 /// Finds the pose whose footprint, placed at some anchor, covers exactly `cells`.
-fn match_pose(model: &Model, pid: PieceId, cols: usize, cells: &[usize]) -> Result<Instance, LazyProblem> {
+fn match_pose(
+    model: &Model,
+    pid: PieceId,
+    cols: usize,
+    cells: &[usize],
+) -> Result<Instance, LazyProblem> {
     let kind = &model.pieces[pid.index()];
     let mut hits = vec![];
     for (pi, pose) in kind.poses.iter().enumerate() {
@@ -224,13 +245,13 @@ fn match_pose(model: &Model, pid: PieceId, cols: usize, cells: &[usize]) -> Resu
     let name = kind.name.clone();
     let cells = cells.to_vec();
     match hits.len() {
-        1 => Ok(hits[0]),
         0 => {
             let shapes: Vec<String> = kind
                 .poses
                 .iter()
                 .map(|p| {
-                    let cs: Vec<String> = p.cells.iter().map(|(r, c)| format!("({r}, {c})")).collect();
+                    let cs: Vec<String> =
+                        p.cells.iter().map(|(r, c)| format!("({r}, {c})")).collect();
                     format!("`{}` covers {}", p.name, cs.join(" "))
                 })
                 .collect();
@@ -241,15 +262,7 @@ fn match_pose(model: &Model, pid: PieceId, cols: usize, cells: &[usize]) -> Resu
                 help: format!("{n} marker cell(s) here; {}", shapes.join("; ")),
             }))
         }
-        _ => {
-            let a = kind.poses[hits[0].pose.index()].name.clone();
-            let b = kind.poses[hits[1].pose.index()].name.clone();
-            Err(Box::new(move |g: &SymbolGrid| Problem::AmbiguousPose {
-                piece: name.clone(),
-                a: a.clone(),
-                b: b.clone(),
-                span: cells_span(g, &cells),
-            }))
-        }
+        // Two poses of one shape are rejected when checking, so this is the only fit.
+        _ => Ok(hits[0]),
     }
 }

@@ -33,7 +33,9 @@ pub struct HashedStore {
 impl StateStore {
     /// A store for states whose word `i` lies in `0..radix[i]`.
     pub fn new(radix: &[u32]) -> StateStore {
-        let total = radix.iter().try_fold(1u64, |acc, &r| acc.checked_mul(r.max(1) as u64));
+        let total = radix
+            .iter()
+            .try_fold(1u64, |acc, &r| acc.checked_mul(r.max(1) as u64));
         match total {
             Some(t) if t <= DENSE_LIMIT => StateStore::Dense(DenseStore {
                 radix: radix.to_vec(),
@@ -170,7 +172,8 @@ impl HashedStore {
             return Err(id);
         }
         let id = self.table.len() as u32;
-        self.table.insert_unique(hash, id, |&id| hasher.hash_one(get(id)));
+        self.table
+            .insert_unique(hash, id, |&id| hasher.hash_one(get(id)));
         self.arena.extend_from_slice(s);
         Ok(id)
     }

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use miette::SourceSpan;
 
-use crate::compile::{Model, PieceId};
+use crate::compile::Model;
 use crate::diagnostics::Problem;
 use crate::engine::level::MAX_CELLS;
 use crate::engine::{Level, SymbolGrid};
@@ -33,6 +33,9 @@ impl<'a> LevelRows<'a> {
             rows.pop();
             starts.pop();
         }
+        let lead = rows.iter().take_while(|r| r.trim().is_empty()).count();
+        rows.drain(..lead);
+        starts.drain(..lead);
         LevelRows {
             rows,
             starts,
@@ -90,15 +93,33 @@ impl LegendIndex {
         let keys: Vec<String> = model
             .legend
             .iter()
-            .filter(|s| matches!((&s.key, form), (KeyValue::Char(_), GridForm::Chars) | (KeyValue::Int(_), GridForm::Ints)))
+            .filter(|s| {
+                matches!(
+                    (&s.key, form),
+                    (KeyValue::Char(_), GridForm::Chars) | (KeyValue::Int(_), GridForm::Ints)
+                )
+            })
             .map(|s| s.key.to_string())
             .collect();
+        if keys.is_empty() {
+            let other = match form {
+                GridForm::Chars => "the legend has no character symbols; write this level as integers (`level \"name\" ints`)",
+                GridForm::Ints => "the legend has no integer symbols; write this level as characters (`level \"name\" chars`)",
+            };
+            return other.to_string();
+        }
         format!("the legend has {}", keys.join(" "))
     }
 }
 
-/// Parses level rows into a level, reporting every problem with a span into the source.
-pub fn parse_level(model: &Model, name: &str, rows: &LevelRows, form: GridForm, placed_later: &[PieceId]) -> Result<Level, Vec<Problem>> {
+/// Parses level rows into a level whose pieces all start legally, reporting every problem
+/// with a span into the source.
+pub fn parse_level(
+    model: &Model,
+    name: &str,
+    rows: &LevelRows,
+    form: GridForm,
+) -> Result<Level, Vec<Problem>> {
     let legend = LegendIndex::new(model);
     let mut problems = vec![];
     // Per row: (symbol, byte offset, byte length) of each cell.
@@ -180,5 +201,6 @@ pub fn parse_level(model: &Model, name: &str, rows: &LevelRows, form: GridForm, 
         locate: &locate,
         whole: rows.whole,
     };
-    Level::from_grid(model, name, &grid, placed_later)
+    let level = Level::from_grid(model, name, &grid, &[])?;
+    crate::puzzle::check_start(model, level, &locate, rows.whole)
 }

@@ -62,7 +62,10 @@ impl<'a> Scanner<'a> {
     fn error_at(&self, pos: usize, message: String) -> InputError {
         let before = &self.text[..pos.min(self.text.len())];
         let line = before.matches('\n').count() + 1;
-        let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+        let col = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+            .chars()
+            .count()
+            + 1;
         InputError { line, col, message }
     }
 
@@ -91,7 +94,10 @@ impl<'a> Scanner<'a> {
 
     fn int(&mut self, what: &str) -> Result<(usize, i64), InputError> {
         match self.token() {
-            None => Err(self.error_at(self.pos, format!("expected {what}, found the end of the input"))),
+            None => Err(self.error_at(
+                self.pos,
+                format!("expected {what}, found the end of the input"),
+            )),
             Some((at, tok)) => tok
                 .parse::<i64>()
                 .map(|v| (at, v))
@@ -105,7 +111,10 @@ impl<'a> Scanner<'a> {
         let line_end = rest.find('\n').unwrap_or(rest.len());
         let tail = &rest[..line_end];
         if let Some(i) = tail.find(|c: char| !c.is_whitespace()) {
-            return Err(self.error_at(self.pos + i, format!("unexpected `{}` after {after}", short(tail[i..].trim()))));
+            return Err(self.error_at(
+                self.pos + i,
+                format!("unexpected `{}` after {after}", short(tail[i..].trim())),
+            ));
         }
         self.pos += (line_end + 1).min(rest.len());
         Ok(())
@@ -139,10 +148,21 @@ fn short(s: &str) -> String {
 }
 
 /// Runs a whole judge input, writing answers to `out` as they are found.
-pub fn run_judge(puzzle: &Puzzle, input: &str, out: &mut dyn Write, opts: &JudgeOptions) -> Result<JudgeSummary, JudgeError> {
+pub fn run_judge(
+    puzzle: &Puzzle,
+    input: &str,
+    out: &mut dyn Write,
+    opts: &JudgeOptions,
+) -> Result<JudgeSummary, JudgeError> {
     let model = &puzzle.model;
-    let fmt = model.judge.as_ref().ok_or_else(|| JudgeError::NoFormat(puzzle.name.clone()))?;
-    let mut sc = Scanner { text: input, pos: 0 };
+    let fmt = model
+        .judge
+        .as_ref()
+        .ok_or_else(|| JudgeError::NoFormat(puzzle.name.clone()))?;
+    let mut sc = Scanner {
+        text: input,
+        pos: 0,
+    };
     let mut summary = JudgeSummary {
         engine: "interpreter",
         ..Default::default()
@@ -153,7 +173,12 @@ pub fn run_judge(puzzle: &Puzzle, input: &str, out: &mut dyn Write, opts: &Judge
         if fmt.until.is_none() && case == 1 {
             if !sc.at_end() {
                 let at = sc.pos;
-                return Err(sc.error_at(at, "expected the end of the input after the only case".to_string()).into());
+                return Err(sc
+                    .error_at(
+                        at,
+                        "expected the end of the input after the only case".to_string(),
+                    )
+                    .into());
             }
             break;
         }
@@ -182,7 +207,11 @@ pub fn run_judge(puzzle: &Puzzle, input: &str, out: &mut dyn Write, opts: &Judge
                 break;
             }
         }
-        if fmt.until.as_ref().is_some_and(|u| values.iter().map(|v| v.1).eq(u.iter().copied())) {
+        if fmt
+            .until
+            .as_ref()
+            .is_some_and(|u| values.iter().map(|v| v.1).eq(u.iter().copied()))
+        {
             break;
         }
         sc.end_line("the case header")?;
@@ -199,14 +228,26 @@ pub fn run_judge(puzzle: &Puzzle, input: &str, out: &mut dyn Write, opts: &Judge
         let (q_at, queries) = get(HeaderField::Queries);
         for (at, v, what) in [(rows_at, rows, "rows"), (cols_at, cols, "columns")] {
             if v < 1 {
-                return Err(sc.error_at(at, format!("expected a positive number of {what}, found {v}")).into());
+                return Err(sc
+                    .error_at(
+                        at,
+                        format!("expected a positive number of {what}, found {v}"),
+                    )
+                    .into());
             }
         }
         if queries < 0 {
-            return Err(sc.error_at(q_at, format!("expected a number of queries, found {queries}")).into());
+            return Err(sc
+                .error_at(
+                    q_at,
+                    format!("expected a number of queries, found {queries}"),
+                )
+                .into());
         }
         if (rows as u128) * (cols as u128) > crate::engine::level::MAX_CELLS as u128 {
-            return Err(sc.error_at(rows_at, format!("a {rows} x {cols} board is too large")).into());
+            return Err(sc
+                .error_at(rows_at, format!("a {rows} x {cols} board is too large"))
+                .into());
         }
         let (rows, cols) = (rows as usize, cols as usize);
         let grid = read_grid(&mut sc, fmt, &legend, model, rows, cols)?;
@@ -226,10 +267,14 @@ pub fn run_judge(puzzle: &Puzzle, input: &str, out: &mut dyn Write, opts: &Judge
             locate: &locate,
             whole: (grid.start, 1).into(),
         };
-        let level = match Level::from_grid(model, &format!("case {case}"), &sg, &placed_later) {
+        let mut level = match Level::from_grid(model, &format!("case {case}"), &sg, &placed_later) {
             Ok(l) => l,
             Err(problems) => return Err(level_error(&sc, &problems[0]).into()),
         };
+        if fmt.query.is_empty() {
+            level = crate::puzzle::check_start(model, level, &locate, sg.whole)
+                .map_err(|p| level_error(&sc, &p[0]))?;
+        }
         if fmt.query.is_empty() {
             let text = answer(model, fmt, level, opts, case, None, &mut summary)?;
             out.write_all(text.as_bytes())?;
@@ -241,7 +286,9 @@ pub fn run_judge(puzzle: &Puzzle, input: &str, out: &mut dyn Write, opts: &Judge
                     Ok(l) => answer(model, fmt, l, opts, case, Some(qi), &mut summary)?,
                     Err(why) => {
                         let pos = sc.error_at(line_at, String::new());
-                        summary.warnings.push(format!("query {qi} (input line {}): {why}", pos.line));
+                        summary
+                            .warnings
+                            .push(format!("query {qi} (input line {}): {why}", pos.line));
                         let t = fmt.invalid.as_deref().unwrap_or(&fmt.unsolved);
                         fill(t, case, Some(qi), "", "", 0)
                     }
@@ -261,14 +308,27 @@ struct ReadGrid {
     start: usize,
 }
 
-fn read_grid(sc: &mut Scanner, fmt: &JudgeFormat, legend: &LegendIndex, model: &Model, rows: usize, cols: usize) -> Result<ReadGrid, InputError> {
+fn read_grid(
+    sc: &mut Scanner,
+    fmt: &JudgeFormat,
+    legend: &LegendIndex,
+    model: &Model,
+    rows: usize,
+    cols: usize,
+) -> Result<ReadGrid, InputError> {
     let mut symbols = Vec::with_capacity(rows * cols);
     let mut offsets = Vec::with_capacity(rows * cols);
     let mut start = sc.pos;
     for r in 0..rows {
         let Some((at, line)) = sc.line() else {
             let at = sc.text.len();
-            return Err(sc.error_at(at, format!("expected board row {} of {rows}, found the end of the input", r + 1)));
+            return Err(sc.error_at(
+                at,
+                format!(
+                    "expected board row {} of {rows}, found the end of the input",
+                    r + 1
+                ),
+            ));
         };
         if r == 0 {
             start = at;
@@ -279,12 +339,25 @@ fn read_grid(sc: &mut Scanner, fmt: &JudgeFormat, legend: &LegendIndex, model: &
                 let row = line.trim();
                 let n = row.chars().count();
                 if n != cols {
-                    let pos = if n < cols { at + lead + row.len() } else { at + lead + row.char_indices().nth(cols).map_or(0, |x| x.0) };
-                    return Err(sc.error_at(pos, format!("expected a row of {cols} characters, found {n}")));
+                    let pos = if n < cols {
+                        at + lead + row.len()
+                    } else {
+                        at + lead + row.char_indices().nth(cols).map_or(0, |x| x.0)
+                    };
+                    return Err(sc.error_at(
+                        pos,
+                        format!("expected a row of {cols} characters, found {n}"),
+                    ));
                 }
                 for (i, ch) in row.char_indices() {
                     let s = legend.char(ch).ok_or_else(|| {
-                        sc.error_at(at + lead + i, format!("unknown cell {ch:?}; {}", legend.describe(model, GridForm::Chars)))
+                        sc.error_at(
+                            at + lead + i,
+                            format!(
+                                "unknown cell {ch:?}; {}",
+                                legend.describe(model, GridForm::Chars)
+                            ),
+                        )
                     })?;
                     symbols.push(s);
                     offsets.push(at + lead + i);
@@ -298,26 +371,50 @@ fn read_grid(sc: &mut Scanner, fmt: &JudgeFormat, legend: &LegendIndex, model: &
                     i = off + tok.len();
                     n += 1;
                     if n > cols {
-                        return Err(sc.error_at(at + off, format!("expected a row of {cols} numbers, found more")));
+                        return Err(sc.error_at(
+                            at + off,
+                            format!("expected a row of {cols} numbers, found more"),
+                        ));
                     }
-                    let s = tok.parse::<i64>().ok().and_then(|v| legend.int(v)).ok_or_else(|| {
-                        sc.error_at(at + off, format!("unknown cell `{}`; {}", short(tok), legend.describe(model, GridForm::Ints)))
-                    })?;
+                    let s = tok
+                        .parse::<i64>()
+                        .ok()
+                        .and_then(|v| legend.int(v))
+                        .ok_or_else(|| {
+                            sc.error_at(
+                                at + off,
+                                format!(
+                                    "unknown cell `{}`; {}",
+                                    short(tok),
+                                    legend.describe(model, GridForm::Ints)
+                                ),
+                            )
+                        })?;
                     symbols.push(s);
                     offsets.push(at + off);
                 }
                 if n < cols {
-                    return Err(sc.error_at(at + line.len(), format!("expected a row of {cols} numbers, found {n}")));
+                    return Err(sc.error_at(
+                        at + line.len(),
+                        format!("expected a row of {cols} numbers, found {n}"),
+                    ));
                 }
             }
         }
     }
-    Ok(ReadGrid { symbols, offsets, start })
+    Ok(ReadGrid {
+        symbols,
+        offsets,
+        start,
+    })
 }
 
 fn level_error(sc: &Scanner, p: &crate::diagnostics::Problem) -> InputError {
     use miette::Diagnostic;
-    let at = p.labels().and_then(|mut l| l.next()).map_or(0, |l| l.offset());
+    let at = p
+        .labels()
+        .and_then(|mut l| l.next())
+        .map_or(0, |l| l.offset());
     let mut message = p.to_string();
     if let Some(h) = p.help() {
         message.push_str(&format!(" ({h})"));
@@ -325,8 +422,15 @@ fn level_error(sc: &Scanner, p: &crate::diagnostics::Problem) -> InputError {
     sc.error_at(at, message)
 }
 
+/// A piece or mark a query places, at (row, column) counted from 0.
+type Placement = (Subject, i64, i64);
+
 /// One query line: each named piece or mark at a (row, column), shifted by `base`.
-fn read_query(sc: &mut Scanner, fmt: &JudgeFormat, qi: usize) -> Result<(usize, Vec<(Subject, i64, i64)>), InputError> {
+fn read_query(
+    sc: &mut Scanner,
+    fmt: &JudgeFormat,
+    qi: usize,
+) -> Result<(usize, Vec<Placement>), InputError> {
     let at_start = {
         sc.skip_ws();
         sc.pos
@@ -342,7 +446,7 @@ fn read_query(sc: &mut Scanner, fmt: &JudgeFormat, qi: usize) -> Result<(usize, 
 }
 
 /// The level with a query's pieces and marks placed, or why the query is malformed.
-fn place_query(model: &Model, level: &Level, placed: &[(Subject, i64, i64)]) -> Result<Level, String> {
+fn place_query(model: &Model, level: &Level, placed: &[Placement]) -> Result<Level, String> {
     let mut l = level.clone();
     let b = &l.board;
     for (s, r, c) in placed {
@@ -370,12 +474,22 @@ fn place_query(model: &Model, level: &Level, placed: &[(Subject, i64, i64)]) -> 
     l.instances.sort_by_key(|i| i.piece);
     let exp = crate::engine::Expander::new(model, l);
     if !exp.is_legal(&exp.start()) {
-        return Err("the placed pieces break a rule (on a forbidden tile, or on the same cell)".to_string());
+        return Err(
+            "the placed pieces break a rule (on a forbidden tile, or on the same cell)".to_string(),
+        );
     }
     Ok(exp.level)
 }
 
-fn answer(model: &Model, fmt: &JudgeFormat, level: Level, opts: &JudgeOptions, case: usize, query: Option<usize>, summary: &mut JudgeSummary) -> Result<String, JudgeError> {
+fn answer(
+    model: &Model,
+    fmt: &JudgeFormat,
+    level: Level,
+    opts: &JudgeOptions,
+    case: usize,
+    query: Option<usize>,
+    summary: &mut JudgeSummary,
+) -> Result<String, JudgeError> {
     let ans = solve(model, level, opts.engine, &opts.budget)?;
     summary.engine = ans.engine;
     Ok(match ans.outcome {
@@ -383,7 +497,14 @@ fn answer(model: &Model, fmt: &JudgeFormat, level: Level, opts: &JudgeOptions, c
             let cost = path_cost(model, &path.actions);
             let cost_text: Vec<String> = cost.iter().map(|c| c.to_string()).collect();
             let letters: String = path.actions.iter().map(|&a| model.letter(a)).collect();
-            fill(&fmt.solved, case, query, &cost_text.join(" "), &letters, path.actions.len())
+            fill(
+                &fmt.solved,
+                case,
+                query,
+                &cost_text.join(" "),
+                &letters,
+                path.actions.len(),
+            )
         }
         Outcome::Unsolvable => fill(&fmt.unsolved, case, query, "", "", 0),
         Outcome::Cutoff(c) => {
@@ -396,7 +517,14 @@ fn answer(model: &Model, fmt: &JudgeFormat, level: Level, opts: &JudgeOptions, c
 }
 
 /// Expands `{case}`, `{query}`, `{cost}`, `{path}` and `{moves}`; adds the line break.
-fn fill(template: &str, case: usize, query: Option<usize>, cost: &str, path: &str, moves: usize) -> String {
+fn fill(
+    template: &str,
+    case: usize,
+    query: Option<usize>,
+    cost: &str,
+    path: &str,
+    moves: usize,
+) -> String {
     let mut s = template
         .replace("{case}", &case.to_string())
         .replace("{query}", &query.map_or(String::new(), |q| q.to_string()))

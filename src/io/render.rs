@@ -29,8 +29,19 @@ pub fn render(exp: &Expander, s: &[u32], form: GridForm) -> String {
     out
 }
 
-fn symbol_for(model: &Model, tile: Option<crate::compile::TileId>, piece: Option<PieceId>, marks: u32, form: GridForm) -> String {
-    let usable = |k: &KeyValue| matches!((k, form), (KeyValue::Char(_), GridForm::Chars) | (KeyValue::Int(_), GridForm::Ints));
+fn symbol_for(
+    model: &Model,
+    tile: Option<crate::compile::TileId>,
+    piece: Option<PieceId>,
+    marks: u32,
+    form: GridForm,
+) -> String {
+    let usable = |k: &KeyValue| {
+        matches!(
+            (k, form),
+            (KeyValue::Char(_), GridForm::Chars) | (KeyValue::Int(_), GridForm::Ints)
+        )
+    };
     let score = |s: &crate::compile::Symbol| -> i32 {
         let sym_marks = s.marks.iter().fold(0u32, |m, k| m | 1 << k.0);
         let piece_ok = match piece {
@@ -60,7 +71,12 @@ fn symbol_for(model: &Model, tile: Option<crate::compile::TileId>, piece: Option
         Some(KeyValue::Char(c)) => c.to_string(),
         Some(KeyValue::Int(i)) => i.to_string(),
         None => match piece {
-            Some(p) => model.pieces[p.index()].name.chars().next().unwrap_or('?').to_string(),
+            Some(p) => model.pieces[p.index()]
+                .name
+                .chars()
+                .next()
+                .unwrap_or('?')
+                .to_string(),
             None => "?".to_string(),
         },
     }

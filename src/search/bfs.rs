@@ -52,8 +52,12 @@ pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
             break;
         }
         stats.peak_frontier = stats.peak_frontier.max((queue.len() - head) as u64);
-        if stats.expanded % CLOCK_EVERY == 0 && budget.deadline.is_some_and(|d| Instant::now() >= d) {
-            return (finish(&mut stats, &store, Outcome::Cutoff(Cutoff::Time)), stats);
+        if stats.expanded % CLOCK_EVERY == 0 && budget.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            return (
+                finish(&mut stats, &store, Outcome::Cutoff(Cutoff::Time)),
+                stats,
+            );
         }
         store.load(queue[head], &mut cur);
         space.successors(&cur, &mut succ);
@@ -70,7 +74,10 @@ pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
                 }
                 if budget.max_states.is_some_and(|m| queue.len() >= m) {
                     let n = budget.max_states.unwrap_or_default();
-                    return (finish(&mut stats, &store, Outcome::Cutoff(Cutoff::States(n))), stats);
+                    return (
+                        finish(&mut stats, &store, Outcome::Cutoff(Cutoff::States(n))),
+                        stats,
+                    );
                 }
             }
         }
@@ -79,7 +86,14 @@ pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
     (finish(&mut stats, &store, Outcome::Unsolvable), stats)
 }
 
-fn rebuild<S: Space>(space: &mut S, store: &StateStore, queue: &[u32], parent: &[u32], mut at: usize, words: usize) -> Path {
+fn rebuild<S: Space>(
+    space: &mut S,
+    store: &StateStore,
+    queue: &[u32],
+    parent: &[u32],
+    mut at: usize,
+    words: usize,
+) -> Path {
     let mut states = vec![];
     loop {
         let mut s = vec![0; words];

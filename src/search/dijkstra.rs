@@ -16,11 +16,16 @@ pub type PackedCost = u128;
 
 /// Packs up to four components.
 pub fn pack(cost: &[u64]) -> PackedCost {
-    cost.iter().fold(0u128, |acc, &c| acc << 32 | c.min(u32::MAX as u64) as u128)
+    cost.iter()
+        .fold(0u128, |acc, &c| acc << 32 | c.min(u32::MAX as u64) as u128)
 }
 
 /// Dijkstra with a per-action cost vector (`action_cost(a)`, already packed).
-pub fn dijkstra_with<S: Space>(space: &mut S, budget: &Budget, action_cost: &dyn Fn(u32) -> PackedCost) -> (Outcome, Stats) {
+pub fn dijkstra_with<S: Space>(
+    space: &mut S,
+    budget: &Budget,
+    action_cost: &dyn Fn(u32) -> PackedCost,
+) -> (Outcome, Stats) {
     let t0 = Instant::now();
     let words = space.words();
     let mut stats = Stats::default();
@@ -94,7 +99,10 @@ pub fn dijkstra_with<S: Space>(space: &mut S, budget: &Budget, action_cost: &dyn
         stats.peak_frontier = stats.peak_frontier.max(heap.len() as u64);
         if budget.max_states.is_some_and(|m| store.len() >= m) {
             stats.elapsed = t0.elapsed();
-            return (Outcome::Cutoff(Cutoff::States(budget.max_states.unwrap_or_default())), stats);
+            return (
+                Outcome::Cutoff(Cutoff::States(budget.max_states.unwrap_or_default())),
+                stats,
+            );
         }
     }
     stats.stored = store.len() as u64;
@@ -103,7 +111,11 @@ pub fn dijkstra_with<S: Space>(space: &mut S, budget: &Budget, action_cost: &dyn
 }
 
 /// Like [`actions_between`], but when several actions join two states picks the cheapest.
-fn actions_between_cheapest<S: Space>(space: &mut S, states: &[Vec<u32>], action_cost: &dyn Fn(u32) -> PackedCost) -> Vec<u32> {
+fn actions_between_cheapest<S: Space>(
+    space: &mut S,
+    states: &[Vec<u32>],
+    action_cost: &dyn Fn(u32) -> PackedCost,
+) -> Vec<u32> {
     let words = space.words();
     let mut succ = Successors::default();
     let mut out = vec![];

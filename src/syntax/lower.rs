@@ -13,6 +13,8 @@ struct PuzParser;
 
 /// Integers beyond this magnitude are rejected: no board or count needs them.
 const INT_LIMIT: i64 = 1_000_000;
+/// Offsets and direction steps stay small, so the padded board stays small.
+const OFFSET_LIMIT: i64 = 64;
 
 /// Parses a whole `.puz` source. Syntax errors stop at the first one (pest's recovery is
 /// not reliable); problems found while lowering (bad integers, text blocks) are all kept.
@@ -21,7 +23,9 @@ pub fn parse(src: &str) -> Result<File, Vec<Problem>> {
         Ok(p) => p,
         Err(e) => return Err(vec![syntax_problem(src, e)]),
     };
-    let file = pairs.next().expect("the file rule always produces one pair");
+    let file = pairs
+        .next()
+        .expect("the file rule always produces one pair");
     let mut lowerer = Lowerer { problems: vec![] };
     let mut items = vec![];
     for pair in file.into_inner() {
@@ -37,9 +41,11 @@ pub fn parse(src: &str) -> Result<File, Vec<Problem>> {
     }
 }
 
+/// The span of a pair without the blanks pest skipped after its last token.
 fn span_of(p: &Pair<Rule>) -> Span {
     let s = p.as_span();
-    Span::new(s.start(), s.end())
+    let trimmed = p.as_str().trim_end_matches([' ', '\t', '\r', '\n']);
+    Span::new(s.start(), s.start() + trimmed.len())
 }
 
 /// How each rule reads in "expected ..." messages.
@@ -100,40 +106,124 @@ fn syntax_problem(src: &str, e: pest::error::Error<Rule>) -> Problem {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
+    if let Some(p) = unterminated(src, pos) {
+        return p;
+    }
+    if pos >= src.trim_end().len() {
+        // At the end of the file: point at the last token, since an empty label is invisible.
+        let end = src.trim_end().len();
+        let start = src[..end].rfind(char::is_whitespace).map_or(0, |i| i + 1);
+        let expected = expected_text(&e.variant);
+        return Problem::Syntax {
+            span: (start, end - start).into(),
+            expected: format!("{expected} after this"),
+            help: Some("the file ends too early".to_string()),
+        };
+    }
     // Label the whole offending token, not just its first byte.
     let token_len = src[pos..]
         .chars()
         .take_while(|c| !c.is_whitespace())
         .map(char::len_utf8)
         .sum::<usize>()
-        .max(usize::from(pos < src.len()));
-    let (expected, help) = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => {
+        .max(1);
+    let found = &src[pos..pos + token_len];
+    let mut expected = expected_text(&e.variant);
+    let mut help = format!("found `{found}`");
+    let word: String = found
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if let ErrorVariant::ParsingError { positives, .. } = &e.variant {
+        let keywords: Vec<String> = positives
+            .iter()
+            .filter_map(|r| format!("{r:?}").strip_prefix("kw_").map(str::to_string))
+            .chain(
+                positives
+                    .contains(&Rule::item)
+                    .then(|| {
+                        [
+                            "puzzle", "tiles", "outside", "marks", "piece", "legend", "dirs",
+                            "cost", "limit", "move", "forbid", "goal", "level", "judge",
+                        ]
+                        .map(str::to_string)
+                        .to_vec()
+                    })
+                    .into_iter()
+                    .flatten(),
+            )
+            .collect();
+        if !word.is_empty() {
+            if let Some(s) =
+                crate::diagnostics::did_you_mean(&word, keywords.iter().map(String::as_str))
+            {
+                help = format!("found `{found}`; {s}");
+            }
+        }
+        if expected.len() > 60 {
+            help = format!("{help}; expected {expected}");
+            expected =
+                if keywords.iter().any(|k| k == "goal") && keywords.iter().any(|k| k == "tiles") {
+                    "a declaration such as `tiles`, `piece`, `move` or `goal`".to_string()
+                } else {
+                    format!("something other than `{found}` here")
+                };
+        }
+    }
+    Problem::Syntax {
+        span: (pos, token_len).into(),
+        expected,
+        help: Some(help),
+    }
+}
+
+fn expected_text(v: &pest::error::ErrorVariant<Rule>) -> String {
+    match v {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
             let mut names: Vec<String> = positives.iter().map(describe).collect();
             names.sort();
             names.dedup();
-            let expected = match names.len() {
+            match names.len() {
                 0 => "something else".to_string(),
                 1 => names.remove(0),
                 _ => {
                     let last = names.pop().unwrap_or_default();
                     format!("{} or {}", names.join(", "), last)
                 }
-            };
-            let found = if pos >= src.len() {
-                "the end of the file".to_string()
-            } else {
-                format!("`{}`", &src[pos..pos + token_len])
-            };
-            (expected, Some(format!("found {found}")))
+            }
         }
-        ErrorVariant::CustomError { message } => (message.clone(), None),
-    };
-    Problem::Syntax {
-        span: (pos, token_len).into(),
-        expected,
-        help,
+        pest::error::ErrorVariant::CustomError { message } => message.clone(),
     }
+}
+
+/// A string or text block opened at or before `pos` and never closed.
+fn unterminated(src: &str, pos: usize) -> Option<Problem> {
+    // Find the last quote opening at or before the error that has no partner.
+    let rest = &src[pos..];
+    if rest.starts_with("\"\"\"") && !rest[3..].contains("\"\"\"") {
+        return Some(Problem::Unterminated {
+            what: "this level's text block",
+            span: (pos, 3).into(),
+            help: "end the level with a line holding `\"\"\"`".to_string(),
+        });
+    }
+    if rest.starts_with('"') && !rest.starts_with("\"\"\"") {
+        let line = &rest[1..rest.find('\n').unwrap_or(rest.len())];
+        let mut escaped = false;
+        let closed = line.chars().any(|c| {
+            let close = c == '"' && !escaped;
+            escaped = c == '\\' && !escaped;
+            close
+        });
+        if !closed {
+            return Some(Problem::Unterminated {
+                what: "this string",
+                span: (pos, 1).into(),
+                help: "close it with `\"` on the same line".to_string(),
+            });
+        }
+    }
+    None
 }
 
 struct Lowerer {
@@ -149,13 +239,22 @@ impl Lowerer {
     }
 
     fn int(&mut self, p: Pair<Rule>) -> Int {
+        self.int_within(
+            p,
+            INT_LIMIT,
+            "integers must lie between -1000000 and 1000000",
+        )
+    }
+
+    fn int_within(&mut self, p: Pair<Rule>, limit: i64, help: &str) -> Int {
         let span = span_of(&p);
         let value = match p.as_str().parse::<i64>() {
-            Ok(v) if v.abs() <= INT_LIMIT => v,
+            Ok(v) if v.abs() <= limit => v,
             _ => {
                 self.problems.push(Problem::IntegerRange {
                     span: span.into(),
                     text: p.as_str().to_string(),
+                    help: help.to_string(),
                 });
                 0
             }
@@ -186,8 +285,17 @@ impl Lowerer {
     fn offset(&mut self, p: Pair<Rule>) -> Offset {
         let span = span_of(&p);
         let mut ints = p.into_inner().filter(|q| q.as_rule() == Rule::int);
-        let dr = self.int(ints.next().expect("offset has a row")).value;
-        let dc = self.int(ints.next().expect("offset has a column")).value;
+        const HELP: &str = "offsets and steps must lie between -64 and 64";
+        let dr = self
+            .int_within(ints.next().expect("offset has a row"), OFFSET_LIMIT, HELP)
+            .value;
+        let dc = self
+            .int_within(
+                ints.next().expect("offset has a column"),
+                OFFSET_LIMIT,
+                HELP,
+            )
+            .value;
         Offset { dr, dc, span }
     }
 
@@ -195,7 +303,9 @@ impl Lowerer {
         let span = span_of(&pair);
         let rule = pair.as_rule();
         let mut inner = pair.into_inner();
-        let kw = inner.next().expect("every declaration starts with a keyword");
+        let kw = inner
+            .next()
+            .expect("every declaration starts with a keyword");
         let keyword = span_of(&kw);
         let all: Vec<Pair<Rule>> = inner.collect();
         let braced = all.iter().any(|p| p.as_rule() == Rule::lbrace);
@@ -240,7 +350,9 @@ impl Lowerer {
                     poses: if braced { Some(poses) } else { None },
                 })
             }
-            Rule::legend_decl => ItemKind::Legend(rest.into_iter().map(|e| self.legend_entry(e)).collect()),
+            Rule::legend_decl => {
+                ItemKind::Legend(rest.into_iter().map(|e| self.legend_entry(e)).collect())
+            }
             Rule::dirs_decl => ItemKind::Dirs(
                 rest.into_iter()
                     .map(|d| {
@@ -278,10 +390,16 @@ impl Lowerer {
                     .collect(),
             ),
             Rule::level_decl => ItemKind::Level(self.level(rest)),
-            Rule::judge_decl => ItemKind::Judge(rest.into_iter().map(|s| self.judge_stmt(s)).collect()),
+            Rule::judge_decl => {
+                ItemKind::Judge(rest.into_iter().map(|s| self.judge_stmt(s)).collect())
+            }
             other => unreachable!("not a declaration rule: {other:?}"),
         };
-        Item { kind, keyword, span }
+        Item {
+            kind,
+            keyword,
+            span,
+        }
     }
 }
 
@@ -334,8 +452,12 @@ impl Lowerer {
             Rule::int => KeyValue::Int(self.int(k).value),
             _ => {
                 let raw = k.into_inner().next().map(|c| c.as_str()).unwrap_or("");
-                let c = raw.strip_prefix('\\').unwrap_or(raw);
-                KeyValue::Char(c.chars().next().unwrap_or(' '))
+                KeyValue::Char(match raw.strip_prefix('\\') {
+                    Some("t") => '\t',
+                    Some("s") => ' ',
+                    Some(other) => other.chars().next().unwrap_or(' '),
+                    None => raw.chars().next().unwrap_or(' '),
+                })
             }
         };
         let tile = self.name(it.next().expect("legend tile"));
@@ -530,7 +652,11 @@ impl Lowerer {
             Rule::query_stmt => JudgeStmtKind::Query(it.map(|n| self.name(n)).collect()),
             Rule::base_stmt => JudgeStmtKind::Base(self.int(it.next().expect("base value"))),
             Rule::print_stmt => {
-                let outcome = match it.next().and_then(|o| o.into_inner().next()).map(|k| k.as_rule()) {
+                let outcome = match it
+                    .next()
+                    .and_then(|o| o.into_inner().next())
+                    .map(|k| k.as_rule())
+                {
                     Some(Rule::kw_solved) => Outcome::Solved,
                     Some(Rule::kw_unsolved) => Outcome::Unsolved,
                     _ => Outcome::Invalid,
