@@ -744,11 +744,10 @@ fn unreadable_files_are_clear_errors() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Known bugs (kept ignored so CI stays green; see the test names and messages)
+// Regressions: bugs found by these tests and since fixed
 // ---------------------------------------------------------------------------------------
 
 #[test]
-#[ignore = "bug: `--timeout inf` / `--timeout 1e300` panic in Duration::from_secs_f64 (src/main.rs SearchArgs::budget)"]
 fn huge_timeout_does_not_panic() {
     for t in ["inf", "1e300"] {
         let o = puz(["solve", BLOXORZ, "--timeout", t]);
@@ -759,7 +758,6 @@ fn huge_timeout_does_not_panic() {
 }
 
 #[test]
-#[ignore = "bug: a level file starting with a blank line is reported as `level is empty` (src/io/grid.rs LevelRows::from_file keeps leading blank lines)"]
 fn leading_blank_line_in_level_file() {
     let s = Scratch::new("lead");
     let f = s.file("lead.txt", b"\nX..\n...\n..O\n");
@@ -773,7 +771,6 @@ fn leading_blank_line_in_level_file() {
 }
 
 #[test]
-#[ignore = "bug: judge errors count columns in bytes, not characters, after multi-byte characters (src/io/judge.rs Scanner::error_at)"]
 fn judge_columns_count_characters() {
     // The fourth character of the row is the one too many: column 4, not byte column 7.
     let o = puz_stdin(&["judge", BLOXORZ], "3 3\nééé.\n".as_bytes());
