@@ -111,6 +111,28 @@ enum Command {
     },
 }
 
+/// Appends a formatted line to an output buffer.
+macro_rules! outln {
+    ($o:expr, $($t:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = writeln!($o, $($t)*);
+    }};
+}
+
+/// Appends formatted text to an output buffer.
+macro_rules! out {
+    ($o:expr, $($t:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = write!($o, $($t)*);
+    }};
+}
+
+/// Writes output to stdout; a closed pipe (`| head`) is not an error worth a panic.
+fn emit(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -135,7 +157,7 @@ fn run(cli: Cli) -> Result<(), u8> {
         Command::Check { file } => {
             let p = load(&file)?;
             let m = &p.model;
-            println!(
+            emit(&format!(
                 "{file}: ok ({} tiles, {} pieces, {} moves, {} levels{})",
                 m.tiles.len(),
                 m.pieces.len(),
@@ -157,9 +179,9 @@ fn run(cli: Cli) -> Result<(), u8> {
                     serde_json::to_string_pretty(&p.model).expect("the model serializes")
                 );
             } else if dump {
-                print!("{}", puz::compile::dump(&p.model));
+                emit(&puz::compile::dump(&p.model));
             } else {
-                println!("{file}: compiled; use --dump or --json to print the model");
+                emit(&format!("{file}: compiled; use --dump or --json to print the model\n"));
             }
             Ok(())
         }
@@ -222,6 +244,7 @@ fn solve_cmd(
     search: &SearchArgs,
 ) -> Result<(), u8> {
     let p = load(file)?;
+    let mut o = String::new();
     let lvl = match (level_file, level) {
         (Some(path), _) => {
             let text = read_source(&path).map_err(|e| {
@@ -295,14 +318,14 @@ fn solve_cmd(
                 "puzzle": model.title, "level": level_name, "engine": ans.engine, "search": ans.search,
                 "solved": false, "stats": ans.stats,
             });
-            println!("{v}");
+            outln!(o, "{v}");
         }
         Outcome::Unsolvable => {
-            println!(
+            outln!(o, 
                 "puzzle: {} / level {level_name:?} ({rows} x {cols})",
                 model.title
             );
-            println!(
+            outln!(o, 
                 "no solution: all {} reachable states{} explored, none is a goal",
                 ans.stats.stored,
                 model
@@ -332,9 +355,9 @@ fn solve_cmd(
                         .collect::<Vec<_>>()
                         .into();
                 }
-                println!("{v}");
+                outln!(o, "{v}");
             } else {
-                println!(
+                outln!(o, 
                     "puzzle: {} / level {level_name:?} ({rows} x {cols})",
                     model.title
                 );
@@ -343,26 +366,27 @@ fn solve_cmd(
                     .zip(&cost_names)
                     .map(|(c, n)| format!("{c} {n}"))
                     .collect();
-                println!("cost: {}", parts.join(", "));
-                println!("moves ({}): {}", path.actions.len(), letters);
+                outln!(o, "cost: {}", parts.join(", "));
+                outln!(o, "moves ({}): {}", path.actions.len(), letters);
                 if steps {
-                    println!("\nstart:");
-                    print!("{}", render(&exp, &path.states[0], form));
+                    outln!(o, "\nstart:");
+                    out!(o, "{}", render(&exp, &path.states[0], form));
                     for (k, (a, s)) in path.actions.iter().zip(&path.states[1..]).enumerate() {
                         let nd = model.dirs.len();
                         let mv = &model.moves[*a as usize / nd];
-                        println!(
+                        outln!(o, 
                             "\n{}: {} {} ({})",
                             k + 1,
                             mv.name,
                             model.dirs[*a as usize % nd].name,
                             model.letter(*a)
                         );
-                        print!("{}", render(&exp, s, form));
+                        out!(o, "{}", render(&exp, s, form));
                     }
                 }
             }
         }
     }
+    emit(&o);
     Ok(())
 }
