@@ -130,7 +130,9 @@ macro_rules! out {
 /// Writes output to stdout; a closed pipe (`| head`) is not an error worth a panic.
 fn emit(text: &str) {
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
+    let _ = stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush());
 }
 
 fn main() -> ExitCode {
@@ -158,7 +160,7 @@ fn run(cli: Cli) -> Result<(), u8> {
             let p = load(&file)?;
             let m = &p.model;
             emit(&format!(
-                "{file}: ok ({} tiles, {} pieces, {} moves, {} levels{})",
+                "{file}: ok ({} tiles, {} pieces, {} moves, {} levels{})\n",
                 m.tiles.len(),
                 m.pieces.len(),
                 m.moves.len(),
@@ -168,7 +170,7 @@ fn run(cli: Cli) -> Result<(), u8> {
                 } else {
                     ""
                 }
-            );
+            ));
             Ok(())
         }
         Command::Compile { file, dump, json } => {
@@ -181,7 +183,9 @@ fn run(cli: Cli) -> Result<(), u8> {
             } else if dump {
                 emit(&puz::compile::dump(&p.model));
             } else {
-                emit(&format!("{file}: compiled; use --dump or --json to print the model\n"));
+                emit(&format!(
+                    "{file}: compiled; use --dump or --json to print the model\n"
+                ));
             }
             Ok(())
         }
@@ -321,11 +325,13 @@ fn solve_cmd(
             outln!(o, "{v}");
         }
         Outcome::Unsolvable => {
-            outln!(o, 
+            outln!(
+                o,
                 "puzzle: {} / level {level_name:?} ({rows} x {cols})",
                 model.title
             );
-            outln!(o, 
+            outln!(
+                o,
                 "no solution: all {} reachable states{} explored, none is a goal",
                 ans.stats.stored,
                 model
@@ -357,7 +363,8 @@ fn solve_cmd(
                 }
                 outln!(o, "{v}");
             } else {
-                outln!(o, 
+                outln!(
+                    o,
                     "puzzle: {} / level {level_name:?} ({rows} x {cols})",
                     model.title
                 );
@@ -374,7 +381,8 @@ fn solve_cmd(
                     for (k, (a, s)) in path.actions.iter().zip(&path.states[1..]).enumerate() {
                         let nd = model.dirs.len();
                         let mv = &model.moves[*a as usize / nd];
-                        outln!(o, 
+                        outln!(
+                            o,
                             "\n{}: {} {} ({})",
                             k + 1,
                             mv.name,
