@@ -298,6 +298,16 @@ pub enum Problem {
         span: SourceSpan,
     },
 
+    /// A move that adds to no cost component when the puzzle declares costs.
+    #[error("move `{mv}` adds to no cost component")]
+    #[diagnostic(code(puz::check::free_move), help("every move must cost something, or cheapest answers are not well defined: add `adds {first}` (or another component)"))]
+    FreeMove {
+        mv: String,
+        first: String,
+        #[label("costs nothing")]
+        span: SourceSpan,
+    },
+
     /// `limit 0`: no move could ever be made.
     #[error("a move limit of {value} allows no moves")]
     #[diagnostic(

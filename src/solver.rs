@@ -51,6 +51,24 @@ pub fn path_cost(model: &Model, actions: &[u32]) -> Vec<u64> {
     cost
 }
 
+/// Which components each action adds to (moves count as one component when no cost is
+/// declared).
+pub fn cost_table(model: &Model) -> search::CostTable {
+    let nd = model.dirs.len();
+    let components = model.costs.len().max(1);
+    let mut adds = vec![];
+    for m in &model.moves {
+        for _ in 0..nd {
+            if model.costs.is_empty() {
+                adds.push(1);
+            } else {
+                adds.extend(m.adds.iter().map(|&x| u8::from(x > 0)));
+            }
+        }
+    }
+    search::CostTable { components, adds }
+}
+
 /// Whether every move costs the same single unit, so breadth-first search is exact.
 pub fn unit_costs(model: &Model) -> bool {
     model.costs.len() <= 1 && model.moves.iter().all(|m| m.adds.iter().all(|&a| a == 1))
@@ -73,13 +91,8 @@ pub fn solve(
         let (o, s) = search::bfs(&mut exp, &budget);
         (o, s, "bfs")
     } else {
-        let adds: Vec<search::PackedCost> = (0..model.action_count())
-            .map(|a| {
-                let m = &model.moves[a / model.dirs.len()];
-                search::pack(&m.adds.iter().map(|&x| x as u64).collect::<Vec<_>>())
-            })
-            .collect();
-        let (o, s) = search::dijkstra_with(&mut exp, &budget, &|a| adds[a as usize]);
+        let table = cost_table(model);
+        let (o, s) = search::dijkstra(&mut exp, &budget, &table);
         (o, s, "dijkstra")
     };
     if let Outcome::Solved(path) = &outcome {

@@ -499,6 +499,7 @@ impl Checker {
             let mut letters_at: Option<Span> = None;
             let mut adds_at: Option<Span> = None;
             let mut effects = 0;
+            let mut adds_any = false;
             for st in &m.body {
                 match &st.kind {
                     MoveStmtKind::Letters(s) => {
@@ -527,6 +528,12 @@ impl Checker {
                         }
                     }
                     MoveStmtKind::Adds(names) => {
+                        for (i, n) in names.iter().enumerate() {
+                            if let Some(first) = names[..i].iter().find(|o| o.text == n.text) {
+                                self.dup("cost component in `adds`", n, first.span);
+                            }
+                        }
+                        adds_any |= !names.is_empty();
                         if let Some(first) = adds_at {
                             self.problems.push(Problem::DuplicateStatement {
                                 keyword: "adds",
@@ -605,6 +612,13 @@ impl Checker {
                         self.slide_rules(piece, rules, st.span);
                     }
                 }
+            }
+            if !adds_any && !self.syms.costs.is_empty() {
+                self.problems.push(Problem::FreeMove {
+                    mv: m.name.text.clone(),
+                    first: self.syms.costs[0].0.clone(),
+                    span: m.name.span.into(),
+                });
             }
             if effects == 0 {
                 self.problems.push(Problem::MoveWithoutEffect {

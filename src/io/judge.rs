@@ -282,6 +282,14 @@ pub fn run_judge(
         } else {
             for qi in 1..=queries as usize {
                 let (line_at, placed) = read_query(&mut sc, fmt, qi)?;
+                // A query whose placed start already meets the goal answers 0 before its
+                // validity is checked (the NOIP rule, and harmless elsewhere).
+                if query_meets_goal(model, &level, &placed) {
+                    out.write_all(
+                        fill(&fmt.solved, case, Some(qi), &zero_cost(model), "", 0).as_bytes(),
+                    )?;
+                    continue;
+                }
                 let text = match place_query(model, &level, &placed) {
                     Ok(l) => answer(model, fmt, l, opts, case, Some(qi), &mut summary)?,
                     Err(why) => {
@@ -443,6 +451,38 @@ fn read_query(
     }
     sc.end_line(&format!("query {qi}"))?;
     Ok((at_start, placed))
+}
+
+/// Whether the goal holds with a query's placements, judged cell by cell without asking
+/// whether the placement is legal: every piece a goal names stands (one cell) on its place.
+fn query_meets_goal(model: &Model, level: &Level, placed: &[Placement]) -> bool {
+    let b = &level.board;
+    let on = |r: i64, c: i64| {
+        (r >= 0 && c >= 0 && (r as usize) < b.rows && (c as usize) < b.cols)
+            .then(|| r as usize * b.cols + c as usize)
+    };
+    model.goal.iter().all(|g| {
+        let Some(&(_, r, c)) = placed
+            .iter()
+            .find(|(s, _, _)| *s == Subject::Piece(g.piece))
+        else {
+            return false;
+        };
+        let Some(cell) = on(r, c) else { return false };
+        match g.on {
+            crate::compile::Place::Tile(t) => b.tiles[cell] == t,
+            crate::compile::Place::Mark(k) => {
+                b.has_mark(cell as u32, k)
+                    || placed
+                        .iter()
+                        .any(|&(s, r2, c2)| s == Subject::Mark(k) && on(r2, c2) == Some(cell))
+            }
+        }
+    })
+}
+
+fn zero_cost(model: &Model) -> String {
+    vec!["0"; model.costs.len().max(1)].join(" ")
 }
 
 /// The level with a query's pieces and marks placed, or why the query is malformed.

@@ -1,132 +1,301 @@
-//! Dijkstra's algorithm over lexicographic cost vectors.
+//! Cheapest paths under lexicographic cost vectors, with the projection tie rule.
 //!
-//! Costs are compared component by component, most significant first. Among equal costs
-//! the state reached first (in action order from the earliest-settled parent) wins, so
-//! answers are deterministic.
+//! Every move adds 0 or 1 to each cost component and at least 1 to some component
+//! (the checker enforces both). States are settled bucket by bucket in lexicographic cost
+//! order; since every move costs something, a bucket's labels are final before it is
+//! expanded. Among equal costs a label is better when, for the first component where
+//! they differ, its *projection* (the subsequence of moves that add to that component,
+//! compared by action number) is lexicographically smaller. Extending two paths of equal
+//! cost by the same move keeps their order, so keeping the best label per state is exact.
+//!
+//! Projections are interned as nodes of one trie per component; comparing two nodes of
+//! equal depth walks up to where they diverge.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::BTreeMap;
 use std::time::Instant;
 
-use super::{actions_between, Budget, Cutoff, Outcome, Path, Space, Stats};
+use super::{Budget, Cutoff, Outcome, Path, Space, Stats};
 use crate::engine::{StateStore, Successors};
 
-/// A cost vector packed into one integer: 32 bits per component, most significant first.
-pub type PackedCost = u128;
-
-/// Packs up to four components.
-pub fn pack(cost: &[u64]) -> PackedCost {
-    cost.iter()
-        .fold(0u128, |acc, &c| acc << 32 | c.min(u32::MAX as u64) as u128)
+/// Which cost components each action adds one to.
+pub struct CostTable {
+    pub components: usize,
+    /// `adds[action * components + i]` is 0 or 1.
+    pub adds: Vec<u8>,
 }
 
-/// Dijkstra with a per-action cost vector (`action_cost(a)`, already packed).
-pub fn dijkstra_with<S: Space>(
-    space: &mut S,
-    budget: &Budget,
-    action_cost: &dyn Fn(u32) -> PackedCost,
-) -> (Outcome, Stats) {
-    let t0 = Instant::now();
-    let words = space.words();
-    let mut stats = Stats::default();
-    let mut store = StateStore::hashed(words);
-    let start = space.start();
-    let _ = store.insert(&start);
-    let mut best: Vec<PackedCost> = vec![0];
-    let mut depth: Vec<u32> = vec![0];
-    let mut parent: Vec<u32> = vec![u32::MAX];
-    let mut done: Vec<bool> = vec![false];
-    let mut heap: BinaryHeap<Reverse<(PackedCost, u32)>> = BinaryHeap::new();
-    heap.push(Reverse((0, 0)));
-    let mut cur = vec![0u32; words];
-    let mut succ = Successors::default();
-    while let Some(Reverse((cost, id))) = heap.pop() {
-        let i = id as usize;
-        if done[i] || cost != best[i] {
-            continue;
-        }
-        done[i] = true;
-        store.load(id, &mut cur);
-        if space.is_goal(&cur) {
-            let mut states = vec![];
-            let mut at = id;
-            loop {
-                let mut s = vec![0; words];
-                store.load(at, &mut s);
-                states.push(s);
-                if parent[at as usize] == u32::MAX {
-                    break;
-                }
-                at = parent[at as usize];
-            }
-            states.reverse();
-            let actions = actions_between_cheapest(space, &states, action_cost);
-            stats.stored = store.len() as u64;
-            stats.store_bytes = store.bytes() as u64;
-            stats.elapsed = t0.elapsed();
-            return (Outcome::Solved(Path { actions, states }), stats);
-        }
-        if budget.max_depth.is_some_and(|m| depth[i] >= m) {
-            continue;
-        }
-        if stats.expanded % 4096 == 0 && budget.deadline.is_some_and(|d| Instant::now() >= d) {
-            stats.elapsed = t0.elapsed();
-            return (Outcome::Cutoff(Cutoff::Time), stats);
-        }
-        space.successors(&cur, &mut succ);
-        stats.expanded += 1;
-        stats.generated += succ.len() as u64;
-        for k in 0..succ.len() {
-            let c = cost + action_cost(succ.actions[k]);
-            let s = succ.state(k, words);
-            let j = match store.insert(s) {
-                Ok(j) => {
-                    best.push(PackedCost::MAX);
-                    depth.push(0);
-                    parent.push(u32::MAX);
-                    done.push(false);
-                    j
-                }
-                Err(j) => j,
-            } as usize;
-            if c < best[j] {
-                best[j] = c;
-                depth[j] = depth[i] + 1;
-                parent[j] = id;
-                heap.push(Reverse((c, j as u32)));
-            }
-        }
-        stats.peak_frontier = stats.peak_frontier.max(heap.len() as u64);
-        if budget.max_states.is_some_and(|m| store.len() >= m) {
-            stats.elapsed = t0.elapsed();
-            return (
-                Outcome::Cutoff(Cutoff::States(budget.max_states.unwrap_or_default())),
-                stats,
-            );
+impl CostTable {
+    fn add(&self, cost: &mut [u32], action: u32) {
+        let a = action as usize * self.components;
+        for (c, x) in cost.iter_mut().zip(&self.adds[a..a + self.components]) {
+            *c += *x as u32;
         }
     }
-    stats.stored = store.len() as u64;
-    stats.elapsed = t0.elapsed();
+
+    fn adds(&self, action: u32, i: usize) -> bool {
+        self.adds[action as usize * self.components + i] != 0
+    }
+}
+
+/// One trie per cost component: node 0 is the empty projection.
+struct Tries {
+    /// Per component: (parent, letter) of each node.
+    nodes: Vec<Vec<(u32, u32)>>,
+    index: Vec<hashbrown::HashMap<(u32, u32), u32>>,
+}
+
+impl Tries {
+    fn new(components: usize) -> Tries {
+        Tries {
+            nodes: vec![vec![(u32::MAX, 0)]; components],
+            index: vec![hashbrown::HashMap::new(); components],
+        }
+    }
+
+    fn child(&mut self, i: usize, parent: u32, letter: u32) -> u32 {
+        let nodes = &mut self.nodes[i];
+        *self.index[i].entry((parent, letter)).or_insert_with(|| {
+            nodes.push((parent, letter));
+            (nodes.len() - 1) as u32
+        })
+    }
+
+    /// Orders two nodes of equal depth of component `i`.
+    fn cmp(&self, i: usize, mut a: u32, mut b: u32) -> std::cmp::Ordering {
+        let nodes = &self.nodes[i];
+        let mut last = std::cmp::Ordering::Equal;
+        while a != b {
+            let (pa, la) = nodes[a as usize];
+            let (pb, lb) = nodes[b as usize];
+            if la != lb {
+                last = la.cmp(&lb);
+            }
+            a = pa;
+            b = pb;
+        }
+        last
+    }
+
+    /// Orders the projection `(parent, letter)` (or `parent` itself when `letter` is
+    /// `None`) against node `b`, both of equal depth.
+    fn cmp_ext(&self, i: usize, parent: u32, letter: Option<u32>, b: u32) -> std::cmp::Ordering {
+        match letter {
+            None => self.cmp(i, parent, b),
+            Some(l) => {
+                let (pb, lb) = self.nodes[i][b as usize];
+                self.cmp(i, parent, pb).then(l.cmp(&lb))
+            }
+        }
+    }
+}
+
+/// Per-state labels, indexed by state id.
+struct Labels {
+    components: usize,
+    cost: Vec<u32>,
+    node: Vec<u32>,
+    parent: Vec<u32>,
+    action: Vec<u32>,
+    done: Vec<bool>,
+}
+
+impl Labels {
+    fn ensure(&mut self, id: usize) {
+        if id >= self.parent.len() {
+            let n = id + 1;
+            self.cost.resize(n * self.components, u32::MAX);
+            self.node.resize(n * self.components, 0);
+            self.parent.resize(n, u32::MAX);
+            self.action.resize(n, u32::MAX);
+            self.done.resize(n, false);
+        }
+    }
+
+    fn cost(&self, id: usize) -> &[u32] {
+        &self.cost[id * self.components..(id + 1) * self.components]
+    }
+}
+
+/// Dijkstra over lexicographic cost vectors with the projection tie rule.
+pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> (Outcome, Stats) {
+    let t0 = Instant::now();
+    let words = space.words();
+    let nc = table.components;
+    let mut stats = Stats::default();
+    let radix = space.radix();
+    let dense_ok = radix
+        .iter()
+        .try_fold(1u64, |a, &r| a.checked_mul(r as u64))
+        .is_some_and(|t| t <= 1 << 22);
+    let mut store = if dense_ok {
+        StateStore::new(&radix)
+    } else {
+        StateStore::hashed(words)
+    };
+    let mut labels = Labels {
+        components: nc,
+        cost: vec![],
+        node: vec![],
+        parent: vec![],
+        action: vec![],
+        done: vec![],
+    };
+    let mut tries = Tries::new(nc);
+    let start = space.start();
+    let sid = match store.insert(&start) {
+        Ok(i) | Err(i) => i as usize,
+    };
+    labels.ensure(sid);
+    labels.cost[sid * nc..(sid + 1) * nc].fill(0);
+    let mut buckets: BTreeMap<Vec<u32>, Vec<u32>> = BTreeMap::new();
+    buckets.insert(vec![0; nc], vec![sid as u32]);
+    let mut cur = vec![0u32; words];
+    let mut succ = Successors::default();
+    let mut cand = vec![0u32; nc];
+    let mut depth: Vec<u32> = vec![];
+    let finish = |stats: &mut Stats, store: &StateStore, t0: Instant| {
+        stats.stored = store.len() as u64;
+        stats.store_bytes = store.bytes() as u64;
+        stats.elapsed = t0.elapsed();
+    };
+    while let Some((cost, ids)) = buckets.pop_first() {
+        // Goals in this bucket: the best label among them wins.
+        let mut best_goal: Option<usize> = None;
+        for &id in &ids {
+            let i = id as usize;
+            if labels.done[i] || labels.cost(i) != cost.as_slice() {
+                continue;
+            }
+            store.load(id, &mut cur);
+            if space.is_goal(&cur)
+                && best_goal
+                    .is_none_or(|g| label_cmp(&labels, &tries, i, g) == std::cmp::Ordering::Less)
+            {
+                best_goal = Some(i);
+            }
+        }
+        if let Some(g) = best_goal {
+            let path = rebuild(&store, &labels, g, words);
+            finish(&mut stats, &store, t0);
+            return (Outcome::Solved(path), stats);
+        }
+        for &id in &ids {
+            let i = id as usize;
+            if labels.done[i] || labels.cost(i) != cost.as_slice() {
+                continue;
+            }
+            labels.done[i] = true;
+            if budget.max_depth.is_some() {
+                depth.resize(labels.parent.len().max(depth.len()), 0);
+                if budget.max_depth.is_some_and(|m| depth[i] >= m) {
+                    continue;
+                }
+            }
+            if stats.expanded % 4096 == 0 && budget.deadline.is_some_and(|d| Instant::now() >= d) {
+                finish(&mut stats, &store, t0);
+                return (Outcome::Cutoff(Cutoff::Time), stats);
+            }
+            store.load(id, &mut cur);
+            space.successors(&cur, &mut succ);
+            stats.expanded += 1;
+            stats.generated += succ.len() as u64;
+            for k in 0..succ.len() {
+                let a = succ.actions[k];
+                cand.copy_from_slice(&cost);
+                table.add(&mut cand, a);
+                let j = match store.insert(succ.state(k, words)) {
+                    Ok(j) | Err(j) => j as usize,
+                };
+                labels.ensure(j);
+                if labels.done[j] {
+                    continue;
+                }
+                let better = match cand.as_slice().cmp(labels.cost(j)) {
+                    std::cmp::Ordering::Less => true,
+                    std::cmp::Ordering::Greater => false,
+                    std::cmp::Ordering::Equal => {
+                        let mut ord = std::cmp::Ordering::Equal;
+                        for c in 0..nc {
+                            let letter = table.adds(a, c).then_some(a);
+                            ord = tries.cmp_ext(
+                                c,
+                                labels.node[i * nc + c],
+                                letter,
+                                labels.node[j * nc + c],
+                            );
+                            if ord != std::cmp::Ordering::Equal {
+                                break;
+                            }
+                        }
+                        ord == std::cmp::Ordering::Less
+                    }
+                };
+                if !better {
+                    continue;
+                }
+                let was = labels.cost(j).to_vec();
+                labels.cost[j * nc..(j + 1) * nc].copy_from_slice(&cand);
+                for c in 0..nc {
+                    let p = labels.node[i * nc + c];
+                    labels.node[j * nc + c] = if table.adds(a, c) {
+                        tries.child(c, p, a)
+                    } else {
+                        p
+                    };
+                }
+                labels.parent[j] = i as u32;
+                labels.action[j] = a;
+                if budget.max_depth.is_some() {
+                    depth.resize(labels.parent.len(), 0);
+                    depth[j] = depth[i] + 1;
+                }
+                if was != cand {
+                    buckets.entry(cand.clone()).or_default().push(j as u32);
+                }
+            }
+            if budget.max_states.is_some_and(|m| store.len() >= m) {
+                finish(&mut stats, &store, t0);
+                return (
+                    Outcome::Cutoff(Cutoff::States(budget.max_states.unwrap_or_default())),
+                    stats,
+                );
+            }
+        }
+        stats.peak_frontier = stats
+            .peak_frontier
+            .max(buckets.values().map(Vec::len).sum::<usize>() as u64);
+    }
+    finish(&mut stats, &store, t0);
     (Outcome::Unsolvable, stats)
 }
 
-/// Like [`actions_between`], but when several actions join two states picks the cheapest.
-fn actions_between_cheapest<S: Space>(
-    space: &mut S,
-    states: &[Vec<u32>],
-    action_cost: &dyn Fn(u32) -> PackedCost,
-) -> Vec<u32> {
-    let words = space.words();
-    let mut succ = Successors::default();
-    let mut out = vec![];
-    for w in states.windows(2) {
-        space.successors(&w[0], &mut succ);
-        let a = (0..succ.len())
-            .filter(|&i| succ.state(i, words) == w[1].as_slice())
-            .map(|i| succ.actions[i])
-            .min_by_key(|&a| (action_cost(a), a));
-        out.push(a.expect("every parent reaches its child"));
+/// Orders the labels of two states of equal cost by their projections.
+fn label_cmp(labels: &Labels, tries: &Tries, a: usize, b: usize) -> std::cmp::Ordering {
+    let nc = labels.components;
+    for c in 0..nc {
+        let o = tries.cmp(c, labels.node[a * nc + c], labels.node[b * nc + c]);
+        if o != std::cmp::Ordering::Equal {
+            return o;
+        }
     }
-    let _ = actions_between::<S>;
-    out
+    std::cmp::Ordering::Equal
+}
+
+fn rebuild(store: &StateStore, labels: &Labels, goal: usize, words: usize) -> Path {
+    let mut states = vec![];
+    let mut actions = vec![];
+    let mut at = goal;
+    loop {
+        let mut s = vec![0; words];
+        store.load(at as u32, &mut s);
+        states.push(s);
+        if labels.parent[at] == u32::MAX {
+            break;
+        }
+        actions.push(labels.action[at]);
+        at = labels.parent[at] as usize;
+    }
+    states.reverse();
+    actions.reverse();
+    Path { actions, states }
 }

@@ -7,7 +7,7 @@ mod bfs;
 mod dijkstra;
 
 pub use bfs::bfs;
-pub use dijkstra::{dijkstra_with, pack, PackedCost};
+pub use dijkstra::{dijkstra, CostTable};
 
 use std::time::{Duration, Instant};
 
