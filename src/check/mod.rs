@@ -127,6 +127,17 @@ impl Checker {
                     "map level symbols to tiles, e.g. `legend { '.' floor '#' wall }`",
                 ),
                 ItemKind::Goal(g) => ("goal", g.is_empty(), "say what counts as solved"),
+                ItemKind::Cost(c) => {
+                    if c.len() > crate::search::MAX_COMPONENTS {
+                        self.problems.push(Problem::TooMany {
+                            what: "cost components",
+                            count: c.len(),
+                            limit: crate::search::MAX_COMPONENTS,
+                            span: c[crate::search::MAX_COMPONENTS].span.into(),
+                        });
+                    }
+                    ("cost", false, "")
+                }
                 ItemKind::Marks(m) => {
                     if m.len() > MAX_MARKS {
                         self.problems.push(Problem::TooMany {

@@ -11,7 +11,8 @@
 //! Projections are interned as nodes of one trie per component; comparing two nodes of
 //! equal depth walks up to where they diverge.
 
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use super::{Budget, Cutoff, Outcome, Path, Space, Stats};
@@ -25,46 +26,36 @@ pub struct CostTable {
 }
 
 impl CostTable {
-    fn add(&self, cost: &mut [u32], action: u32) {
-        let a = action as usize * self.components;
-        for (c, x) in cost.iter_mut().zip(&self.adds[a..a + self.components]) {
-            *c += *x as u32;
-        }
-    }
-
     fn adds(&self, action: u32, i: usize) -> bool {
         self.adds[action as usize * self.components + i] != 0
     }
 }
 
-/// One trie per cost component: node 0 is the empty projection.
+/// One tree of projections per cost component: node 0 is the empty projection. Nodes are
+/// not shared, so two nodes may spell the same projection; comparison copes with that.
 struct Tries {
     /// Per component: (parent, letter) of each node.
     nodes: Vec<Vec<(u32, u32)>>,
-    index: Vec<hashbrown::HashMap<(u32, u32), u32>>,
 }
 
 impl Tries {
     fn new(components: usize) -> Tries {
         Tries {
             nodes: vec![vec![(u32::MAX, 0)]; components],
-            index: vec![hashbrown::HashMap::new(); components],
         }
     }
 
     fn child(&mut self, i: usize, parent: u32, letter: u32) -> u32 {
         let nodes = &mut self.nodes[i];
-        *self.index[i].entry((parent, letter)).or_insert_with(|| {
-            nodes.push((parent, letter));
-            (nodes.len() - 1) as u32
-        })
+        nodes.push((parent, letter));
+        (nodes.len() - 1) as u32
     }
 
     /// Orders two nodes of equal depth of component `i`.
     fn cmp(&self, i: usize, mut a: u32, mut b: u32) -> std::cmp::Ordering {
         let nodes = &self.nodes[i];
         let mut last = std::cmp::Ordering::Equal;
-        while a != b {
+        while a != b && a != u32::MAX {
             let (pa, la) = nodes[a as usize];
             let (pb, lb) = nodes[b as usize];
             if la != lb {
@@ -92,35 +83,45 @@ impl Tries {
 /// Per-state labels, indexed by state id.
 struct Labels {
     components: usize,
-    cost: Vec<u32>,
+    /// Packed cost vector (32 bits per component, most significant first).
+    cost: Vec<u128>,
     node: Vec<u32>,
     parent: Vec<u32>,
     action: Vec<u32>,
+    depth: Vec<u32>,
     done: Vec<bool>,
 }
 
 impl Labels {
     fn ensure(&mut self, id: usize) {
         if id >= self.parent.len() {
-            let n = id + 1;
-            self.cost.resize(n * self.components, u32::MAX);
+            let n = (id + 1).max(self.parent.len() * 2);
+            self.cost.resize(n, u128::MAX);
             self.node.resize(n * self.components, 0);
             self.parent.resize(n, u32::MAX);
             self.action.resize(n, u32::MAX);
+            self.depth.resize(n, 0);
             self.done.resize(n, false);
         }
     }
-
-    fn cost(&self, id: usize) -> &[u32] {
-        &self.cost[id * self.components..(id + 1) * self.components]
-    }
 }
+
+/// Most cost components a packed cost holds.
+pub const MAX_COMPONENTS: usize = 4;
 
 /// Dijkstra over lexicographic cost vectors with the projection tie rule.
 pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> (Outcome, Stats) {
+    assert!(
+        table.components <= MAX_COMPONENTS,
+        "checked: at most four cost components"
+    );
     let t0 = Instant::now();
     let words = space.words();
     let nc = table.components;
+    // The packed increment of each action.
+    let inc: Vec<u128> = (0..table.adds.len() / nc)
+        .map(|a| (0..nc).fold(0u128, |acc, i| acc << 32 | table.adds[a * nc + i] as u128))
+        .collect();
     let mut stats = Stats::default();
     let radix = space.radix();
     let dense_ok = radix
@@ -138,132 +139,115 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
         node: vec![],
         parent: vec![],
         action: vec![],
+        depth: vec![],
         done: vec![],
     };
+    if let Some(n) = store.dense_capacity() {
+        labels.ensure(n.saturating_sub(1));
+    }
     let mut tries = Tries::new(nc);
     let start = space.start();
     let sid = match store.insert(&start) {
         Ok(i) | Err(i) => i as usize,
     };
     labels.ensure(sid);
-    labels.cost[sid * nc..(sid + 1) * nc].fill(0);
-    let mut buckets: BTreeMap<Vec<u32>, Vec<u32>> = BTreeMap::new();
-    buckets.insert(vec![0; nc], vec![sid as u32]);
+    labels.cost[sid] = 0;
+    let mut heap: BinaryHeap<Reverse<(u128, u32)>> = BinaryHeap::new();
+    heap.push(Reverse((0, sid as u32)));
     let mut cur = vec![0u32; words];
     let mut succ = Successors::default();
-    let mut cand = vec![0u32; nc];
-    let mut depth: Vec<u32> = vec![];
     let finish = |stats: &mut Stats, store: &StateStore, t0: Instant| {
         stats.stored = store.len() as u64;
         stats.store_bytes = store.bytes() as u64;
         stats.elapsed = t0.elapsed();
     };
-    while let Some((cost, ids)) = buckets.pop_first() {
-        // Goals in this bucket: the best label among them wins.
-        let mut best_goal: Option<usize> = None;
-        for &id in &ids {
-            let i = id as usize;
-            if labels.done[i] || labels.cost(i) != cost.as_slice() {
-                continue;
-            }
-            store.load(id, &mut cur);
-            if space.is_goal(&cur)
-                && best_goal
-                    .is_none_or(|g| label_cmp(&labels, &tries, i, g) == std::cmp::Ordering::Less)
-            {
-                best_goal = Some(i);
-            }
+    while let Some(Reverse((cost, id))) = heap.pop() {
+        let i = id as usize;
+        if labels.done[i] || labels.cost[i] != cost {
+            continue;
         }
-        if let Some(g) = best_goal {
-            let path = rebuild(&store, &labels, g, words);
+        store.load(id, &mut cur);
+        if space.is_goal(&cur) {
+            // Every label of this cost is final: the best goal among them wins.
+            let mut best = i;
+            while let Some(&Reverse((c, j))) = heap.peek() {
+                if c != cost {
+                    break;
+                }
+                heap.pop();
+                let j = j as usize;
+                if labels.cost[j] != cost || j == best {
+                    continue;
+                }
+                store.load(j as u32, &mut cur);
+                if space.is_goal(&cur)
+                    && label_cmp(&labels, &tries, j, best) == std::cmp::Ordering::Less
+                {
+                    best = j;
+                }
+            }
+            let path = rebuild(&store, &labels, best, words);
             finish(&mut stats, &store, t0);
             return (Outcome::Solved(path), stats);
         }
-        for &id in &ids {
-            let i = id as usize;
-            if labels.done[i] || labels.cost(i) != cost.as_slice() {
+        labels.done[i] = true;
+        if budget.max_depth.is_some_and(|m| labels.depth[i] >= m) {
+            continue;
+        }
+        if stats.expanded % 4096 == 0 && budget.deadline.is_some_and(|d| Instant::now() >= d) {
+            finish(&mut stats, &store, t0);
+            return (Outcome::Cutoff(Cutoff::Time), stats);
+        }
+        space.successors(&cur, &mut succ);
+        stats.expanded += 1;
+        stats.generated += succ.len() as u64;
+        for k in 0..succ.len() {
+            let a = succ.actions[k];
+            let cand = cost + inc[a as usize];
+            let j = match store.insert(succ.state(k, words)) {
+                Ok(j) | Err(j) => j as usize,
+            };
+            labels.ensure(j);
+            if labels.done[j] || cand > labels.cost[j] {
                 continue;
             }
-            labels.done[i] = true;
-            if budget.max_depth.is_some() {
-                depth.resize(labels.parent.len().max(depth.len()), 0);
-                if budget.max_depth.is_some_and(|m| depth[i] >= m) {
-                    continue;
-                }
-            }
-            if stats.expanded % 4096 == 0 && budget.deadline.is_some_and(|d| Instant::now() >= d) {
-                finish(&mut stats, &store, t0);
-                return (Outcome::Cutoff(Cutoff::Time), stats);
-            }
-            store.load(id, &mut cur);
-            space.successors(&cur, &mut succ);
-            stats.expanded += 1;
-            stats.generated += succ.len() as u64;
-            for k in 0..succ.len() {
-                let a = succ.actions[k];
-                cand.copy_from_slice(&cost);
-                table.add(&mut cand, a);
-                let j = match store.insert(succ.state(k, words)) {
-                    Ok(j) | Err(j) => j as usize,
-                };
-                labels.ensure(j);
-                if labels.done[j] {
-                    continue;
-                }
-                let better = match cand.as_slice().cmp(labels.cost(j)) {
-                    std::cmp::Ordering::Less => true,
-                    std::cmp::Ordering::Greater => false,
-                    std::cmp::Ordering::Equal => {
-                        let mut ord = std::cmp::Ordering::Equal;
-                        for c in 0..nc {
-                            let letter = table.adds(a, c).then_some(a);
-                            ord = tries.cmp_ext(
-                                c,
-                                labels.node[i * nc + c],
-                                letter,
-                                labels.node[j * nc + c],
-                            );
-                            if ord != std::cmp::Ordering::Equal {
-                                break;
-                            }
-                        }
-                        ord == std::cmp::Ordering::Less
-                    }
-                };
-                if !better {
-                    continue;
-                }
-                let was = labels.cost(j).to_vec();
-                labels.cost[j * nc..(j + 1) * nc].copy_from_slice(&cand);
+            if cand == labels.cost[j] {
+                let mut ord = std::cmp::Ordering::Equal;
                 for c in 0..nc {
-                    let p = labels.node[i * nc + c];
-                    labels.node[j * nc + c] = if table.adds(a, c) {
-                        tries.child(c, p, a)
-                    } else {
-                        p
-                    };
+                    let letter = table.adds(a, c).then_some(a);
+                    ord =
+                        tries.cmp_ext(c, labels.node[i * nc + c], letter, labels.node[j * nc + c]);
+                    if ord != std::cmp::Ordering::Equal {
+                        break;
+                    }
                 }
-                labels.parent[j] = i as u32;
-                labels.action[j] = a;
-                if budget.max_depth.is_some() {
-                    depth.resize(labels.parent.len(), 0);
-                    depth[j] = depth[i] + 1;
+                if ord != std::cmp::Ordering::Less {
+                    continue;
                 }
-                if was != cand {
-                    buckets.entry(cand.clone()).or_default().push(j as u32);
-                }
+            } else {
+                heap.push(Reverse((cand, j as u32)));
             }
-            if budget.max_states.is_some_and(|m| store.len() >= m) {
-                finish(&mut stats, &store, t0);
-                return (
-                    Outcome::Cutoff(Cutoff::States(budget.max_states.unwrap_or_default())),
-                    stats,
-                );
+            labels.cost[j] = cand;
+            for c in 0..nc {
+                let p = labels.node[i * nc + c];
+                labels.node[j * nc + c] = if table.adds(a, c) {
+                    tries.child(c, p, a)
+                } else {
+                    p
+                };
             }
+            labels.parent[j] = i as u32;
+            labels.action[j] = a;
+            labels.depth[j] = labels.depth[i] + 1;
         }
-        stats.peak_frontier = stats
-            .peak_frontier
-            .max(buckets.values().map(Vec::len).sum::<usize>() as u64);
+        stats.peak_frontier = stats.peak_frontier.max(heap.len() as u64);
+        if budget.max_states.is_some_and(|m| store.len() >= m) {
+            finish(&mut stats, &store, t0);
+            return (
+                Outcome::Cutoff(Cutoff::States(budget.max_states.unwrap_or_default())),
+                stats,
+            );
+        }
     }
     finish(&mut stats, &store, t0);
     (Outcome::Unsolvable, stats)

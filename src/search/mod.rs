@@ -7,7 +7,7 @@ mod bfs;
 mod dijkstra;
 
 pub use bfs::bfs;
-pub use dijkstra::{dijkstra, CostTable};
+pub use dijkstra::{dijkstra, CostTable, MAX_COMPONENTS};
 
 use std::time::{Duration, Instant};
 
