@@ -8,6 +8,7 @@ pub mod check;
 pub mod compile;
 pub mod diagnostics;
 pub mod engine;
+pub mod fast;
 pub mod io;
 pub mod puzzle;
 pub mod search;

@@ -230,7 +230,7 @@ fn run(cli: Cli) -> Result<(), u8> {
                     eprintln!("error: {e}");
                     Err(match e {
                         JudgeError::Cutoff { .. } => exit::CUTOFF,
-                        JudgeError::Solve(puz::solver::SolveError::NoFastPath) => exit::ENGINE,
+                        JudgeError::Solve(puz::solver::SolveError::NoFastPath(_)) => exit::ENGINE,
                         _ => exit::INPUT,
                     })
                 }
@@ -290,7 +290,7 @@ fn solve_cmd(
     let ans = solve(model, lvl.clone(), search.engine, &search.budget()).map_err(|e| {
         eprintln!("error: {e}");
         match e {
-            puz::solver::SolveError::NoFastPath => exit::ENGINE,
+            puz::solver::SolveError::NoFastPath(_) => exit::ENGINE,
             _ => exit::INPUT,
         }
     })?;
@@ -316,6 +316,14 @@ fn solve_cmd(
                 ans.stats.elapsed.as_secs_f64()
             );
             return Err(exit::CUTOFF);
+        }
+        Outcome::Cost(cost) => {
+            let parts: Vec<String> = cost
+                .iter()
+                .zip(&cost_names)
+                .map(|(c, n)| format!("{c} {n}"))
+                .collect();
+            outln!(o, "cost: {}", parts.join(", "));
         }
         Outcome::Unsolvable if json => {
             let v = serde_json::json!({

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crate::compile::{compile, Model};
 use crate::diagnostics::{Diagnostics, Problem};
-use crate::engine::{Expander, Level};
+use crate::engine::Level;
 use crate::io::grid::{parse_level, LevelRows};
 use crate::syntax::ast::GridForm;
 
@@ -85,9 +85,8 @@ pub fn check_start(
     locate: &dyn Fn(usize, usize) -> miette::SourceSpan,
     whole: miette::SourceSpan,
 ) -> Result<Level, Vec<Problem>> {
-    let exp = Expander::new(model, level);
-    match exp.explain_illegal(&exp.start()) {
-        None => Ok(exp.level),
+    match level.start_violation(model) {
+        None => Ok(level),
         Some((cells, rule)) => {
             let span = match cells.first() {
                 Some(&(r, c)) => locate(r, c),

@@ -2,6 +2,7 @@
 
 use crate::compile::Model;
 use crate::engine::{Expander, Level};
+use crate::fast::FastOutcome;
 use crate::search::{self, Budget, Outcome, Path, Stats};
 
 /// Which engine the user asked for.
@@ -30,8 +31,10 @@ pub struct Answer {
 
 #[derive(Debug, thiserror::Error)]
 pub enum SolveError {
-    #[error("no fast path applies to this puzzle's rules; use --engine interp or --engine auto")]
-    NoFastPath,
+    #[error(
+        "no fast path applies to this puzzle's rules ({0}); use --engine interp or --engine auto"
+    )]
+    NoFastPath(String),
     #[error("internal error: the solver returned a path that does not replay ({0})")]
     BadPath(String),
 }
@@ -74,40 +77,97 @@ pub fn unit_costs(model: &Model) -> bool {
     model.costs.len() <= 1 && model.moves.iter().all(|m| m.adds.iter().all(|&a| a == 1))
 }
 
-/// Solves `level`, replaying any path found to prove it legal and a goal.
+/// Solves `level`: on a fast path when one matches the model (and `engine` allows it),
+/// else on the interpreter. Any path found is replayed through the interpreter to prove it
+/// legal, a goal, and of the claimed cost. With `need_path` false a fast path may answer
+/// with the cost alone (judge formats that print no path).
+pub fn solve_with(
+    model: &Model,
+    level: Level,
+    engine: EngineChoice,
+    budget: &Budget,
+    need_path: bool,
+) -> Result<Answer, SolveError> {
+    let mut budget = budget.clone();
+    budget.max_depth = model.limit;
+    let fast = match engine {
+        EngineChoice::Interp => Err("requested with --engine interp".to_string()),
+        _ => crate::fast::select(model),
+    };
+    match fast {
+        Ok(f) => {
+            let (out, stats) = f.solve(&level, &budget, need_path);
+            let outcome = match out {
+                FastOutcome::Solved { cost, actions } => {
+                    let mut exp = Expander::new(model, level);
+                    match actions {
+                        Some(actions) => {
+                            let states = search::replay(&mut exp, &actions).map_err(|k| {
+                                SolveError::BadPath(format!(
+                                    "fast path: move {} is not possible",
+                                    k + 1
+                                ))
+                            })?;
+                            let path = Path { actions, states };
+                            verify(&mut exp, &path)?;
+                            if path_cost(model, &path.actions) != cost {
+                                return Err(SolveError::BadPath(
+                                    "fast path: the path's cost differs from its claim".into(),
+                                ));
+                            }
+                            Outcome::Solved(path)
+                        }
+                        None => Outcome::Cost(cost),
+                    }
+                }
+                FastOutcome::Unsolvable => Outcome::Unsolvable,
+                FastOutcome::Cutoff(c) => Outcome::Cutoff(c),
+            };
+            Ok(Answer {
+                outcome,
+                stats,
+                engine: f.name(),
+                engine_reason: format!("the rules match the {} fast path", f.name()),
+                search: "fast",
+            })
+        }
+        Err(why) if engine == EngineChoice::Fast => Err(SolveError::NoFastPath(why)),
+        Err(why) => {
+            let mut exp = Expander::new(model, level);
+            let (outcome, stats, search) = if unit_costs(model) {
+                let (o, s) = search::bfs(&mut exp, &budget);
+                (o, s, "bfs")
+            } else {
+                let table = cost_table(model);
+                let (o, s) = search::dijkstra(&mut exp, &budget, &table);
+                (o, s, "dijkstra")
+            };
+            if let Outcome::Solved(path) = &outcome {
+                verify(&mut exp, path)?;
+            }
+            Ok(Answer {
+                outcome,
+                stats,
+                engine: "interpreter",
+                engine_reason: if engine == EngineChoice::Interp {
+                    why
+                } else {
+                    format!("no fast path matches ({why})")
+                },
+                search,
+            })
+        }
+    }
+}
+
+/// [`solve_with`], always returning a path when there is one.
 pub fn solve(
     model: &Model,
     level: Level,
     engine: EngineChoice,
     budget: &Budget,
 ) -> Result<Answer, SolveError> {
-    if engine == EngineChoice::Fast {
-        return Err(SolveError::NoFastPath);
-    }
-    let mut exp = Expander::new(model, level);
-    let mut budget = budget.clone();
-    budget.max_depth = model.limit;
-    let (outcome, stats, search) = if unit_costs(model) {
-        let (o, s) = search::bfs(&mut exp, &budget);
-        (o, s, "bfs")
-    } else {
-        let table = cost_table(model);
-        let (o, s) = search::dijkstra(&mut exp, &budget, &table);
-        (o, s, "dijkstra")
-    };
-    if let Outcome::Solved(path) = &outcome {
-        verify(&mut exp, path)?;
-    }
-    Ok(Answer {
-        outcome,
-        stats,
-        engine: "interpreter",
-        engine_reason: match engine {
-            EngineChoice::Interp => "requested with --engine interp".to_string(),
-            _ => "no fast path matches this model".to_string(),
-        },
-        search,
-    })
+    solve_with(model, level, engine, budget, true)
 }
 
 /// Replays a path through the interpreter: every step a legal successor by the claimed

@@ -328,6 +328,7 @@ fn crate_solve(puzzle: &Puzzle, text: &str) -> Option<(u64, String)> {
         }
         Outcome::Unsolvable => None,
         Outcome::Cutoff(c) => panic!("unbudgeted search cut off ({c}) on\n{text}"),
+        Outcome::Cost(_) => panic!("solve must return a path, not a bare cost, on\n{text}"),
     }
 }
 

@@ -419,60 +419,6 @@ impl<'m> Expander<'m> {
         (0..self.slot_kind.len()).all(|i| self.slot_legal(s, i) && !self.overlaps_any(s, i))
     }
 
-    /// Why a state is illegal: the cells (row, column) at fault and what is wrong.
-    pub fn explain_illegal(&self, s: &[u32]) -> Option<(Vec<(usize, usize)>, String)> {
-        let cells = self.instance_cells(s);
-        for slot in 0..self.slot_kind.len() {
-            let (piece, pose, covered) = &cells[slot];
-            let k = self.slot_kind[slot] as usize;
-            let (a, p) = self.anchor(s, slot);
-            if !self.slot_legal(s, slot) {
-                let foot = &self.foot[k][p];
-                if foot
-                    .iter()
-                    .any(|&dl| self.ptile[(a as isize + dl) as usize] == OFF)
-                    && self.model.outside.is_none()
-                {
-                    return Some((
-                        covered.clone(),
-                        format!("piece `{piece}` is partly off the board"),
-                    ));
-                }
-                for fb in self.model.forbids.iter().filter(|f| f.piece.index() == k) {
-                    if fb.pose.is_some_and(|q| q.index() != p) {
-                        continue;
-                    }
-                    if foot
-                        .iter()
-                        .any(|&dl| self.on_place(s, (a as isize + dl) as usize, fb.place))
-                    {
-                        let place = match fb.place {
-                            Place::Tile(t) => &self.model.tiles[t.index()].name,
-                            Place::Mark(m) => &self.model.marks[m.index()].name,
-                        };
-                        let pose_txt = if fb.pose.is_some() {
-                            format!(".{pose}")
-                        } else {
-                            String::new()
-                        };
-                        return Some((
-                            covered.clone(),
-                            format!("piece `{piece}` in pose `{pose}` is on `{place}` (`forbid {piece}{pose_txt} on {place}`)"),
-                        ));
-                    }
-                }
-            }
-            if self.overlaps_any(s, slot) {
-                let other = self.foot[k][p]
-                    .iter()
-                    .find_map(|&dl| self.any_instance_at(s, (a as isize + dl) as usize, slot))
-                    .map_or("another piece".to_string(), |o| format!("`{}`", cells[o].0));
-                return Some((covered.clone(), format!("piece `{piece}` overlaps {other}")));
-            }
-        }
-        None
-    }
-
     /// Whether a state satisfies the goal.
     #[inline]
     pub fn is_goal(&self, s: &[u32]) -> bool {

@@ -58,6 +58,84 @@ pub struct SymbolGrid<'a> {
 }
 
 impl Level {
+    /// Why the start position breaks a rule, if it does: the cells (row, column) of the
+    /// piece at fault and what is wrong. Checked from the board alone, without building an
+    /// expander, so judge cases pay nothing for it.
+    pub fn start_violation(&self, model: &Model) -> Option<(Vec<(usize, usize)>, String)> {
+        let b = &self.board;
+        let mut owner: std::collections::HashMap<(i64, i64), usize> =
+            std::collections::HashMap::new();
+        for (i, inst) in self.instances.iter().enumerate() {
+            let piece = &model.pieces[inst.piece.index()];
+            let pose = &piece.poses[inst.pose.index()];
+            let (r0, c0) = (
+                (inst.cell as usize / b.cols) as i64,
+                (inst.cell as usize % b.cols) as i64,
+            );
+            let cells: Vec<(i64, i64)> = pose
+                .cells
+                .iter()
+                .map(|&(dr, dc)| (r0 + dr as i64, c0 + dc as i64))
+                .collect();
+            let on_board = |&(r, c): &(i64, i64)| {
+                r >= 0 && c >= 0 && (r as usize) < b.rows && (c as usize) < b.cols
+            };
+            let shown: Vec<(usize, usize)> = cells
+                .iter()
+                .filter(|x| on_board(x))
+                .map(|&(r, c)| (r as usize, c as usize))
+                .collect();
+            for &(r, c) in &cells {
+                let tile = if on_board(&(r, c)) {
+                    Some(b.tiles[r as usize * b.cols + c as usize])
+                } else if model.outside.is_none() {
+                    return Some((
+                        shown,
+                        format!("piece `{}` is partly off the board", piece.name),
+                    ));
+                } else {
+                    model.outside
+                };
+                for fb in model.forbids.iter().filter(|f| f.piece == inst.piece) {
+                    if fb.pose.is_some_and(|q| q != inst.pose) {
+                        continue;
+                    }
+                    let hit = match fb.place {
+                        crate::compile::Place::Tile(t) => tile == Some(t),
+                        crate::compile::Place::Mark(k) => {
+                            on_board(&(r, c))
+                                && b.has_mark((r as usize * b.cols + c as usize) as u32, k)
+                        }
+                    };
+                    if hit {
+                        let place = match fb.place {
+                            crate::compile::Place::Tile(t) => &model.tiles[t.index()].name,
+                            crate::compile::Place::Mark(k) => &model.marks[k.index()].name,
+                        };
+                        let pose_txt = if fb.pose.is_some() {
+                            format!(".{}", pose.name)
+                        } else {
+                            String::new()
+                        };
+                        return Some((
+                            shown,
+                            format!(
+                                "piece `{}` in pose `{}` is on `{place}` (`forbid {}{pose_txt} on {place}`)",
+                                piece.name, pose.name, piece.name
+                            ),
+                        ));
+                    }
+                }
+                if let Some(&j) = owner.get(&(r, c)) {
+                    let other = &model.pieces[self.instances[j].piece.index()].name;
+                    return Some((shown, format!("piece `{}` overlaps `{other}`", piece.name)));
+                }
+                owner.insert((r, c), i);
+            }
+        }
+        None
+    }
+
     /// Builds a level from a symbol grid, placing pieces and marks. Pieces listed in
     /// `placed_later` may be missing (a judge query places them).
     pub fn from_grid(

@@ -11,7 +11,7 @@ use crate::compile::{JudgeFormat, Model, PieceId, PoseId, Subject};
 use crate::engine::{Instance, Level, SymbolGrid};
 use crate::io::grid::LegendIndex;
 use crate::search::{Budget, Outcome};
-use crate::solver::{path_cost, solve, EngineChoice, SolveError};
+use crate::solver::{path_cost, solve_with, EngineChoice, SolveError};
 use crate::syntax::ast::{GridForm, HeaderField};
 use crate::Puzzle;
 
@@ -512,13 +512,10 @@ fn place_query(model: &Model, level: &Level, placed: &[Placement]) -> Result<Lev
         }
     }
     l.instances.sort_by_key(|i| i.piece);
-    let exp = crate::engine::Expander::new(model, l);
-    if !exp.is_legal(&exp.start()) {
-        return Err(
-            "the placed pieces break a rule (on a forbidden tile, or on the same cell)".to_string(),
-        );
+    if let Some((_, why)) = l.start_violation(model) {
+        return Err(why);
     }
-    Ok(exp.level)
+    Ok(l)
 }
 
 fn answer(
@@ -530,9 +527,16 @@ fn answer(
     query: Option<usize>,
     summary: &mut JudgeSummary,
 ) -> Result<String, JudgeError> {
-    let ans = solve(model, level, opts.engine, &opts.budget)?;
+    let need_path = [&fmt.solved, &fmt.unsolved]
+        .iter()
+        .any(|t| t.contains("{path}") || t.contains("{moves}"));
+    let ans = solve_with(model, level, opts.engine, &opts.budget, need_path)?;
     summary.engine = ans.engine;
     Ok(match ans.outcome {
+        Outcome::Cost(cost) => {
+            let cost_text: Vec<String> = cost.iter().map(|c| c.to_string()).collect();
+            fill(&fmt.solved, case, query, &cost_text.join(" "), "", 0)
+        }
         Outcome::Solved(path) => {
             let cost = path_cost(model, &path.actions);
             let cost_text: Vec<String> = cost.iter().map(|c| c.to_string()).collect();

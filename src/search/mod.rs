@@ -96,6 +96,8 @@ impl std::fmt::Display for Cutoff {
 #[derive(Clone, Debug)]
 pub enum Outcome {
     Solved(Path),
+    /// Solved, cost only: a fast path asked not to build a path.
+    Cost(Vec<u64>),
     /// Every reachable state (within the move limit) was explored; none is a goal.
     Unsolvable,
     Cutoff(Cutoff),

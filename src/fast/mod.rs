@@ -1,0 +1,116 @@
+//! Stage 6: hand-tuned solvers for rule sets puz knows well, chosen by fingerprint.
+//!
+//! Each fast path inspects the compiled [`Model`] structurally (never names, titles or
+//! legend characters) and either accepts it or says why not. A fast path must give the
+//! same answer (cost) as the interpreter; its paths are replayed through the interpreter.
+
+pub mod bloxorz;
+pub mod curling;
+pub mod huarong;
+pub mod sokoban;
+
+use crate::compile::{Model, Op, Step};
+use crate::engine::Level;
+use crate::search::{Budget, Cutoff, Stats};
+
+/// What a fast path found.
+#[derive(Clone, Debug)]
+pub enum FastOutcome {
+    /// The cheapest cost vector and, when asked for, the actions (`move * dirs + dir`).
+    Solved {
+        cost: Vec<u64>,
+        actions: Option<Vec<u32>>,
+    },
+    Unsolvable,
+    Cutoff(Cutoff),
+}
+
+/// A specialized solver for one family of rule sets.
+pub trait FastPath: Send + Sync {
+    /// Short name, e.g. `bloxorz`.
+    fn name(&self) -> &'static str;
+    /// Solves a level of the model it was built from. With `need_path`, returns the
+    /// actions of a cheapest solution that follows the model's tie rule where the fast
+    /// path promises it (see each module).
+    fn solve(&self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats);
+}
+
+/// The fast path whose fingerprint the model matches, or why none does.
+pub fn select(model: &Model) -> Result<Box<dyn FastPath>, String> {
+    let mut why = vec![];
+    match bloxorz::Bloxorz::detect(model) {
+        Ok(f) => return Ok(Box::new(f)),
+        Err(e) => why.push(format!("bloxorz: {e}")),
+    }
+    match curling::Curling::detect(model) {
+        Ok(f) => return Ok(Box::new(f)),
+        Err(e) => why.push(format!("curling: {e}")),
+    }
+    match sokoban::Sokoban::detect(model) {
+        Ok(f) => return Ok(Box::new(f)),
+        Err(e) => why.push(format!("sokoban: {e}")),
+    }
+    match huarong::Huarong::detect(model) {
+        Ok(f) => return Ok(Box::new(f)),
+        Err(e) => why.push(format!("huarong: {e}")),
+    }
+    Err(why.join("; "))
+}
+
+/// Fingerprint helpers shared by the matchers.
+pub mod fingerprint {
+    use super::*;
+
+    /// Directions that are exactly the four unit steps: the model index of north, south,
+    /// west and east (the model's own order still decides ties).
+    pub fn compass(model: &Model) -> Result<[usize; 4], String> {
+        if model.dirs.len() != 4 {
+            return Err(format!("needs 4 directions, has {}", model.dirs.len()));
+        }
+        let mut idx = [usize::MAX; 4];
+        for (i, d) in model.dirs.iter().enumerate() {
+            let k = match (d.dr, d.dc) {
+                (-1, 0) => 0,
+                (1, 0) => 1,
+                (0, -1) => 2,
+                (0, 1) => 3,
+                _ => return Err(format!("direction `{}` is not a unit step", d.name)),
+            };
+            if idx[k] != usize::MAX {
+                return Err("two directions share a step".into());
+            }
+            idx[k] = i;
+        }
+        Ok(idx)
+    }
+
+    /// The move's own direction, not reversed.
+    pub fn is_param(step: &Step) -> bool {
+        step.fixed.is_none() && !step.negate
+    }
+
+    /// Costs are unit: at most one component and every move adds exactly one to it.
+    pub fn unit_cost(model: &Model) -> Result<(), String> {
+        if model.costs.len() > 1 || model.moves.iter().any(|m| m.adds.iter().any(|&a| a != 1)) {
+            return Err("moves do not all cost one unit".into());
+        }
+        Ok(())
+    }
+
+    /// No tile may change during play.
+    pub fn static_tiles(model: &Model) -> Result<(), String> {
+        if model.tiles.iter().any(|t| t.becomes.is_some()) {
+            return Err("some tile can change during play".into());
+        }
+        Ok(())
+    }
+
+    /// The single op of a one-op move.
+    pub fn only_op(model: &Model) -> Result<&Op, String> {
+        match model.moves.as_slice() {
+            [m] if m.ops.len() == 1 => Ok(&m.ops[0]),
+            [m] => Err(format!("move `{}` has {} statements", m.name, m.ops.len())),
+            _ => Err(format!("needs one move, has {}", model.moves.len())),
+        }
+    }
+}
