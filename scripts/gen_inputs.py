@@ -10,7 +10,10 @@ Usage:
 
 Puzzles (the per-puzzle switch; default: all):
     bloxorz   bloxorz.in       4 cases of 500x500 open floor (a few E), target walled off
-    sokoban   sokoban.in       100 mazes of 20x20, target walled off
+    sokoban   sokoban.in       100 mazes of 20x20, target walled off (all Impossible:
+                               the whole state space is searched)
+              sokoban_open.in  100 mazes of 20x20, target open (most solvable: checks
+                               the push and walk counts against the C++)
     curling   curling.in       100 boards of 20x20 with sparse blocks (5-15%)
               curling_dense.in 100 boards of 20x20 with 25-40% blocks (the sparse
                                boards keep the C++ DFS at ~10 ms; these give it work)
@@ -18,6 +21,8 @@ Puzzles (the per-puzzle switch; default: all):
 --past adds inputs past the judges' limits (only puz can run them; the C++ arrays are
 fixed-size):
     bloxorz   bloxorz_past.in  one case of 2000x2000, target walled off
+    sokoban   sokoban_past.in  3 mazes of 60x60: target walled off, then two open
+    huarong   huarong_past.in  one 100x100 board, 5,000 valid queries
 """
 
 import argparse
@@ -75,10 +80,11 @@ def gen_bloxorz_past(rng):
 # ---------------------------------------------------------------- Sokoban
 
 
-def sokoban_case(rng, n, m, wall_frac):
-    """An n x m maze (spec section 2 format) whose target is ringed by '#'.
+def sokoban_case(rng, n, m, wall_frac, ring=True):
+    """An n x m maze (spec section 2 format) whose target is ringed by '#' when `ring`.
 
-    The box can never reach T, so every reachable (box, side) state is explored.
+    With the ring the box can never reach T, so every reachable (box, side) state is
+    explored; without it the maze is often solvable.
     """
     g = [["."] * m for _ in range(n)]
     for r in range(n):
@@ -86,10 +92,11 @@ def sokoban_case(rng, n, m, wall_frac):
             if rng.random() < wall_frac:
                 g[r][c] = "#"
     tr, tc = rng.randrange(n), rng.randrange(m)
-    for dr in (-1, 0, 1):
-        for dc in (-1, 0, 1):
-            if 0 <= tr + dr < n and 0 <= tc + dc < m:
-                g[tr + dr][tc + dc] = "#"
+    if ring:
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if 0 <= tr + dr < n and 0 <= tc + dc < m:
+                    g[tr + dr][tc + dc] = "#"
     g[tr][tc] = "T"
     # The box away from the border so that pushes exist; the player anywhere free.
     free = lambda r, c: g[r][c] == "."
@@ -108,6 +115,17 @@ def sokoban_case(rng, n, m, wall_frac):
 
 def gen_sokoban(rng):
     cases = [sokoban_case(rng, 20, 20, 0.04 + 0.08 * rng.random()) for _ in range(100)]
+    return "".join(cases) + "0 0\n"
+
+
+def gen_sokoban_open(rng):
+    cases = [sokoban_case(rng, 20, 20, 0.05 + 0.15 * rng.random(), ring=False) for _ in range(100)]
+    return "".join(cases) + "0 0\n"
+
+
+def gen_sokoban_past(rng):
+    cases = [sokoban_case(rng, 60, 60, 0.08, ring=True)]
+    cases += [sokoban_case(rng, 60, 60, 0.05 + 0.10 * rng.random(), ring=False) for _ in range(2)]
     return "".join(cases) + "0 0\n"
 
 
@@ -140,6 +158,10 @@ def gen_curling_dense(rng):
 # ---------------------------------------------------------------- Huarong
 
 
+def gen_huarong_past(rng):
+    return gen_huarong(rng, n=100, m=100, q=5000)
+
+
 def gen_huarong(rng, n=30, m=30, q=500, fixed_frac=0.08):
     """One board of 0/1 (mostly 1) and q queries `EX EY SX SY TX TY`, 1-based.
 
@@ -166,12 +188,14 @@ def gen_huarong(rng, n=30, m=30, q=500, fixed_frac=0.08):
 # (file name, generator, seed): one fixed seed per file.
 JOBS = {
     "bloxorz": [("bloxorz.in", gen_bloxorz, 172)],
-    "sokoban": [("sokoban.in", gen_sokoban, 174)],
+    "sokoban": [("sokoban.in", gen_sokoban, 174), ("sokoban_open.in", gen_sokoban_open, 1475)],
     "curling": [("curling.in", gen_curling, 3009), ("curling_dense.in", gen_curling_dense, 1144)],
     "huarong": [("huarong.in", gen_huarong, 1979)],
 }
 PAST = {
     "bloxorz": [("bloxorz_past.in", gen_bloxorz_past, 3322)],
+    "sokoban": [("sokoban_past.in", gen_sokoban_past, 6060)],
+    "huarong": [("huarong_past.in", gen_huarong_past, 100100)],
 }
 
 
