@@ -10,7 +10,7 @@ use puz::io::judge::{run_judge, JudgeError, JudgeOptions};
 use puz::io::read_source;
 use puz::io::render::render;
 use puz::search::{Budget, Outcome};
-use puz::solver::{path_cost, solve, EngineChoice};
+use puz::solver::{path_cost, solve_opts, EngineChoice, SearchChoice, SolveError, SolveOptions};
 use puz::Puzzle;
 
 /// Exit codes, documented in the README.
@@ -19,6 +19,7 @@ mod exit {
     pub const INPUT: u8 = 2;
     pub const CUTOFF: u8 = 3;
     pub const ENGINE: u8 = 4;
+    pub const SEARCH: u8 = 5;
 }
 
 #[derive(Parser)]
@@ -37,12 +38,21 @@ struct SearchArgs {
     /// Which engine runs the search.
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     engine: EngineChoice,
+    /// Which search backend the interpreter uses.
+    #[arg(long, value_enum, default_value_t = SearchChoice::Auto)]
+    search: SearchChoice,
     /// Stop after storing this many states (exit code 3).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     max_states: Option<u64>,
     /// Stop after this many seconds (exit code 3).
     #[arg(long, value_parser = parse_seconds)]
     timeout: Option<Duration>,
+    /// Stop when memory use passes this many MiB (exit code 3).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    max_memory: Option<u64>,
+    /// Print search statistics on stderr: states, frontier, memory, time.
+    #[arg(long)]
+    stats: bool,
     /// Say on stderr which engine and search ran, and why.
     #[arg(short, long)]
     verbose: bool,
@@ -53,9 +63,51 @@ impl SearchArgs {
         Budget {
             max_states: self.max_states.map(|n| n as usize),
             deadline: self.timeout.map(|t| Instant::now() + t),
+            max_bytes: self.max_memory.map(|m| m << 20),
             max_depth: None,
+            progress: progress_bar(),
         }
     }
+}
+
+/// A spinner on stderr once a search has run for a second, when stderr is a terminal.
+fn progress_bar() -> Option<puz::search::Progress> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let started = Instant::now();
+    let bar = indicatif::ProgressBar::hidden();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {elapsed} searching: {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    Some(std::sync::Arc::new(move |s: &puz::search::Stats| {
+        if started.elapsed() < Duration::from_secs(1) {
+            return;
+        }
+        if bar.is_hidden() {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+        bar.set_message(format!("{} expanded, {} stored", s.expanded, s.stored));
+        bar.tick();
+    }))
+}
+
+/// Prints search statistics on stderr.
+fn print_stats(s: &puz::search::Stats) {
+    let peak = puz::search::peak_bytes().map_or("unknown".to_string(), |b| {
+        format!("{:.1} MiB", b as f64 / 1048576.0)
+    });
+    eprintln!(
+        "stats: expanded {}, generated {}, stored {}, peak frontier {}, peak memory {}, time {:.3}s",
+        s.expanded,
+        s.generated,
+        s.stored,
+        s.peak_frontier,
+        peak,
+        s.elapsed.as_secs_f64()
+    );
 }
 
 /// A positive, finite number of seconds, at most a year.
@@ -210,6 +262,7 @@ fn run(cli: Cli) -> Result<(), u8> {
             })?;
             let opts = JudgeOptions {
                 engine: search.engine,
+                search: search.search,
                 budget: search.budget(),
             };
             let stdout = std::io::stdout();
@@ -230,7 +283,8 @@ fn run(cli: Cli) -> Result<(), u8> {
                     eprintln!("error: {e}");
                     Err(match e {
                         JudgeError::Cutoff { .. } => exit::CUTOFF,
-                        JudgeError::Solve(puz::solver::SolveError::NoFastPath(_)) => exit::ENGINE,
+                        JudgeError::Solve(SolveError::NoFastPath(_)) => exit::ENGINE,
+                        JudgeError::Solve(SolveError::SearchUnavailable(_)) => exit::SEARCH,
                         _ => exit::INPUT,
                     })
                 }
@@ -287,13 +341,23 @@ fn solve_cmd(
     let model = &p.model;
     let level_name = lvl.name.clone();
     let (rows, cols) = (lvl.board.rows, lvl.board.cols);
-    let ans = solve(model, lvl.clone(), search.engine, &search.budget()).map_err(|e| {
+    let opts = SolveOptions {
+        engine: search.engine,
+        search: search.search,
+        budget: search.budget(),
+        need_path: true,
+    };
+    let ans = solve_opts(model, lvl.clone(), &opts).map_err(|e| {
         eprintln!("error: {e}");
         match e {
-            puz::solver::SolveError::NoFastPath(_) => exit::ENGINE,
+            SolveError::NoFastPath(_) => exit::ENGINE,
+            SolveError::SearchUnavailable(_) => exit::SEARCH,
             _ => exit::INPUT,
         }
     })?;
+    if search.stats {
+        print_stats(&ans.stats);
+    }
     if search.verbose {
         eprintln!(
             "puz: engine {} ({}), search {}",

@@ -18,6 +18,38 @@ pub enum EngineChoice {
     Fast,
 }
 
+/// Which search backend the user asked for (the interpreter's; fast paths are their own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchChoice {
+    /// Breadth-first search for unit costs, Dijkstra for cost vectors.
+    #[default]
+    Auto,
+    /// Breadth-first search (unit costs).
+    Bfs,
+    /// Dijkstra over lexicographic cost vectors.
+    Dijkstra,
+    /// A* with a heuristic derived from the rules (unit costs).
+    Astar,
+    /// Iterative deepening depth-first search (unit costs).
+    Iddfs,
+    /// Bidirectional breadth-first search (invertible moves only).
+    Bidir,
+}
+
+/// Everything that shapes one solve.
+#[derive(Clone, Debug, Default)]
+pub struct SolveOptions {
+    pub engine: EngineChoice,
+    pub search: SearchChoice,
+    pub budget: Budget,
+    /// Build the move sequence (a fast path may otherwise answer with the cost alone).
+    pub need_path: bool,
+}
+
+/// Most goal states a bidirectional search will start from.
+const MAX_GOAL_STATES: usize = 1 << 20;
+
 /// The result of solving one level.
 #[derive(Debug)]
 pub struct Answer {
@@ -35,6 +67,8 @@ pub enum SolveError {
         "no fast path applies to this puzzle's rules ({0}); use --engine interp or --engine auto"
     )]
     NoFastPath(String),
+    #[error("{0}")]
+    SearchUnavailable(String),
     #[error("internal error: the solver returned a path that does not replay ({0})")]
     BadPath(String),
 }
@@ -88,15 +122,31 @@ pub fn solve_with(
     budget: &Budget,
     need_path: bool,
 ) -> Result<Answer, SolveError> {
-    let mut budget = budget.clone();
+    let opts = SolveOptions {
+        engine,
+        search: SearchChoice::Auto,
+        budget: budget.clone(),
+        need_path,
+    };
+    solve_opts(model, level, &opts)
+}
+
+/// Solves `level` as `opts` says: the engine, the search backend, the budget.
+pub fn solve_opts(model: &Model, level: Level, opts: &SolveOptions) -> Result<Answer, SolveError> {
+    let engine = opts.engine;
+    let mut budget = opts.budget.clone();
     budget.max_depth = model.limit;
-    let fast = match engine {
-        EngineChoice::Interp => Err("requested with --engine interp".to_string()),
-        _ => crate::fast::select(model),
+    let fast = match (engine, opts.search) {
+        (EngineChoice::Interp, _) => Err("requested with --engine interp".to_string()),
+        (_, SearchChoice::Auto) => crate::fast::select(model),
+        (_, s) => Err(format!(
+            "--search {} runs on the interpreter",
+            search_name(s)
+        )),
     };
     match fast {
         Ok(f) => {
-            let (out, stats) = f.solve(&level, &budget, need_path);
+            let (out, stats) = f.solve(&level, &budget, opts.need_path);
             let outcome = match out {
                 FastOutcome::Solved { cost, actions } => {
                     let mut exp = Expander::new(model, level);
@@ -134,13 +184,47 @@ pub fn solve_with(
         Err(why) if engine == EngineChoice::Fast => Err(SolveError::NoFastPath(why)),
         Err(why) => {
             let mut exp = Expander::new(model, level);
-            let (outcome, stats, search) = if unit_costs(model) {
-                let (o, s) = search::bfs(&mut exp, &budget);
-                (o, s, "bfs")
-            } else {
-                let table = cost_table(model);
-                let (o, s) = search::dijkstra(&mut exp, &budget, &table);
-                (o, s, "dijkstra")
+            let unit = unit_costs(model);
+            let search = match opts.search {
+                SearchChoice::Auto if unit => SearchChoice::Bfs,
+                SearchChoice::Auto => SearchChoice::Dijkstra,
+                s => s,
+            };
+            let needs_unit = |name: &str| {
+                SolveError::SearchUnavailable(format!(
+                    "--search {name} needs moves that all cost one unit; this puzzle's cost is ({}); use --search dijkstra",
+                    model.costs.join(", ")
+                ))
+            };
+            let (outcome, stats) = match search {
+                SearchChoice::Bfs if unit => search::bfs(&mut exp, &budget),
+                SearchChoice::Iddfs if unit => search::iddfs(&mut exp, &budget),
+                SearchChoice::Bfs | SearchChoice::Iddfs => {
+                    return Err(needs_unit(search_name(search)))
+                }
+                SearchChoice::Astar => {
+                    exp.prepare_heuristic().map_err(|e| {
+                        SolveError::SearchUnavailable(format!(
+                            "--search astar: no heuristic can be derived: {e}"
+                        ))
+                    })?;
+                    search::astar(&mut exp, &budget)
+                }
+                SearchChoice::Bidir => {
+                    invertible(model).map_err(|e| {
+                        SolveError::SearchUnavailable(format!("--search bidir: {e}"))
+                    })?;
+                    let goals = exp.goal_states(MAX_GOAL_STATES).map_err(|e| {
+                        SolveError::SearchUnavailable(format!(
+                            "--search bidir: cannot start from the goal: {e}"
+                        ))
+                    })?;
+                    search::bidirectional(&mut exp, &budget, &goals)
+                }
+                SearchChoice::Dijkstra | SearchChoice::Auto => {
+                    let table = cost_table(model);
+                    search::dijkstra(&mut exp, &budget, &table)
+                }
             };
             if let Outcome::Solved(path) = &outcome {
                 verify(&mut exp, path)?;
@@ -154,10 +238,79 @@ pub fn solve_with(
                 } else {
                     format!("no fast path matches ({why})")
                 },
-                search,
+                search: search_name(search),
             })
         }
     }
+}
+
+/// The CLI name of a search backend.
+pub fn search_name(s: SearchChoice) -> &'static str {
+    match s {
+        SearchChoice::Auto => "auto",
+        SearchChoice::Bfs => "bfs",
+        SearchChoice::Dijkstra => "dijkstra",
+        SearchChoice::Astar => "astar",
+        SearchChoice::Iddfs => "iddfs",
+        SearchChoice::Bidir => "bidir",
+    }
+}
+
+/// Proves every move invertible: a move undone by the same move in the opposite
+/// direction, at the same cost. Accepted programs are one `shift` or `swap` along the
+/// move's direction, or one `turn` whose table undoes itself, with no tests, on a board
+/// whose tiles never change, with every direction's opposite declared.
+pub fn invertible(model: &Model) -> Result<(), String> {
+    if model.tiles.iter().any(|t| t.becomes.is_some()) {
+        return Err("tiles change during play, so moves cannot be undone".into());
+    }
+    if !unit_costs(model) {
+        return Err("moves do not all cost one unit".into());
+    }
+    let nd = model.dirs.len();
+    let opposite: Vec<Option<usize>> = model
+        .dirs
+        .iter()
+        .map(|d| {
+            model
+                .dirs
+                .iter()
+                .position(|e| e.dr == -d.dr && e.dc == -d.dc)
+        })
+        .collect();
+    if let Some(i) = opposite.iter().position(Option::is_none) {
+        return Err(format!(
+            "direction `{}` has no opposite direction",
+            model.dirs[i].name
+        ));
+    }
+    for m in &model.moves {
+        let fail = |why: &str| {
+            Err(format!(
+                "move `{}` cannot be proven invertible: {why}",
+                m.name
+            ))
+        };
+        match m.ops.as_slice() {
+            [crate::compile::Op::Shift { step, .. }] | [crate::compile::Op::Swap { step, .. }]
+                if step.fixed.is_none() => {}
+            [crate::compile::Op::Turn { table, .. }] => {
+                for (i, e) in table.iter().enumerate() {
+                    let (p, d) = (i / nd, i % nd);
+                    if let Some((to, dr, dc)) = e {
+                        let back = table[to.index() * nd + opposite[d].unwrap_or(d)];
+                        if back != Some((crate::compile::PoseId(p as u16), -dr, -dc)) {
+                            return fail("its turn table does not undo itself");
+                        }
+                    }
+                }
+            }
+            [] => return fail("it has no effect"),
+            [_] => return fail("it slides, tests, or moves along a fixed direction"),
+            _ => return fail("it has several statements"),
+        }
+    }
+    Ok(())
 }
 
 /// [`solve_with`], always returning a path when there is one.

@@ -544,7 +544,7 @@ fn on_target_answers_zero_first() {
 /// board (the spec: `0` when the piece stands on (TX, TY), checked first; the seed's
 /// reference prints 0 whenever `SX SY == TX TY`).
 #[test]
-#[ignore = "bug: a piece and target on the same off-board cell answer -1 with a warning instead of 0"]
+
 fn on_target_off_the_board_answers_zero() {
     let puzzle = load_puzzle();
     let b = Board {
@@ -566,7 +566,7 @@ fn on_target_off_the_board_answers_zero() {
 /// blank and the piece): the answer is -1 because the piece cannot get there, and no
 /// warning is due.
 #[test]
-#[ignore = "bug: a well-formed query whose target is off the board is warned about as malformed"]
+
 fn target_off_the_board_is_not_malformed() {
     let puzzle = load_puzzle();
     let b = Board {
@@ -681,7 +681,7 @@ fn short_last_query_reports_its_line() {
 /// 2"); as the last line with a final line break, the error names line 8, column 1, a
 /// line that does not exist.
 #[test]
-#[ignore = "bug: a query with too few numbers borrows numbers from the next line; the error names the wrong line"]
+
 fn short_query_names_its_own_line() {
     let puzzle = load_puzzle();
     let head = format!("3 4 3\n{SAMPLE_BOARD}");

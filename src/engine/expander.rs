@@ -138,6 +138,8 @@ pub struct Expander<'m> {
     any_sorted: bool,
     /// Every move is local and one-step, there is one instance and no mutable cell.
     solo: bool,
+    /// Per kind with goal conditions: relaxed distance to the goal of every place.
+    heuristic: Option<Vec<Option<Vec<u32>>>>,
     // Scratch, reused across calls.
     cur: Vec<u32>,
     bound: Vec<u32>,
@@ -218,6 +220,7 @@ impl<'m> Expander<'m> {
             goal_slots: vec![],
             any_sorted: false,
             solo: false,
+            heuristic: None,
             cur: vec![0; words],
             bound: vec![NONE; nkinds],
             choice: vec![NONE; nkinds],
@@ -417,6 +420,242 @@ impl<'m> Expander<'m> {
     /// Whether a state breaks no rule (used to validate starts and replayed paths).
     pub fn is_legal(&self, s: &[u32]) -> bool {
         (0..self.slot_kind.len()).all(|i| self.slot_legal(s, i) && !self.overlaps_any(s, i))
+    }
+
+    /// The relaxed estimate of moves left (0 until [`Expander::prepare_heuristic`]).
+    #[inline]
+    pub fn estimate(&self, s: &[u32]) -> u32 {
+        let Some(h) = &self.heuristic else { return 0 };
+        let mut best = 0;
+        for &(slot, k) in &self.goal_slots {
+            if let Some(dist) = &h[k] {
+                best = best.max(dist[s[slot] as usize]);
+            }
+        }
+        best
+    }
+
+    /// Derives an admissible heuristic from the rules: for every piece kind the goal
+    /// constrains, its distance to a goal place when it moves alone, ignoring every other
+    /// piece and every test about them (a backward search over its own places). Each real
+    /// move changes a piece's place by at most one relaxed step, so the maximum over the
+    /// constrained instances never overestimates. Refused when tiles change in play (the
+    /// relaxation would not bound the real moves) or costs are not unit.
+    pub fn prepare_heuristic(&mut self) -> Result<(), String> {
+        if self.mutable_count > 0 {
+            return Err("tiles change during play, so a piece's own distance is no bound".into());
+        }
+        if !crate::solver::unit_costs(self.model) {
+            return Err("moves do not all cost one unit".into());
+        }
+        if self.goal_slots.is_empty() {
+            return Err("the goal constrains no piece".into());
+        }
+        let nd = self.dir_delta.len();
+        let mut h: Vec<Option<Vec<u32>>> = vec![None; self.model.pieces.len()];
+        for (k, hk) in h.iter_mut().enumerate() {
+            if !self.goal_slots.iter().any(|&(_, kk)| kk == k) {
+                continue;
+            }
+            let n = self.flags[k].len();
+            // Reverse edges of the relaxed move graph.
+            let mut rev: Vec<Vec<u32>> = vec![vec![]; n];
+            for w in 0..n {
+                if self.flags[k][w] & LEGAL == 0 {
+                    continue;
+                }
+                for ops in &self.kops {
+                    for d in 0..nd {
+                        for to in self.relaxed(k, w as u32, ops, d) {
+                            if to as usize != w && self.flags[k][to as usize] & LEGAL != 0 {
+                                rev[to as usize].push(w as u32);
+                            }
+                        }
+                    }
+                }
+            }
+            let mut dist = vec![crate::search::UNREACHABLE; n];
+            let mut queue: std::collections::VecDeque<u32> = std::collections::VecDeque::new();
+            for (w, d) in dist.iter_mut().enumerate() {
+                if self.flags[k][w] & LEGAL != 0 && self.flags[k][w] & GOAL != 0 {
+                    *d = 0;
+                    queue.push_back(w as u32);
+                }
+            }
+            while let Some(w) = queue.pop_front() {
+                let dw = dist[w as usize];
+                for &p in &rev[w as usize] {
+                    if dist[p as usize] == crate::search::UNREACHABLE {
+                        dist[p as usize] = dw + 1;
+                        queue.push_back(p);
+                    }
+                }
+            }
+            *hk = Some(dist);
+        }
+        self.heuristic = Some(h);
+        Ok(())
+    }
+
+    /// Every goal state, for searches that start from the goal; `Err` when there are more
+    /// than `limit`. Pieces stand on legal places, do not overlap, and meet the goal;
+    /// interchangeable instances are listed once (sorted).
+    pub fn goal_states(&self, limit: usize) -> Result<Vec<Vec<u32>>, String> {
+        if self.mutable_count > 0 {
+            return Err("tiles change during play".into());
+        }
+        let n = self.slot_kind.len();
+        let choices: Vec<Vec<u32>> = (0..n)
+            .map(|slot| {
+                let k = self.slot_kind[slot] as usize;
+                let need_goal = self.goal_slots.iter().any(|&(_, kk)| kk == k);
+                (0..self.flags[k].len() as u32)
+                    .filter(|&w| {
+                        let f = self.flags[k][w as usize];
+                        f & LEGAL != 0 && (!need_goal || f & GOAL != 0)
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut out = vec![];
+        let mut cur = vec![0u32; self.words];
+        self.enumerate_goals(0, &choices, &mut cur, &mut out, limit)?;
+        Ok(out)
+    }
+
+    fn enumerate_goals(
+        &self,
+        slot: usize,
+        choices: &[Vec<u32>],
+        cur: &mut Vec<u32>,
+        out: &mut Vec<Vec<u32>>,
+        limit: usize,
+    ) -> Result<(), String> {
+        if slot == choices.len() {
+            if out.len() >= limit {
+                return Err(format!("more than {limit} goal states"));
+            }
+            out.push(cur.clone());
+            return Ok(());
+        }
+        let k = self.slot_kind[slot] as usize;
+        let same_kind_before =
+            slot > 0 && self.slot_kind[slot - 1] as usize == k && self.model.pieces[k].anonymous;
+        for &w in &choices[slot] {
+            if same_kind_before && w <= cur[slot - 1] {
+                continue;
+            }
+            cur[slot] = w;
+            if (0..slot).any(|o| self.overlap_pair(cur, slot, o)) {
+                continue;
+            }
+            self.enumerate_goals(slot + 1, choices, cur, out, limit)?;
+        }
+        Ok(())
+    }
+
+    fn overlap_pair(&self, s: &[u32], a: usize, b: usize) -> bool {
+        let k = self.slot_kind[a] as usize;
+        let (anchor, pose) = self.anchor(s, a);
+        self.foot[k][pose]
+            .iter()
+            .any(|&dl| self.covers(s, b, (anchor as isize + dl) as usize))
+    }
+
+    /// Places kind `k` may reach from word `w` in one application of a move, alone on the
+    /// board: ops on other pieces and all tests are ignored, a swap by another piece may
+    /// or may not displace it, and a slide may stop at any cell where a piece could block.
+    fn relaxed(&self, k: usize, w: u32, ops: &[KOp], d: usize) -> Vec<u32> {
+        let bits = self.slots[k].bits;
+        let mut cands: Vec<(usize, usize)> =
+            vec![((w >> bits) as usize, (w & ((1 << bits) - 1)) as usize)];
+        for op in ops {
+            let mut next = vec![];
+            for &(a, pose) in &cands {
+                match op {
+                    KOp::Test { .. } => next.push((a, pose)),
+                    KOp::Shift { kind, delta } | KOp::Swap { kind, delta } if *kind == k => {
+                        if self.slots[k].count > 1 {
+                            next.push((a, pose)); // the op may move another instance
+                        }
+                        let to = (a as isize + self.resolve(*delta, d)) as usize;
+                        if self.ptile[to] != OFF {
+                            next.push((to, pose));
+                        }
+                    }
+                    KOp::Swap { delta, .. } => {
+                        next.push((a, pose));
+                        let back = (a as isize - self.resolve(*delta, d)) as usize;
+                        if self.ptile[back] != OFF {
+                            next.push((back, pose));
+                        }
+                    }
+                    KOp::Turn { kind, table } if *kind == k => {
+                        if let Some((p, v)) = table[pose * self.dir_delta.len() + d] {
+                            let to = (a as isize + v) as usize;
+                            if self.ptile[to] != OFF {
+                                next.push((to, p as usize));
+                            }
+                        }
+                    }
+                    KOp::Slide { kind, delta, rules } if *kind == k => {
+                        let v = self.resolve(*delta, d);
+                        let may_block = rules
+                            .iter()
+                            .any(|r| matches!(r.event, SlideEvent::BeforePiece(_)));
+                        let mut at = a;
+                        for _ in 0..self.ptile.len() {
+                            let nxt = (at as isize + v) as usize;
+                            let off = self.ptile[nxt] == OFF;
+                            let mut stop = false;
+                            let mut lost = false;
+                            for r in rules {
+                                let fires = match r.event {
+                                    SlideEvent::OffBoard => off,
+                                    SlideEvent::BeforeTile(t) => !off && self.ptile[nxt] == t.0,
+                                    _ => false,
+                                };
+                                if fires {
+                                    lost |= r.lose;
+                                    stop |= r.stop;
+                                    if r.lose || r.stop {
+                                        break;
+                                    }
+                                }
+                            }
+                            if lost {
+                                break;
+                            }
+                            if stop {
+                                next.push((at, pose));
+                                break;
+                            }
+                            if off {
+                                break;
+                            }
+                            at = nxt;
+                            if may_block {
+                                next.push((at, pose));
+                            }
+                            let into = rules.iter().any(|r| match r.event {
+                                SlideEvent::Into(p) => r.stop && self.on_place(&[], at, p),
+                                _ => false,
+                            });
+                            if into {
+                                next.push((at, pose));
+                                break;
+                            }
+                        }
+                    }
+                    _ => next.push((a, pose)),
+                }
+            }
+            cands = next;
+        }
+        cands
+            .into_iter()
+            .map(|(a, p)| (a as u32) << bits | p as u32)
+            .collect()
     }
 
     /// Whether a state satisfies the goal.

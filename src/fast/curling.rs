@@ -93,6 +93,9 @@ impl Curling {
             [g] if g.pose.is_none() && g.on == goal => {}
             _ => return Err("the goal is not the slide's stopping place".into()),
         }
+        if goal == Place::Tile(block) || goal == Place::Tile(into) {
+            return Err("the goal is a block tile or what blocks break into".into());
+        }
         if model.outside == Some(block) {
             return Err("outside the board is a block".into());
         }
@@ -188,16 +191,17 @@ impl FastPath for Curling {
                     if is_block[adj as usize] && !broken(adj) {
                         continue; // may not throw into an adjacent block
                     }
-                    // Follow the ray, skipping blocks already broken.
+                    // Follow the ray: a live block stops the stone before it, a goal (a
+                    // broken block's cell included) stops it there, broken blocks let it pass.
                     let mut t = ray[cur[0] as usize * 4 + k];
-                    while t != OUT && is_block[t as usize] && !is_goal[t as usize] && broken(t) {
+                    while t != OUT && is_block[t as usize] && broken(t) && !is_goal[t as usize] {
                         t = ray[t as usize * 4 + k];
                     }
                     if t == OUT {
                         continue;
                     }
                     let mut next = cur;
-                    let solved = is_goal[t as usize];
+                    let solved = is_goal[t as usize] && !(is_block[t as usize] && !broken(t));
                     if solved {
                         next[0] = t;
                     } else {

@@ -11,7 +11,7 @@ use crate::compile::{JudgeFormat, Model, PieceId, PoseId, Subject};
 use crate::engine::{Instance, Level, SymbolGrid};
 use crate::io::grid::LegendIndex;
 use crate::search::{Budget, Outcome};
-use crate::solver::{path_cost, solve_with, EngineChoice, SolveError};
+use crate::solver::{path_cost, EngineChoice, SolveError};
 use crate::syntax::ast::{GridForm, HeaderField};
 use crate::Puzzle;
 
@@ -42,6 +42,7 @@ pub enum JudgeError {
 #[derive(Clone, Debug, Default)]
 pub struct JudgeOptions {
     pub engine: EngineChoice,
+    pub search: crate::solver::SearchChoice,
     pub budget: Budget,
 }
 
@@ -103,6 +104,19 @@ impl<'a> Scanner<'a> {
                 .map(|v| (at, v))
                 .map_err(|_| self.error_at(at, format!("expected {what}, found `{}`", short(tok)))),
         }
+    }
+
+    /// The next integer on the current line (the first one of a line may follow blank
+    /// lines); the end of the line is an error naming it.
+    fn int_on_line(&mut self, what: &str) -> Result<i64, InputError> {
+        let rest = &self.text[self.pos..];
+        let blanks = rest.len() - rest.trim_start_matches([' ', '\t', '\r']).len();
+        let after = &rest[blanks..];
+        if after.is_empty() || after.starts_with('\n') {
+            let at = self.pos + rest[..blanks].trim_end_matches('\r').len();
+            return Err(self.error_at(at, format!("expected {what}, found the end of the line")));
+        }
+        self.int(what).map(|(_, v)| v)
     }
 
     /// Ends the current line: only blanks may remain on it.
@@ -445,8 +459,8 @@ fn read_query(
     };
     let mut placed = vec![];
     for s in &fmt.query {
-        let (_, r) = sc.int(&format!("query {qi}: a row number"))?;
-        let (_, c) = sc.int(&format!("query {qi}: a column number"))?;
+        let r = sc.int_on_line(&format!("query {qi}: a row number"))?;
+        let c = sc.int_on_line(&format!("query {qi}: a column number"))?;
         placed.push((*s, r - fmt.base, c - fmt.base));
     }
     sc.end_line(&format!("query {qi}"))?;
@@ -468,15 +482,20 @@ fn query_meets_goal(model: &Model, level: &Level, placed: &[Placement]) -> bool 
         else {
             return false;
         };
-        let Some(cell) = on(r, c) else { return false };
         match g.on {
-            crate::compile::Place::Tile(t) => b.tiles[cell] == t,
-            crate::compile::Place::Mark(k) => {
-                b.has_mark(cell as u32, k)
-                    || placed
-                        .iter()
-                        .any(|&(s, r2, c2)| s == Subject::Mark(k) && on(r2, c2) == Some(cell))
+            // A mark the query places is met when it names the piece's own coordinates,
+            // on the board or not.
+            crate::compile::Place::Mark(k)
+                if placed.iter().any(|&(s, _, _)| s == Subject::Mark(k)) =>
+            {
+                placed
+                    .iter()
+                    .any(|&(s, r2, c2)| s == Subject::Mark(k) && (r2, c2) == (r, c))
             }
+            crate::compile::Place::Mark(k) => {
+                on(r, c).is_some_and(|cell| b.has_mark(cell as u32, k))
+            }
+            crate::compile::Place::Tile(t) => on(r, c).is_some_and(|cell| b.tiles[cell] == t),
         }
     })
 }
@@ -489,17 +508,25 @@ fn zero_cost(model: &Model) -> String {
 fn place_query(model: &Model, level: &Level, placed: &[Placement]) -> Result<Level, String> {
     let mut l = level.clone();
     let b = &l.board;
+    let (rows, cols) = (b.rows, b.cols);
+    let off = |r: i64, c: i64| r < 0 || c < 0 || r as usize >= rows || c as usize >= cols;
     for (s, r, c) in placed {
-        let name = match s {
-            Subject::Piece(p) => model.pieces[p.index()].name.as_str(),
-            Subject::Mark(k) => model.marks[k.index()].name.as_str(),
-            Subject::Tile(t) => model.tiles[t.index()].name.as_str(),
-        };
-        if *r < 0 || *c < 0 || *r as usize >= b.rows || *c as usize >= b.cols {
-            return Err(format!("`{name}` at row {r}, column {c} is off the board"));
+        if let Subject::Piece(p) = s {
+            if off(*r, *c) {
+                let name = &model.pieces[p.index()].name;
+                return Err(format!(
+                    "`{name}` at row {}, column {} is off the board",
+                    r + 1,
+                    c + 1
+                ));
+            }
         }
     }
     for (s, r, c) in placed {
+        // A mark off the board marks nothing: no piece can reach it.
+        if off(*r, *c) {
+            continue;
+        }
         let cell = (*r as usize * l.board.cols + *c as usize) as u32;
         match s {
             Subject::Piece(p) => l.instances.push(Instance {
@@ -530,7 +557,16 @@ fn answer(
     let need_path = [&fmt.solved, &fmt.unsolved]
         .iter()
         .any(|t| t.contains("{path}") || t.contains("{moves}"));
-    let ans = solve_with(model, level, opts.engine, &opts.budget, need_path)?;
+    let ans = crate::solver::solve_opts(
+        model,
+        level,
+        &crate::solver::SolveOptions {
+            engine: opts.engine,
+            search: opts.search,
+            budget: opts.budget.clone(),
+            need_path,
+        },
+    )?;
     summary.engine = ans.engine;
     Ok(match ans.outcome {
         Outcome::Cost(cost) => {

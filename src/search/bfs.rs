@@ -10,9 +10,6 @@ use std::time::Instant;
 use super::{actions_between, Budget, Cutoff, Outcome, Path, Space, Stats};
 use crate::engine::{StateStore, Successors};
 
-/// Checks the clock only every this many expansions.
-const CLOCK_EVERY: u64 = 4096;
-
 pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
     let t0 = Instant::now();
     let words = space.words();
@@ -52,12 +49,10 @@ pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
             break;
         }
         stats.peak_frontier = stats.peak_frontier.max((queue.len() - head) as u64);
-        if stats.expanded % CLOCK_EVERY == 0 && budget.deadline.is_some_and(|d| Instant::now() >= d)
-        {
-            return (
-                finish(&mut stats, &store, Outcome::Cutoff(Cutoff::Time)),
-                stats,
-            );
+        if stats.expanded.is_multiple_of(super::CHECK_EVERY) {
+            if let Some(c) = budget.check(&stats) {
+                return (finish(&mut stats, &store, Outcome::Cutoff(c)), stats);
+            }
         }
         store.load(queue[head], &mut cur);
         space.successors(&cur, &mut succ);

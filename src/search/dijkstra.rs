@@ -127,7 +127,7 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
     let dense_ok = radix
         .iter()
         .try_fold(1u64, |a, &r| a.checked_mul(r as u64))
-        .is_some_and(|t| t <= 1 << 22);
+        .is_some_and(|t| t <= 1 << 20);
     let mut store = if dense_ok {
         StateStore::new(&radix)
     } else {
@@ -194,9 +194,11 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
         if budget.max_depth.is_some_and(|m| labels.depth[i] >= m) {
             continue;
         }
-        if stats.expanded % 4096 == 0 && budget.deadline.is_some_and(|d| Instant::now() >= d) {
-            finish(&mut stats, &store, t0);
-            return (Outcome::Cutoff(Cutoff::Time), stats);
+        if stats.expanded.is_multiple_of(super::CHECK_EVERY) {
+            if let Some(c) = budget.check(&stats) {
+                finish(&mut stats, &store, t0);
+                return (Outcome::Cutoff(c), stats);
+            }
         }
         space.successors(&cur, &mut succ);
         stats.expanded += 1;

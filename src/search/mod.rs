@@ -3,11 +3,17 @@
 //! Backends know nothing of the language: they see a start state, a goal test and
 //! successors in a fixed action order, and return the action sequence with statistics.
 
+mod astar;
 mod bfs;
+mod bidir;
 mod dijkstra;
+mod iddfs;
 
+pub use astar::{astar, UNREACHABLE};
 pub use bfs::bfs;
+pub use bidir::bidirectional;
 pub use dijkstra::{dijkstra, CostTable, MAX_COMPONENTS};
+pub use iddfs::iddfs;
 
 use std::time::{Duration, Instant};
 
@@ -23,6 +29,11 @@ pub trait Space {
     fn is_goal(&self, s: &[u32]) -> bool;
     /// All successors of `s` in increasing action order.
     fn successors(&mut self, s: &[u32], out: &mut Successors);
+    /// A lower bound on the moves left from `s` that changes by at most one per move;
+    /// [`UNREACHABLE`] when no goal can be reached. 0 when nothing better is known.
+    fn estimate(&self, _s: &[u32]) -> u32 {
+        0
+    }
 }
 
 impl Space for Expander<'_> {
@@ -41,17 +52,74 @@ impl Space for Expander<'_> {
     fn successors(&mut self, s: &[u32], out: &mut Successors) {
         Expander::successors(self, s, out)
     }
+    fn estimate(&self, s: &[u32]) -> u32 {
+        Expander::estimate(self, s)
+    }
 }
 
+/// Called now and then during a search with the counters so far (for progress bars).
+pub type Progress = std::sync::Arc<dyn Fn(&Stats) + Send + Sync>;
+
 /// Bounds on one search. A search that hits one stops with [`Outcome::Cutoff`].
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Budget {
     /// Stop after storing this many states.
     pub max_states: Option<usize>,
     /// Stop at this time.
     pub deadline: Option<Instant>,
+    /// Stop when the process's resident memory exceeds this many bytes.
+    pub max_bytes: Option<u64>,
     /// Never make more than this many moves (a rule of the puzzle, not a budget).
     pub max_depth: Option<u32>,
+    /// Told of progress every few thousand expansions.
+    pub progress: Option<Progress>,
+}
+
+impl std::fmt::Debug for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Budget")
+            .field("max_states", &self.max_states)
+            .field("deadline", &self.deadline)
+            .field("max_bytes", &self.max_bytes)
+            .field("max_depth", &self.max_depth)
+            .finish()
+    }
+}
+
+/// How often (in expansions) searches look at the clock, memory and progress.
+pub const CHECK_EVERY: u64 = 4096;
+
+impl Budget {
+    /// The slow checks (time, memory, progress), meant for every [`CHECK_EVERY`] expansions.
+    pub fn check(&self, stats: &Stats) -> Option<Cutoff> {
+        if let Some(p) = &self.progress {
+            p(stats);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Some(Cutoff::Time);
+        }
+        if let Some(max) = self.max_bytes {
+            if resident_bytes().is_some_and(|b| b > max) {
+                return Some(Cutoff::Memory(max));
+            }
+        }
+        None
+    }
+}
+
+/// The process's resident memory now, where the system tells it (Linux).
+pub fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}
+
+/// The process's peak resident memory so far, where the system tells it (Linux).
+pub fn peak_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 /// Counters of one search.
@@ -82,6 +150,8 @@ pub struct Path {
 pub enum Cutoff {
     States(usize),
     Time,
+    /// Resident memory passed this many bytes.
+    Memory(u64),
 }
 
 impl std::fmt::Display for Cutoff {
@@ -89,6 +159,7 @@ impl std::fmt::Display for Cutoff {
         match self {
             Cutoff::States(n) => write!(f, "the state limit of {n} states was reached"),
             Cutoff::Time => write!(f, "the time limit was reached"),
+            Cutoff::Memory(b) => write!(f, "the memory limit of {} MiB was reached", b >> 20),
         }
     }
 }

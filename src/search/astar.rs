@@ -1,0 +1,123 @@
+//! A* for unit-cost moves, guided by [`Space::estimate`].
+//!
+//! The estimate must never exceed the true number of moves left and may change by at
+//! most one per move (the interpreter's relaxed-piece distances satisfy both), so the
+//! first goal taken from the queue is optimal. Among equal `f = g + h` the deeper state
+//! goes first, then the one queued first. States whose estimate is infinite (no goal
+//! reachable even in the relaxation) are never queued.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::time::Instant;
+
+use super::{Budget, Cutoff, Outcome, Path, Space, Stats};
+use crate::engine::{StateStore, Successors};
+
+/// Estimate meaning "no goal is reachable from here".
+pub const UNREACHABLE: u32 = u32::MAX;
+
+/// Queue entry: `f`, then deeper first, then first queued, then the state id.
+type Entry = (u64, Reverse<u32>, u64, u32);
+
+pub fn astar<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
+    let t0 = Instant::now();
+    let words = space.words();
+    let mut stats = Stats::default();
+    let mut store = StateStore::hashed(words);
+    let start = space.start();
+    let mut g: Vec<u32> = vec![0];
+    let mut parent: Vec<u32> = vec![u32::MAX];
+    let mut action: Vec<u32> = vec![u32::MAX];
+    let mut closed: Vec<bool> = vec![false];
+    let _ = store.insert(&start);
+    let h0 = space.estimate(&start);
+    // (f, -g, order, id)
+    let mut heap: BinaryHeap<Reverse<Entry>> = BinaryHeap::new();
+    let mut order = 0u64;
+    if h0 != UNREACHABLE {
+        heap.push(Reverse((h0 as u64, Reverse(0), order, 0)));
+    }
+    let mut cur = vec![0u32; words];
+    let mut succ = Successors::default();
+    let done = |stats: &mut Stats, store: &StateStore| {
+        stats.stored = store.len() as u64;
+        stats.store_bytes = store.bytes() as u64;
+        stats.elapsed = t0.elapsed();
+    };
+    while let Some(Reverse((_, Reverse(gs), _, id))) = heap.pop() {
+        let i = id as usize;
+        if closed[i] || gs != g[i] {
+            continue;
+        }
+        closed[i] = true;
+        store.load(id, &mut cur);
+        if space.is_goal(&cur) {
+            let mut states = vec![];
+            let mut actions = vec![];
+            let mut at = i;
+            loop {
+                let mut s = vec![0; words];
+                store.load(at as u32, &mut s);
+                states.push(s);
+                if parent[at] == u32::MAX {
+                    break;
+                }
+                actions.push(action[at]);
+                at = parent[at] as usize;
+            }
+            states.reverse();
+            actions.reverse();
+            done(&mut stats, &store);
+            return (Outcome::Solved(Path { actions, states }), stats);
+        }
+        if budget.max_depth.is_some_and(|m| gs >= m) {
+            continue;
+        }
+        if stats.expanded.is_multiple_of(super::CHECK_EVERY) {
+            if let Some(c) = budget.check(&stats) {
+                done(&mut stats, &store);
+                return (Outcome::Cutoff(c), stats);
+            }
+        }
+        space.successors(&cur, &mut succ);
+        stats.expanded += 1;
+        stats.generated += succ.len() as u64;
+        for k in 0..succ.len() {
+            let s = succ.state(k, words);
+            let j = match store.insert(s) {
+                Ok(j) => {
+                    g.push(u32::MAX);
+                    parent.push(u32::MAX);
+                    action.push(u32::MAX);
+                    closed.push(false);
+                    j
+                }
+                Err(j) => j,
+            } as usize;
+            if closed[j] || gs + 1 >= g[j] {
+                continue;
+            }
+            let h = space.estimate(s);
+            if h == UNREACHABLE {
+                continue;
+            }
+            g[j] = gs + 1;
+            parent[j] = id;
+            action[j] = succ.actions[k];
+            order += 1;
+            heap.push(Reverse((
+                (gs + 1) as u64 + h as u64,
+                Reverse(gs + 1),
+                order,
+                j as u32,
+            )));
+        }
+        stats.peak_frontier = stats.peak_frontier.max(heap.len() as u64);
+        if budget.max_states.is_some_and(|m| store.len() >= m) {
+            done(&mut stats, &store);
+            return (Outcome::Cutoff(Cutoff::States(store.len())), stats);
+        }
+    }
+    done(&mut stats, &store);
+    (Outcome::Unsolvable, stats)
+}

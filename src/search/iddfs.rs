@@ -1,0 +1,142 @@
+//! Depth-limited depth-first search and iterative deepening.
+//!
+//! Each iteration searches depth-first in action order to a depth bound, so the first
+//! solution found at the smallest bound is the lexicographically smallest shortest one,
+//! the same answer breadth-first search gives. A table of the shallowest depth at which
+//! each state was reached in the current iteration prunes revisits (a state reached again
+//! no shallower cannot lead anywhere new). Memory holds that table and the current path.
+
+use std::time::Instant;
+
+use hashbrown::HashMap;
+
+use super::{Budget, Cutoff, Outcome, Path, Space, Stats};
+use crate::engine::Successors;
+
+/// Searches depth-first to `bound` moves; `None` bound means "until no new state appears".
+pub fn iddfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
+    let t0 = Instant::now();
+    let mut stats = Stats::default();
+    let start = space.start();
+    if space.is_goal(&start) {
+        stats.elapsed = t0.elapsed();
+        return (
+            Outcome::Solved(Path {
+                actions: vec![],
+                states: vec![start],
+            }),
+            stats,
+        );
+    }
+    let mut bound = 1u32;
+    loop {
+        if budget.max_depth.is_some_and(|m| bound > m) {
+            break;
+        }
+        match depth_limited(space, budget, &start, bound, &mut stats) {
+            Limited::Found(path) => {
+                stats.elapsed = t0.elapsed();
+                return (Outcome::Solved(path), stats);
+            }
+            Limited::Cut(c) => {
+                stats.elapsed = t0.elapsed();
+                return (Outcome::Cutoff(c), stats);
+            }
+            // Nothing reached the bound: deeper bounds cannot find more.
+            Limited::Exhausted => break,
+            Limited::Deeper => bound += 1,
+        }
+    }
+    stats.elapsed = t0.elapsed();
+    (Outcome::Unsolvable, stats)
+}
+
+enum Limited {
+    Found(Path),
+    Cut(Cutoff),
+    /// Every branch ended before the bound.
+    Exhausted,
+    /// Some branch was stopped by the bound.
+    Deeper,
+}
+
+/// One frame of the explicit DFS stack: a state, its successors, the next one to try.
+struct Frame {
+    state: Vec<u32>,
+    succ: Successors,
+    next: usize,
+}
+
+fn depth_limited<S: Space>(
+    space: &mut S,
+    budget: &Budget,
+    start: &[u32],
+    bound: u32,
+    stats: &mut Stats,
+) -> Limited {
+    let words = space.words();
+    let mut best: HashMap<Vec<u32>, u32> = HashMap::new();
+    best.insert(start.to_vec(), 0);
+    let mut stack: Vec<Frame> = vec![];
+    let mut actions: Vec<u32> = vec![];
+    let mut first = Successors::default();
+    space.successors(start, &mut first);
+    stats.expanded += 1;
+    stack.push(Frame {
+        state: start.to_vec(),
+        succ: first,
+        next: 0,
+    });
+    let mut hit_bound = false;
+    while let Some(top) = stack.last_mut() {
+        if top.next >= top.succ.len() {
+            stack.pop();
+            actions.pop();
+            continue;
+        }
+        let i = top.next;
+        top.next += 1;
+        let s = top.succ.state(i, words).to_vec();
+        let a = top.succ.actions[i];
+        let depth = stack.len() as u32;
+        stats.generated += 1;
+        if best.get(&s).is_some_and(|&d| d <= depth) {
+            continue;
+        }
+        best.insert(s.clone(), depth);
+        stats.stored = stats.stored.max(best.len() as u64);
+        if space.is_goal(&s) {
+            actions.push(a);
+            let mut states: Vec<Vec<u32>> = stack.iter().map(|f| f.state.clone()).collect();
+            states.push(s);
+            return Limited::Found(Path { actions, states });
+        }
+        if budget.max_states.is_some_and(|m| best.len() >= m) {
+            return Limited::Cut(Cutoff::States(best.len()));
+        }
+        if stats.expanded.is_multiple_of(super::CHECK_EVERY) {
+            if let Some(c) = budget.check(stats) {
+                return Limited::Cut(c);
+            }
+        }
+        if depth >= bound {
+            hit_bound = true;
+            continue;
+        }
+        let mut succ = Successors::default();
+        space.successors(&s, &mut succ);
+        stats.expanded += 1;
+        actions.push(a);
+        stack.push(Frame {
+            state: s,
+            succ,
+            next: 0,
+        });
+        stats.peak_frontier = stats.peak_frontier.max(stack.len() as u64);
+    }
+    if hit_bound {
+        Limited::Deeper
+    } else {
+        Limited::Exhausted
+    }
+}
