@@ -20,6 +20,7 @@ mod exit {
     pub const CUTOFF: u8 = 3;
     pub const ENGINE: u8 = 4;
     pub const SEARCH: u8 = 5;
+    pub const GRAPH: u8 = 6;
 }
 
 #[derive(Parser)]
@@ -154,6 +155,35 @@ enum Command {
         #[command(flatten)]
         search: SearchArgs,
     },
+    /// Export the reachable state graph of a level as DOT or JSON.
+    Graph {
+        file: String,
+        /// A level file written in the puzzle's legend.
+        level_file: Option<String>,
+        /// An inline level by name.
+        #[arg(long, conflicts_with = "level_file")]
+        level: Option<String>,
+        #[arg(long, value_enum, default_value = "dot")]
+        format: GraphFormat,
+        /// Refuse graphs with more states than this (exit code 6).
+        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+        max_states: u64,
+    },
+    /// Report what a designer wants to know of a level's state graph.
+    Analyze {
+        file: String,
+        /// A level file written in the puzzle's legend.
+        level_file: Option<String>,
+        /// An inline level by name.
+        #[arg(long, conflicts_with = "level_file")]
+        level: Option<String>,
+        /// Refuse graphs with more states than this (exit code 6).
+        #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+        max_states: u64,
+        /// Print the figures as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Answer a judge input (stdin when INPUT is omitted) in the file's declared format.
     Judge {
         file: String,
@@ -249,6 +279,35 @@ fn run(cli: Cli) -> Result<(), u8> {
             json,
             search,
         } => solve_cmd(&file, level_file, level, steps, json, &search),
+        Command::Graph {
+            file,
+            level_file,
+            level,
+            format,
+            max_states,
+        } => graph_cmd(
+            &file,
+            level_file,
+            level,
+            max_states,
+            match format {
+                GraphFormat::Dot => GraphOutput::Dot,
+                GraphFormat::Json => GraphOutput::Json,
+            },
+        ),
+        Command::Analyze {
+            file,
+            level_file,
+            level,
+            max_states,
+            json,
+        } => graph_cmd(
+            &file,
+            level_file,
+            level,
+            max_states,
+            GraphOutput::Analysis { json },
+        ),
         Command::Judge {
             file,
             input,
@@ -293,17 +352,14 @@ fn run(cli: Cli) -> Result<(), u8> {
     }
 }
 
-fn solve_cmd(
+/// The level a command works on: a level file, an inline level by name, or the first.
+fn pick_level(
+    p: &Puzzle,
     file: &str,
     level_file: Option<String>,
     level: Option<String>,
-    steps: bool,
-    json: bool,
-    search: &SearchArgs,
-) -> Result<(), u8> {
-    let p = load(file)?;
-    let mut o = String::new();
-    let lvl = match (level_file, level) {
+) -> Result<puz::engine::Level, u8> {
+    match (level_file, level) {
         (Some(path), _) => {
             let text = read_source(&path).map_err(|e| {
                 eprintln!("error: {e}");
@@ -312,7 +368,7 @@ fn solve_cmd(
             p.level_from_file(&path, text).map_err(|d| {
                 eprintln!("{:?}", miette::Report::new(d));
                 exit::INPUT
-            })?
+            })
         }
         (None, name) => {
             let idx = match &name {
@@ -335,9 +391,118 @@ fn solve_cmd(
             p.inline_level(idx).map_err(|d| {
                 eprintln!("{:?}", miette::Report::new(d));
                 exit::RULES
-            })?
+            })
         }
-    };
+    }
+}
+
+/// `puz graph` and `puz analyze`: build the reachable state graph, then export or study it.
+fn graph_cmd(
+    file: &str,
+    level_file: Option<String>,
+    level: Option<String>,
+    max_states: u64,
+    what: GraphOutput,
+) -> Result<(), u8> {
+    let p = load(file)?;
+    let lvl = pick_level(&p, file, level_file, level)?;
+    let mut exp = puz::engine::Expander::new(&p.model, lvl);
+    let g = puz::search::graph::StateGraph::build(&mut exp, max_states as usize, p.model.limit)
+        .map_err(|e| {
+            eprintln!("error: {e}");
+            exit::GRAPH
+        })?;
+    let form = p.form();
+    match what {
+        GraphOutput::Dot => emit(&puz::io::graph::to_dot(&g, &exp, form)),
+        GraphOutput::Json => emit(&(puz::io::graph::to_json(&g, &exp, form).to_string() + "\n")),
+        GraphOutput::Analysis { json } => {
+            let a = g.analyze();
+            if json {
+                emit(&(serde_json::to_string_pretty(&a).expect("analysis serializes") + "\n"));
+            } else {
+                let mut o = String::new();
+                outln!(
+                    o,
+                    "reachable states: {} ({} moves between them, {} goal states)",
+                    a.reachable_states,
+                    a.transitions,
+                    a.goal_states
+                );
+                outln!(
+                    o,
+                    "dead states: {} (no goal reachable); moves into them: {}",
+                    a.dead_states,
+                    a.moves_into_dead_states
+                );
+                outln!(
+                    o,
+                    "strongly connected components: {} (largest {})",
+                    a.strongly_connected_components,
+                    a.largest_component
+                );
+                outln!(
+                    o,
+                    "reversible: {}",
+                    if a.reversible {
+                        "yes, every move can be undone"
+                    } else {
+                        "no, some moves cannot be undone"
+                    }
+                );
+                match (a.optimal_moves, a.optimal_solutions) {
+                    (Some(m), Some(n)) => outln!(
+                        o,
+                        "fewest moves to a goal: {m} ({n} distinct optimal solutions)"
+                    ),
+                    _ => outln!(o, "no goal is reachable"),
+                }
+                outln!(o, "farthest reachable state: {} moves", a.farthest_distance);
+                if let Some(far) = g
+                    .graph
+                    .node_indices()
+                    .find(|&n| g.graph[n].depth == a.farthest_distance)
+                {
+                    out!(
+                        o,
+                        "{}",
+                        puz::io::render::render(&exp, &g.graph[far].state, form)
+                    );
+                }
+                let layers: Vec<String> =
+                    a.states_at_distance.iter().map(|n| n.to_string()).collect();
+                outln!(o, "states at each distance: {}", layers.join(" "));
+                emit(&o);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What `graph_cmd` prints.
+enum GraphOutput {
+    Dot,
+    Json,
+    Analysis { json: bool },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum GraphFormat {
+    Dot,
+    Json,
+}
+
+fn solve_cmd(
+    file: &str,
+    level_file: Option<String>,
+    level: Option<String>,
+    steps: bool,
+    json: bool,
+    search: &SearchArgs,
+) -> Result<(), u8> {
+    let p = load(file)?;
+    let mut o = String::new();
+    let lvl = pick_level(&p, file, level_file, level)?;
     let model = &p.model;
     let level_name = lvl.name.clone();
     let (rows, cols) = (lvl.board.rows, lvl.board.cols);

@@ -7,6 +7,7 @@ mod astar;
 mod bfs;
 mod bidir;
 mod dijkstra;
+pub mod graph;
 mod iddfs;
 
 pub use astar::{astar, UNREACHABLE};
