@@ -201,7 +201,7 @@ impl FastPath for Curling {
                         continue;
                     }
                     let mut next = cur;
-                    let solved = is_goal[t as usize] && !(is_block[t as usize] && !broken(t));
+                    let solved = is_goal[t as usize] && (!is_block[t as usize] || broken(t));
                     if solved {
                         next[0] = t;
                     } else {
