@@ -193,6 +193,9 @@ impl FastPath for Bloxorz {
 }
 
 /// Breadth-first search over `cell * 4 + pose`; `PATH` keeps parents to rebuild actions.
+///
+/// One byte per state says whether it is still open (legal and not yet reached), so a
+/// successor costs one load and one store; goals are read from the cell's legality bits.
 fn bfs<const PATH: bool>(
     legal: &[u8],
     step: &[[(usize, isize, u32); 4]; 3],
@@ -212,8 +215,14 @@ fn bfs<const PATH: bool>(
             stats,
         );
     }
-    let mut seen = vec![0u64; (cells * 4).div_ceil(64)];
-    seen[start as usize >> 6] |= 1 << (start & 63);
+    let mut open = vec![0u8; cells * 4];
+    for (c, &bits) in legal.iter().enumerate() {
+        let o = &mut open[c * 4..c * 4 + 4];
+        o[0] = bits & 1;
+        o[1] = bits >> 1 & 1;
+        o[2] = bits >> 2 & 1;
+    }
+    open[start as usize] = 0;
     let mut queue: Vec<u32> = Vec::with_capacity(cells);
     queue.push(start);
     let mut parent: Vec<u32> = vec![];
@@ -222,44 +231,37 @@ fn bfs<const PATH: bool>(
         parent.push(u32::MAX);
         via.push(0);
     }
+    // Per pose: (new pose, delta in states, model dir).
+    let moves: [[(u32, isize, u32); 4]; 3] =
+        step.map(|row| row.map(|(to, delta, md)| (to as u32, delta * 4 + to as isize, md)));
     let (mut head, mut depth, mut layer_end) = (0usize, 0u64, 1usize);
     while head < queue.len() {
         if head == layer_end {
             depth += 1;
             layer_end = queue.len();
-            if budget
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
-            {
-                stats.stored = queue.len() as u64;
-                return (FastOutcome::Cutoff(Cutoff::Time), stats);
+            stats.expanded = head as u64;
+            stats.stored = queue.len() as u64;
+            if let Some(c) = budget.check(&stats) {
+                return (FastOutcome::Cutoff(c), stats);
             }
             if budget.max_states.is_some_and(|m| queue.len() >= m) {
-                stats.stored = queue.len() as u64;
                 return (FastOutcome::Cutoff(Cutoff::States(queue.len())), stats);
             }
         }
         let s = queue[head];
-        let cell = (s >> 2) as isize;
-        for &(to, delta, md) in &step[(s & 3) as usize] {
-            let nc = (cell + delta) as usize;
-            let bits = legal[nc];
-            if bits >> to & 1 == 0 {
+        let base = (s & !3) as isize;
+        for &(to, delta, md) in &moves[(s & 3) as usize] {
+            let ns = (base + delta) as usize;
+            if open[ns] == 0 {
                 continue;
             }
-            let ns = (nc << 2 | to) as u32;
-            let word = &mut seen[ns as usize >> 6];
-            let bit = 1u64 << (ns & 63);
-            if *word & bit != 0 {
-                continue;
-            }
-            *word |= bit;
-            queue.push(ns);
+            open[ns] = 0;
+            queue.push(ns as u32);
             if PATH {
                 parent.push(head as u32);
                 via.push(md as u8);
             }
-            if to == STAND && bits & GOAL_BIT != 0 {
+            if to == STAND as u32 && legal[ns >> 2] & GOAL_BIT != 0 {
                 stats.expanded = head as u64 + 1;
                 stats.stored = queue.len() as u64;
                 let actions = PATH.then(|| {
