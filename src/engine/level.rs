@@ -160,11 +160,29 @@ impl Level {
         }
         let mut problems = vec![];
         let mut instances = vec![];
+        // One pass: the cells placing each piece, and the cells of each single mark.
+        let mut piece_cells: Vec<Vec<usize>> = vec![vec![]; model.pieces.len()];
+        let mut mark_cells: Vec<Vec<usize>> = vec![vec![]; model.marks.len()];
+        let placing: Vec<bool> = model
+            .legend
+            .iter()
+            .map(|s| !s.pieces.is_empty() || !s.marks.is_empty())
+            .collect();
+        for (i, &sym) in grid.symbols.iter().enumerate() {
+            if !placing[sym as usize] {
+                continue;
+            }
+            let entry = &model.legend[sym as usize];
+            for p in &entry.pieces {
+                piece_cells[p.index()].push(i);
+            }
+            for k in &entry.marks {
+                mark_cells[k.index()].push(i);
+            }
+        }
         for (pi, kind) in model.pieces.iter().enumerate() {
             let pid = PieceId(pi as u16);
-            let cells: Vec<usize> = (0..n)
-                .filter(|&i| model.legend[grid.symbols[i] as usize].pieces.contains(&pid))
-                .collect();
+            let cells = std::mem::take(&mut piece_cells[pi]);
             let groups = group_cells(grid, &cells, kind.poses.iter().all(|p| p.cells.len() == 1));
             let mut found = vec![];
             for g in &groups {
@@ -196,7 +214,7 @@ impl Level {
             if !mk.single {
                 continue;
             }
-            let cells: Vec<usize> = (0..n).filter(|&i| board.marks[i] >> ki & 1 == 1).collect();
+            let cells = &mark_cells[ki];
             if cells.len() > 1 {
                 problems.push(Problem::TooManyMarkers {
                     what: format!("mark `{}`", mk.name),
