@@ -138,6 +138,10 @@ pub struct Expander<'m> {
     any_sorted: bool,
     /// Every move is local and one-step, there is one instance and no mutable cell.
     solo: bool,
+    /// For solo models: per pose, every (word delta, action) in action order.
+    solo_table: Vec<Vec<(i64, u32)>>,
+    /// For solo models: the one kind.
+    solo_kind: usize,
     /// Per kind with goal conditions: relaxed distance to the goal of every place.
     heuristic: Option<Vec<Option<Vec<u32>>>>,
     // Scratch, reused across calls.
@@ -220,6 +224,8 @@ impl<'m> Expander<'m> {
             goal_slots: vec![],
             any_sorted: false,
             solo: false,
+            solo_table: vec![],
+            solo_kind: 0,
             heuristic: None,
             cur: vec![0; words],
             bound: vec![NONE; nkinds],
@@ -256,6 +262,32 @@ impl<'m> Expander<'m> {
                 .iter()
                 .all(|l| l.as_ref().is_some_and(|l| l.single.is_some()))
             && e.flags.iter().all(|f| f.iter().all(|x| x & LIVE == 0));
+        if e.solo {
+            e.solo_kind = e.slot_kind[0] as usize;
+            let bits = e.slots[e.solo_kind].bits;
+            let nd = e.dir_delta.len();
+            let poses = model.pieces[e.solo_kind].poses.len();
+            e.solo_table = (0..poses)
+                .map(|pose| {
+                    let mut row = vec![];
+                    for (mi, local) in e.local.iter().enumerate() {
+                        let table = local
+                            .as_ref()
+                            .and_then(|l| l.single.as_ref())
+                            .expect("solo moves are single");
+                        for d in 0..nd {
+                            if let Some((np, v)) = table[pose * nd + d] {
+                                row.push((
+                                    ((v as i64) << bits) + np as i64 - pose as i64,
+                                    (mi * nd + d) as u32,
+                                ));
+                            }
+                        }
+                    }
+                    row
+                })
+                .collect();
+        }
         e
     }
 
@@ -762,20 +794,13 @@ impl<'m> Expander<'m> {
     /// table lookup and a legality flag per action.
     #[inline]
     fn solo_successors(&self, w: u32, out: &mut Successors) {
-        let nd = self.dir_delta.len();
-        for (mi, local) in self.local.iter().enumerate() {
-            let Some(local) = local else { continue };
-            let Some(table) = &local.single else { continue };
-            let bits = self.slots[local.kind].bits;
-            let (a, pose) = ((w >> bits) as isize, (w & ((1 << bits) - 1)) as usize);
-            let flags = &self.flags[local.kind];
-            for (d, entry) in table[pose * nd..pose * nd + nd].iter().enumerate() {
-                let Some((np, v)) = *entry else { continue };
-                let nw = ((a + v) as u32) << bits | np;
-                if flags[nw as usize] & LEGAL != 0 {
-                    out.states.push(nw);
-                    out.actions.push((mi * nd + d) as u32);
-                }
+        let bits = self.slots[self.solo_kind].bits;
+        let flags = &self.flags[self.solo_kind];
+        for &(dw, action) in &self.solo_table[(w & ((1 << bits) - 1)) as usize] {
+            let nw = (w as i64 + dw) as u32;
+            if flags[nw as usize] & LEGAL != 0 {
+                out.states.push(nw);
+                out.actions.push(action);
             }
         }
     }
@@ -1202,28 +1227,39 @@ impl<'m> Expander<'m> {
             }
             let pose_goal = goals.iter().all(|g| g.pose.is_none_or(|q| q.index() == pi));
             let foot = &self.foot[k][pi];
+            // Per cell, the flags it forces off and on: a forbidden cell clears LEGAL, a
+            // cell off the goal clears GOAL, a mutable cell sets LIVE (checked in play).
+            let clear: Vec<u8> = (0..n)
+                .map(|p| {
+                    if self.pmut[p] != NONE {
+                        0
+                    } else {
+                        (if cell_bad[p] { LEGAL } else { 0 })
+                            | (if cell_goal[p] { 0 } else { GOAL })
+                    }
+                })
+                .collect();
+            let live: Vec<u8> = self
+                .pmut
+                .iter()
+                .map(|&m| if m != NONE { LIVE } else { 0 })
+                .collect();
             let (lo, hi) = (
                 self.pad * self.width + self.pad,
                 n - self.pad * self.width - self.pad,
             );
+            let init = LEGAL | if pose_goal { GOAL } else { 0 };
             for a in lo..hi {
                 if self.ptile[a] == OFF {
                     continue;
                 }
-                let mut f = LEGAL | if pose_goal { GOAL } else { 0 };
+                let (mut off, mut on) = (0u8, 0u8);
                 for &dl in foot {
                     let p = (a as isize + dl) as usize;
-                    if self.pmut[p] != NONE {
-                        f |= LIVE;
-                    } else {
-                        if cell_bad[p] {
-                            f &= !LEGAL;
-                        }
-                        if !cell_goal[p] {
-                            f &= !GOAL;
-                        }
-                    }
+                    off |= clear[p];
+                    on |= live[p];
                 }
+                let f = (init & !off) | on;
                 flags[a << bits | pi] = f;
             }
         }
