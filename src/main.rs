@@ -95,6 +95,16 @@ fn progress_bar() -> Option<puz::search::Progress> {
     }))
 }
 
+/// `10 rolls` or `6 pushes, 22 walks`.
+fn cost_text(cost: &[u64], names: &[String]) -> String {
+    let parts: Vec<String> = cost
+        .iter()
+        .zip(names)
+        .map(|(c, n)| format!("{c} {n}"))
+        .collect();
+    parts.join(", ")
+}
+
 /// Prints search statistics on stderr.
 fn print_stats(s: &puz::search::Stats) {
     let peak = puz::search::peak_bytes().map_or("unknown".to_string(), |b| {
@@ -547,12 +557,7 @@ fn solve_cmd(
             return Err(exit::CUTOFF);
         }
         Outcome::Cost(cost) => {
-            let parts: Vec<String> = cost
-                .iter()
-                .zip(&cost_names)
-                .map(|(c, n)| format!("{c} {n}"))
-                .collect();
-            outln!(o, "cost: {}", parts.join(", "));
+            outln!(o, "cost: {}", cost_text(cost, &cost_names));
         }
         Outcome::Unsolvable if json => {
             let v = serde_json::json!({
@@ -605,12 +610,7 @@ fn solve_cmd(
                     "puzzle: {} / level {level_name:?} ({rows} x {cols})",
                     model.title
                 );
-                let parts: Vec<String> = cost
-                    .iter()
-                    .zip(&cost_names)
-                    .map(|(c, n)| format!("{c} {n}"))
-                    .collect();
-                outln!(o, "cost: {}", parts.join(", "));
+                outln!(o, "cost: {}", cost_text(&cost, &cost_names));
                 outln!(o, "moves ({}): {}", path.actions.len(), letters);
                 if steps {
                     outln!(o, "\nstart:");

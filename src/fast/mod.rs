@@ -35,24 +35,25 @@ pub trait FastPath: Send + Sync {
     fn solve(&self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats);
 }
 
+/// Builds a fast path for a model, or says why its rules do not fit.
+type Detector = fn(&Model) -> Result<Box<dyn FastPath>, String>;
+
+/// Every fast path, by name, in the order they are tried.
+const DETECTORS: [(&str, Detector); 4] = [
+    ("bloxorz", |m| Ok(Box::new(bloxorz::Bloxorz::detect(m)?))),
+    ("curling", |m| Ok(Box::new(curling::Curling::detect(m)?))),
+    ("sokoban", |m| Ok(Box::new(sokoban::Sokoban::detect(m)?))),
+    ("huarong", |m| Ok(Box::new(huarong::Huarong::detect(m)?))),
+];
+
 /// The fast path whose fingerprint the model matches, or why none does.
 pub fn select(model: &Model) -> Result<Box<dyn FastPath>, String> {
     let mut why = vec![];
-    match bloxorz::Bloxorz::detect(model) {
-        Ok(f) => return Ok(Box::new(f)),
-        Err(e) => why.push(format!("bloxorz: {e}")),
-    }
-    match curling::Curling::detect(model) {
-        Ok(f) => return Ok(Box::new(f)),
-        Err(e) => why.push(format!("curling: {e}")),
-    }
-    match sokoban::Sokoban::detect(model) {
-        Ok(f) => return Ok(Box::new(f)),
-        Err(e) => why.push(format!("sokoban: {e}")),
-    }
-    match huarong::Huarong::detect(model) {
-        Ok(f) => return Ok(Box::new(f)),
-        Err(e) => why.push(format!("huarong: {e}")),
+    for (name, detect) in DETECTORS {
+        match detect(model) {
+            Ok(f) => return Ok(f),
+            Err(e) => why.push(format!("{name}: {e}")),
+        }
     }
     Err(why.join("; "))
 }

@@ -10,7 +10,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
-use super::{Budget, Cutoff, Outcome, Path, Space, Stats};
+use super::{Budget, Cutoff, Outcome, Space, Stats};
 use crate::engine::{StateStore, Successors};
 
 /// Estimate meaning "no goal is reachable from here".
@@ -52,23 +52,9 @@ pub fn astar<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
         closed[i] = true;
         store.load(id, &mut cur);
         if space.is_goal(&cur) {
-            let mut states = vec![];
-            let mut actions = vec![];
-            let mut at = i;
-            loop {
-                let mut s = vec![0; words];
-                store.load(at as u32, &mut s);
-                states.push(s);
-                if parent[at] == u32::MAX {
-                    break;
-                }
-                actions.push(action[at]);
-                at = parent[at] as usize;
-            }
-            states.reverse();
-            actions.reverse();
+            let path = super::path_from_parents(&store, &parent, &action, i, words);
             done(&mut stats, &store);
-            return (Outcome::Solved(Path { actions, states }), stats);
+            return (Outcome::Solved(path), stats);
         }
         if budget.max_depth.is_some_and(|m| gs >= m) {
             continue;

@@ -268,20 +268,5 @@ fn label_cmp(labels: &Labels, tries: &Tries, a: usize, b: usize) -> std::cmp::Or
 }
 
 fn rebuild(store: &StateStore, labels: &Labels, goal: usize, words: usize) -> Path {
-    let mut states = vec![];
-    let mut actions = vec![];
-    let mut at = goal;
-    loop {
-        let mut s = vec![0; words];
-        store.load(at as u32, &mut s);
-        states.push(s);
-        if labels.parent[at] == u32::MAX {
-            break;
-        }
-        actions.push(labels.action[at]);
-        at = labels.parent[at] as usize;
-    }
-    states.reverse();
-    actions.reverse();
-    Path { actions, states }
+    super::path_from_parents(store, &labels.parent, &labels.action, goal, words)
 }

@@ -175,6 +175,33 @@ pub enum Outcome {
     Cutoff(Cutoff),
 }
 
+/// The path to state `goal` from per-id parent and action arrays (`u32::MAX` parent at
+/// the start).
+pub fn path_from_parents(
+    store: &crate::engine::StateStore,
+    parent: &[u32],
+    action: &[u32],
+    goal: usize,
+    words: usize,
+) -> Path {
+    let mut states = vec![];
+    let mut actions = vec![];
+    let mut at = goal;
+    loop {
+        let mut s = vec![0; words];
+        store.load(at as u32, &mut s);
+        states.push(s);
+        if parent[at] == u32::MAX {
+            break;
+        }
+        actions.push(action[at]);
+        at = parent[at] as usize;
+    }
+    states.reverse();
+    actions.reverse();
+    Path { actions, states }
+}
+
 /// Rebuilds the actions between consecutive states by re-expanding each parent: the
 /// lowest action leading to the child is the one a search in action order took.
 pub fn actions_between<S: Space>(space: &mut S, states: &[Vec<u32>]) -> Option<Vec<u32>> {
