@@ -148,28 +148,26 @@ pub fn solve_opts(model: &Model, level: Level, opts: &SolveOptions) -> Result<An
         Ok(f) => {
             let (out, stats) = f.solve(&level, &budget, opts.need_path);
             let outcome = match out {
-                FastOutcome::Solved { cost, actions } => {
-                    let mut exp = Expander::new(model, level);
-                    match actions {
-                        Some(actions) => {
-                            let states = search::replay(&mut exp, &actions).map_err(|k| {
-                                SolveError::BadPath(format!(
-                                    "fast path: move {} is not possible",
-                                    k + 1
-                                ))
-                            })?;
-                            let path = Path { actions, states };
-                            verify(&mut exp, &path)?;
-                            if path_cost(model, &path.actions) != cost {
-                                return Err(SolveError::BadPath(
-                                    "fast path: the path's cost differs from its claim".into(),
-                                ));
-                            }
-                            Outcome::Solved(path)
+                FastOutcome::Solved { cost, actions } => match actions {
+                    Some(actions) => {
+                        let mut exp = Expander::new(model, level);
+                        let states = search::replay(&mut exp, &actions).map_err(|k| {
+                            SolveError::BadPath(format!(
+                                "fast path: move {} is not possible",
+                                k + 1
+                            ))
+                        })?;
+                        let path = Path { actions, states };
+                        verify(&mut exp, &path)?;
+                        if path_cost(model, &path.actions) != cost {
+                            return Err(SolveError::BadPath(
+                                "fast path: the path's cost differs from its claim".into(),
+                            ));
                         }
-                        None => Outcome::Cost(cost),
+                        Outcome::Solved(path)
                     }
-                }
+                    None => Outcome::Cost(cost),
+                },
                 FastOutcome::Unsolvable => Outcome::Unsolvable,
                 FastOutcome::Cutoff(c) => Outcome::Cutoff(c),
             };

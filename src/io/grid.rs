@@ -48,6 +48,8 @@ impl<'a> LevelRows<'a> {
 pub struct LegendIndex {
     /// Entry per ASCII character (`u16::MAX` when absent), for speed on large boards.
     ascii: [u16; 128],
+    /// Entry per small integer code (`u16::MAX` when absent).
+    small: [u16; 256],
     chars: HashMap<char, u16>,
     ints: HashMap<i64, u16>,
 }
@@ -72,7 +74,18 @@ impl LegendIndex {
                 ascii[c as usize] = i;
             }
         }
-        LegendIndex { ascii, chars, ints }
+        let mut small = [u16::MAX; 256];
+        for (&v, &i) in &ints {
+            if (0..256).contains(&v) {
+                small[v as usize] = i;
+            }
+        }
+        LegendIndex {
+            ascii,
+            small,
+            chars,
+            ints,
+        }
     }
 
     #[inline]
@@ -84,7 +97,12 @@ impl LegendIndex {
         self.chars.get(&c).copied()
     }
 
+    #[inline]
     pub fn int(&self, v: i64) -> Option<u16> {
+        if (0..256).contains(&v) {
+            let i = self.small[v as usize];
+            return (i != u16::MAX).then_some(i);
+        }
         self.ints.get(&v).copied()
     }
 

@@ -152,6 +152,25 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// The whitespace-separated tokens of a line with their byte offsets.
+fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut rest = line;
+    let mut base = 0;
+    std::iter::from_fn(move || {
+        let skip = rest.len() - rest.trim_start().len();
+        rest = &rest[skip..];
+        base += skip;
+        if rest.is_empty() {
+            return None;
+        }
+        let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let tok = (base, &rest[..len]);
+        rest = &rest[len..];
+        base += len;
+        Some(tok)
+    })
+}
+
 fn short(s: &str) -> String {
     let t: String = s.chars().take(20).collect();
     if t.len() < s.len() {
@@ -387,10 +406,7 @@ fn read_grid(
             }
             GridForm::Ints => {
                 let mut n = 0;
-                let mut i = 0;
-                for tok in line.split_whitespace() {
-                    let off = i + line[i..].find(tok).unwrap_or(0);
-                    i = off + tok.len();
+                for (off, tok) in tokens(line) {
                     n += 1;
                     if n > cols {
                         return Err(sc.error_at(
