@@ -1,0 +1,894 @@
+//! Every search backend against one table of expected answers.
+//!
+//! The table (`ROWS`) lists, for each shipped puzzle's inline levels and for hand-made
+//! levels, the optimal cost vector (or `None`: unsolvable) and which backends the rules
+//! refuse. Each row is run against:
+//!
+//! - `--engine interp` with `--search bfs | dijkstra | astar | iddfs | bidir`;
+//! - `--engine auto --search auto` (a fast path where one matches).
+//!
+//! A backend either answers — the same optimal cost as the table, with a path replayed
+//! here through a fresh expander that is legal, ends in a goal and costs what the table
+//! says — or is refused with `SolveError::SearchUnavailable`, exactly where the row says:
+//!
+//! - BFS, IDDFS and A* need unit costs: refused for Sokoban (`cost pushes, walks`);
+//! - A* needs a board whose tiles never change: refused for Curling levels with blocks
+//!   (`block -> ice`); a Curling level without blocks has nothing to break, so A* runs;
+//! - bidirectional BFS needs provably invertible moves: refused for Curling (its rules
+//!   declare a breakable tile, and slides cannot be undone) and for Sokoban (cost vector,
+//!   and a push is several statements).
+//!
+//! The expected costs are not taken on trust: `table_agrees_with_brute_force` recomputes
+//! every row with small brute-force solvers written here from the puzzles' descriptions
+//! (nothing shared with the crate).
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
+
+use puz::engine::{Expander, Level};
+use puz::search::{Budget, Outcome};
+use puz::solver::{path_cost, solve_opts, EngineChoice, SearchChoice, SolveError, SolveOptions};
+use puz::Puzzle;
+
+use SearchChoice::{Astar, Auto, Bfs, Bidir, Dijkstra, Iddfs};
+
+// ---------------------------------------------------------------------------------------
+// The table
+// ---------------------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum P {
+    Bloxorz,
+    Curling,
+    Huarong,
+    Sokoban,
+    /// `sokoban.puz` with one cost, `moves`, that walks and pushes both add: unit costs,
+    /// so BFS, IDDFS and A* (two pieces, a heuristic from the box alone) all apply.
+    SokobanMoves,
+}
+
+const PUZZLES: [P; 5] = [
+    P::Bloxorz,
+    P::Curling,
+    P::Huarong,
+    P::Sokoban,
+    P::SokobanMoves,
+];
+
+impl P {
+    fn file(self) -> &'static str {
+        match self {
+            P::Bloxorz => "puzzles/bloxorz.puz",
+            P::Curling => "puzzles/curling.puz",
+            P::Huarong => "puzzles/huarong.puz",
+            P::Sokoban | P::SokobanMoves => "puzzles/sokoban.puz",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum L {
+    /// An inline level of the puzzle file, by name.
+    Inline(&'static str),
+    /// A level written here, in the puzzle's legend.
+    Text(&'static str),
+}
+
+/// Backends the rules refuse (`SolveError::SearchUnavailable`), per kind of row.
+/// Bloxorz and Huarong: unit costs, fixed tiles, invertible `turn`/`swap` moves.
+const ALL_RUN: &[SearchChoice] = &[];
+/// Curling with at least one block on the board: tiles change (A*), and the rules declare
+/// a breakable tile with sliding moves (bidir).
+const CURLING_BLOCKS: &[SearchChoice] = &[Astar, Bidir];
+/// Curling on a board without blocks: nothing can break, so the heuristic is sound; the
+/// rules still declare `block -> ice`, so bidir stays refused.
+const CURLING_NO_BLOCKS: &[SearchChoice] = &[Bidir];
+/// Sokoban: a cost vector (no BFS, IDDFS, A*); not invertible (no bidir).
+const SOKOBAN: &[SearchChoice] = &[Bfs, Astar, Iddfs, Bidir];
+/// Sokoban with unit costs: a push (a test and two shifts) is still not provably
+/// invertible, so bidir stays refused.
+const SOKOBAN_UNIT: &[SearchChoice] = &[Bidir];
+
+struct Row {
+    puzzle: P,
+    level: L,
+    /// The optimal cost vector (in the puzzle's cost components), `None` when unsolvable.
+    cost: Option<&'static [u64]>,
+    refused: &'static [SearchChoice],
+}
+
+const fn row(
+    puzzle: P,
+    level: L,
+    cost: Option<&'static [u64]>,
+    refused: &'static [SearchChoice],
+) -> Row {
+    Row {
+        puzzle,
+        level,
+        cost,
+        refused,
+    }
+}
+
+use L::{Inline, Text};
+use P::{Bloxorz as BX, Curling as CU, Huarong as HU, Sokoban as SO, SokobanMoves as SM};
+
+const ROWS: &[Row] = &[
+    // ---- Bloxorz (cost: rolls) ------------------------------------------------------
+    row(BX, Inline("sample"), Some(&[10]), ALL_RUN),
+    row(BX, Inline("bridge"), None, ALL_RUN),
+    row(BX, Inline("no frame"), None, ALL_RUN),
+    row(BX, Inline("walled off"), None, ALL_RUN),
+    // stand -> lying on cells 1-2 -> stand on the target: 2 rolls.
+    row(BX, Text("X..O\n"), Some(&[2]), ALL_RUN),
+    // the same over fragile floor: lying on it is allowed.
+    row(BX, Text("X.EO\n"), Some(&[2]), ALL_RUN),
+    // the target is only ever covered by the lying block (2 states): unsolvable.
+    row(BX, Text("XEO\n"), None, ALL_RUN),
+    // a lying start: stand on 2, lie on 3-4, stand on 5: 3 rolls.
+    row(BX, Text("XX...O\n"), Some(&[3]), ALL_RUN),
+    // open rooms (one fragile cell; a void hole): answers from the brute force.
+    row(
+        BX,
+        Text("X.....\n......\n..E...\n.....O\n"),
+        Some(&[6]),
+        ALL_RUN,
+    ),
+    row(
+        BX,
+        Text("X.......\n........\n...##...\n...##...\n........\n.......O\n"),
+        Some(&[11]),
+        ALL_RUN,
+    ),
+    // ---- Curling 2.0 (cost: throws; at most 10) -------------------------------------
+    row(CU, Inline("figure 1"), Some(&[4]), CURLING_BLOCKS),
+    row(CU, Inline("ten throws"), Some(&[10]), CURLING_BLOCKS),
+    row(CU, Inline("eleven throws"), None, CURLING_BLOCKS),
+    row(CU, Inline("one throw"), Some(&[1]), CURLING_NO_BLOCKS),
+    // Vertical and westward variants: every throw moves the stone one cell and breaks the
+    // next block; with 9 blocks the 10th throw slides into the goal, with 10 the goal is
+    // 11 throws away, past the limit.
+    row(
+        CU,
+        Text("2\n0\n1\n1\n1\n1\n1\n1\n1\n1\n1\n3\n"),
+        Some(&[10]),
+        CURLING_BLOCKS,
+    ),
+    row(
+        CU,
+        Text("2\n0\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n3\n"),
+        None,
+        CURLING_BLOCKS,
+    ),
+    row(
+        CU,
+        Text("3 1 1 1 1 1 1 1 1 1 0 2\n"),
+        Some(&[10]),
+        CURLING_BLOCKS,
+    ),
+    row(
+        CU,
+        Text("3 1 1 1 1 1 1 1 1 1 1 0 2\n"),
+        None,
+        CURLING_BLOCKS,
+    ),
+    // a stone next to a block cannot be thrown into it; other throws leave the board.
+    row(CU, Text("2 1 3\n"), None, CURLING_BLOCKS),
+    // the stone stops in the goal instead of sliding on.
+    row(CU, Text("2 0 0 3 0\n"), Some(&[1]), CURLING_NO_BLOCKS),
+    // no blocks: every throw but into the goal's line is lost.
+    row(CU, Text("2 0 0\n0 0 3\n"), None, CURLING_NO_BLOCKS),
+    // turn two corners: east stops before (0,3) (breaking it), south stops before
+    // (4,2), west slides into the goal at (3,0); the other first throws are lost.
+    row(
+        CU,
+        Text("0 2 0 1\n0 0 0 0\n0 0 0 0\n3 0 0 0\n0 0 1 0\n"),
+        Some(&[3]),
+        CURLING_BLOCKS,
+    ),
+    // ---- Huarong Dao (cost: moves) --------------------------------------------------
+    row(HU, Inline("sample query 1"), Some(&[2]), ALL_RUN),
+    row(HU, Inline("sample query 2"), None, ALL_RUN),
+    row(HU, Inline("open 3x3"), Some(&[11]), ALL_RUN),
+    // the start is already a goal: 0 moves, the empty path.
+    row(HU, Text("*E\n"), Some(&[0]), ALL_RUN),
+    row(HU, Text("#*.\n.E.\n"), Some(&[0]), ALL_RUN),
+    // the blank cannot get past the token in a corridor.
+    row(HU, Text("SET\n"), None, ALL_RUN),
+    // blank west (a piece moves east), blank west again (the token moves east).
+    row(HU, Text("STE\n"), Some(&[2]), ALL_RUN),
+    // 2x2: the blank goes w s e n around the token: 4 moves.
+    row(HU, Text("SE\n.T\n"), Some(&[4]), ALL_RUN),
+    // a fixed cell makes the blank unable to get behind the token.
+    row(HU, Text("S#\nET\n"), None, ALL_RUN),
+    // the token travels round the fixed cells, the blank lapping them (n n n e e e s s s
+    // w w w) to carry it: 58 moves (brute force).
+    row(HU, Text("S...\n.##.\n.#..\nE..T\n"), Some(&[58]), ALL_RUN),
+    // ---- Sokoban (cost: pushes, walks) ----------------------------------------------
+    row(SO, Inline("sample 3"), Some(&[6, 22]), SOKOBAN),
+    row(SO, Inline("sample 1"), Some(&[5, 0]), SOKOBAN),
+    row(SO, Inline("sample 4"), Some(&[3, 16]), SOKOBAN),
+    row(SO, Inline("blocked"), None, SOKOBAN),
+    row(SO, Text("SBT\n"), Some(&[1, 0]), SOKOBAN),
+    row(SO, Text("S.BT\n"), Some(&[1, 1]), SOKOBAN),
+    row(SO, Text("TBS\n"), Some(&[1, 0]), SOKOBAN),
+    row(SO, Text("SB.T\n"), Some(&[2, 0]), SOKOBAN),
+    // walk e, n to the box's east side, push it west onto the target (pushing it east
+    // from (0,0) instead would wedge it in the corner).
+    row(SO, Text("TB.\n.S.\n"), Some(&[1, 2]), SOKOBAN),
+    // a box in a corner never moves.
+    row(SO, Text("B.\nST\n"), None, SOKOBAN),
+    row(SO, Text("....\n.B.T\nS...\n"), Some(&[2, 1]), SOKOBAN),
+    row(SO, Text("T...\n.#B.\n....\n..S.\n"), Some(&[3, 3]), SOKOBAN),
+    // fewer pushes win over fewer moves: walk 6 round to (2,2), push N, walk 2, push E:
+    // (2, 8), 10 moves; W s w N w n E E takes 8 moves but 4 pushes.
+    row(SO, Text("...T\n..BS\n#..#\n"), Some(&[2, 8]), SOKOBAN),
+    // ---- Sokoban, one cost `moves` (walks and pushes alike) ---------------------------
+    row(SM, Inline("sample 3"), Some(&[28]), SOKOBAN_UNIT),
+    row(SM, Inline("sample 1"), Some(&[5]), SOKOBAN_UNIT),
+    // push N once, walk w n n e (4) to get above the box, push S four times: 9 moves
+    // (the cost-vector answer, 3 pushes and 16 walks, takes 19).
+    row(SM, Inline("sample 4"), Some(&[9]), SOKOBAN_UNIT),
+    row(SM, Inline("blocked"), None, SOKOBAN_UNIT),
+    // the same level as above: now W s w N w n E E (4 pushes, 4 walks) beats 2 + 8.
+    row(SM, Text("...T\n..BS\n#..#\n"), Some(&[8]), SOKOBAN_UNIT),
+    row(SM, Text("TB.\n.S.\n"), Some(&[3]), SOKOBAN_UNIT),
+    row(SM, Text("B.\nST\n"), None, SOKOBAN_UNIT),
+];
+
+/// The backends under test, with the engine each runs on.
+const BACKENDS: [(SearchChoice, EngineChoice); 6] = [
+    (Bfs, EngineChoice::Interp),
+    (Dijkstra, EngineChoice::Interp),
+    (Astar, EngineChoice::Interp),
+    (Iddfs, EngineChoice::Interp),
+    (Bidir, EngineChoice::Interp),
+    (Auto, EngineChoice::Auto),
+];
+
+// ---------------------------------------------------------------------------------------
+// Loading
+// ---------------------------------------------------------------------------------------
+
+fn load(p: P) -> Puzzle {
+    let path = format!("{}/{}", env!("CARGO_MANIFEST_DIR"), p.file());
+    let mut text = std::fs::read_to_string(&path).expect("puzzle file");
+    if p == P::SokobanMoves {
+        for (from, to) in [
+            ("cost pushes, walks", "cost moves"),
+            ("adds walks", "adds moves"),
+            ("adds pushes", "adds moves"),
+        ] {
+            assert!(text.contains(from), "sokoban.puz no longer says `{from}`");
+            text = text.replace(from, to);
+        }
+    }
+    Puzzle::load(p.file(), text).expect("shipped puzzle loads")
+}
+
+struct Loaded {
+    puzzles: HashMap<P, Puzzle>,
+}
+
+impl Loaded {
+    fn new() -> Loaded {
+        let puzzles = PUZZLES.into_iter().map(|p| (p, load(p))).collect();
+        Loaded { puzzles }
+    }
+
+    fn puzzle(&self, p: P) -> &Puzzle {
+        &self.puzzles[&p]
+    }
+
+    fn level(&self, r: &Row) -> Level {
+        let p = self.puzzle(r.puzzle);
+        match r.level {
+            L::Inline(name) => {
+                let i = p.level_index(name).expect("inline level exists");
+                p.inline_level(i).expect("inline level is valid")
+            }
+            L::Text(text) => p
+                .level_from_file("table", text.to_string())
+                .expect("table level is valid"),
+        }
+    }
+
+    /// The level's rows as text (for the brute force).
+    fn rows(&self, r: &Row) -> Vec<String> {
+        match r.level {
+            L::Inline(name) => {
+                let p = self.puzzle(r.puzzle);
+                let i = p.level_index(name).expect("inline level exists");
+                p.model.levels[i].rows.clone()
+            }
+            L::Text(text) => text.lines().map(str::to_string).collect(),
+        }
+    }
+}
+
+fn describe(r: &Row) -> String {
+    match r.level {
+        L::Inline(n) => format!("{:?} level {n:?}", r.puzzle),
+        L::Text(t) => format!("{:?} level {:?}", r.puzzle, t),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Independent brute force
+// ---------------------------------------------------------------------------------------
+
+/// A grid of symbols; for integer levels, each number's first character.
+struct Grid {
+    cells: Vec<Vec<char>>,
+}
+
+const DIRS: [(i64, i64); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+
+impl Grid {
+    fn new(rows: &[String], ints: bool) -> Grid {
+        let cells = rows
+            .iter()
+            .map(|r| {
+                if ints {
+                    r.split_whitespace()
+                        .map(|t| t.chars().next().expect("a number"))
+                        .collect()
+                } else {
+                    r.chars().collect()
+                }
+            })
+            .collect();
+        Grid { cells }
+    }
+
+    fn at(&self, (r, c): (i64, i64)) -> Option<char> {
+        if r < 0 || c < 0 {
+            return None;
+        }
+        self.cells.get(r as usize)?.get(c as usize).copied()
+    }
+
+    fn find(&self, f: impl Fn(char) -> bool) -> Vec<(i64, i64)> {
+        let mut out = vec![];
+        for (r, row) in self.cells.iter().enumerate() {
+            for (c, &ch) in row.iter().enumerate() {
+                if f(ch) {
+                    out.push((r as i64, c as i64));
+                }
+            }
+        }
+        out
+    }
+}
+
+fn add((r, c): (i64, i64), (dr, dc): (i64, i64)) -> (i64, i64) {
+    (r + dr, c + dc)
+}
+
+/// Bloxorz: the block is its one or two cells. Rolling a standing block in direction d
+/// lays it on the next two cells; rolling a lying block along its length stands it on the
+/// cell beyond; rolling it sideways shifts both cells. No cell may be void or off the
+/// board; a standing block may not be on fragile floor. Goal: standing on the target.
+fn brute_bloxorz(g: &Grid) -> Option<u64> {
+    type B = ((i64, i64), (i64, i64));
+    let xs = g.find(|c| c == 'X');
+    let start: B = (xs[0], *xs.last().expect("a block"));
+    let target = g.find(|c| c == 'O')[0];
+    let legal = |(a, b): B| {
+        let ok = |p| matches!(g.at(p), Some('.' | 'X' | 'O' | 'E'));
+        ok(a) && ok(b) && (a != b || g.at(a) != Some('E'))
+    };
+    let roll = |(a, b): B, d: (i64, i64)| -> B {
+        if a == b {
+            let n1 = add(a, d);
+            let n2 = add(n1, d);
+            (n1.min(n2), n1.max(n2))
+        } else if add(a, d) == b || add(b, d) == a {
+            let far = if add(a, d) == b { b } else { a };
+            let n = add(far, d);
+            (n, n)
+        } else {
+            (add(a, d), add(b, d))
+        }
+    };
+    let mut dist: HashMap<B, u64> = HashMap::from([(start, 0)]);
+    let mut q = VecDeque::from([start]);
+    while let Some(s) = q.pop_front() {
+        if s.0 == s.1 && s.0 == target {
+            return Some(dist[&s]);
+        }
+        for d in DIRS {
+            let t = roll(s, d);
+            if legal(t) && !dist.contains_key(&t) {
+                dist.insert(t, dist[&s] + 1);
+                q.push_back(t);
+            }
+        }
+    }
+    None
+}
+
+/// Curling 2.0: a throw is refused when the next cell is a standing block; the stone
+/// slides until it enters the goal, or stops before a block (which disappears), or leaves
+/// the board (lost). At most 10 throws.
+fn brute_curling(g: &Grid) -> Option<u64> {
+    let start = g.find(|c| c == '2')[0];
+    let blocks = g.find(|c| c == '1');
+    let index: HashMap<(i64, i64), usize> =
+        blocks.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+    // State: stone cell and which blocks stand.
+    type S = ((i64, i64), Vec<bool>);
+    let s0: S = (start, vec![true; blocks.len()]);
+    let mut seen: HashSet<S> = HashSet::from([s0.clone()]);
+    let mut layer = vec![s0];
+    for throws in 1..=10u64 {
+        let mut next = vec![];
+        for (pos, standing) in &layer {
+            let block = |p: (i64, i64)| index.get(&p).is_some_and(|&i| standing[i]);
+            for d in DIRS {
+                if block(add(*pos, d)) {
+                    continue;
+                }
+                let mut at = *pos;
+                loop {
+                    let n = add(at, d);
+                    match g.at(n) {
+                        None => break, // lost
+                        Some(_) if block(n) => {
+                            let mut st = standing.clone();
+                            st[index[&n]] = false;
+                            let s = (at, st);
+                            if seen.insert(s.clone()) {
+                                next.push(s);
+                            }
+                            break;
+                        }
+                        Some('3') => return Some(throws),
+                        Some(_) => at = n,
+                    }
+                }
+            }
+        }
+        layer = next;
+    }
+    None
+}
+
+/// Huarong Dao: the blank trades places with a neighbouring free cell's piece; only the
+/// blank and the token are told apart. Goal: the token on a target.
+fn brute_huarong(g: &Grid) -> Option<u64> {
+    let token = g.find(|c| c == 'S' || c == '*')[0];
+    let blank = g.find(|c| c == 'E')[0];
+    let targets = g.find(|c| c == 'T' || c == '*');
+    let free = |p| matches!(g.at(p), Some('.' | 'S' | 'E' | 'T' | '*'));
+    let s0 = (blank, token);
+    let mut dist = HashMap::from([(s0, 0u64)]);
+    let mut q = VecDeque::from([s0]);
+    while let Some((b, t)) = q.pop_front() {
+        if targets.contains(&t) {
+            return Some(dist[&(b, t)]);
+        }
+        for d in DIRS {
+            let nb = add(b, d);
+            if !free(nb) {
+                continue;
+            }
+            let nt = if nb == t { b } else { t };
+            if !dist.contains_key(&(nb, nt)) {
+                dist.insert((nb, nt), dist[&(b, t)] + 1);
+                q.push_back((nb, nt));
+            }
+        }
+    }
+    None
+}
+
+/// Sokoban: the man walks onto free floor, or pushes the box one cell onto floor; the
+/// cost (pushes, walks) is compared lexicographically (`one_cost`: their sum). Goal: the
+/// box on the target.
+fn brute_sokoban(g: &Grid, one_cost: bool) -> Option<Vec<u64>> {
+    let man = g.find(|c| c == 'S')[0];
+    let bx = g.find(|c| c == 'B')[0];
+    let target = g.find(|c| c == 'T')[0];
+    let floor = |p| matches!(g.at(p), Some('.' | 'S' | 'B' | 'T'));
+    let mut best: HashMap<_, (u64, u64)> = HashMap::from([((man, bx), (0, 0))]);
+    let mut heap = BinaryHeap::from([Reverse(((0u64, 0u64), man, bx))]);
+    while let Some(Reverse((cost, m, b))) = heap.pop() {
+        if best[&(m, b)] < cost {
+            continue;
+        }
+        if b == target {
+            return Some(if one_cost {
+                vec![cost.1]
+            } else {
+                vec![cost.0, cost.1]
+            });
+        }
+        for d in DIRS {
+            let n = add(m, d);
+            let (s, c) = if n == b {
+                let nb = add(b, d);
+                if !floor(nb) {
+                    continue;
+                }
+                ((n, nb), (cost.0 + 1, cost.1))
+            } else if floor(n) {
+                ((n, b), (cost.0, cost.1 + 1))
+            } else {
+                continue;
+            };
+            // One cost: count every move as a walk.
+            let c = if one_cost { (0, c.0 + c.1) } else { c };
+            if best.get(&s).is_none_or(|&old| c < old) {
+                best.insert(s, c);
+                heap.push(Reverse((c, s.0, s.1)));
+            }
+        }
+    }
+    None
+}
+
+fn brute(p: P, rows: &[String]) -> Option<Vec<u64>> {
+    let g = Grid::new(rows, p == P::Curling);
+    match p {
+        P::Bloxorz => brute_bloxorz(&g).map(|c| vec![c]),
+        P::Curling => brute_curling(&g).map(|c| vec![c]),
+        P::Huarong => brute_huarong(&g).map(|c| vec![c]),
+        P::Sokoban => brute_sokoban(&g, false),
+        P::SokobanMoves => brute_sokoban(&g, true),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Running one backend
+// ---------------------------------------------------------------------------------------
+
+/// What one backend did on one row.
+#[derive(Debug)]
+enum Ran {
+    Refused(String),
+    /// The optimal cost (replayed), or `None` for "no solution"; and states expanded.
+    Answered(Option<Vec<u64>>, u64),
+}
+
+fn run(l: &Loaded, r: &Row, search: SearchChoice, engine: EngineChoice) -> Ran {
+    let p = l.puzzle(r.puzzle);
+    let model = &p.model;
+    let level = l.level(r);
+    let opts = SolveOptions {
+        engine,
+        search,
+        budget: Budget::default(),
+        need_path: true,
+    };
+    let what = format!("{} with {search:?}/{engine:?}", describe(r));
+    match solve_opts(model, level.clone(), &opts) {
+        Err(SolveError::SearchUnavailable(why)) => Ran::Refused(why),
+        Err(e) => panic!("{what}: unexpected error {e}"),
+        Ok(ans) => {
+            if engine == EngineChoice::Interp {
+                assert_eq!(ans.engine, "interpreter", "{what}");
+                assert_eq!(ans.search, puz::solver::search_name(search), "{what}");
+            }
+            let cost = match ans.outcome {
+                Outcome::Solved(path) => {
+                    // Independent replay on a fresh expander.
+                    let mut exp = Expander::new(model, level);
+                    let states = puz::search::replay(&mut exp, &path.actions)
+                        .unwrap_or_else(|k| panic!("{what}: move {} is not possible", k + 1));
+                    assert_eq!(states, path.states, "{what}: the path's states differ");
+                    let last = states.last().expect("the start");
+                    assert!(exp.is_goal(last), "{what}: the path does not end in a goal");
+                    if let Some(limit) = model.limit {
+                        assert!(path.actions.len() <= limit as usize, "{what}: too long");
+                    }
+                    Some(path_cost(model, &path.actions))
+                }
+                Outcome::Unsolvable => None,
+                Outcome::Cost(c) => panic!("{what}: cost {c:?} without a path"),
+                Outcome::Cutoff(c) => panic!("{what}: cut off without a budget: {c}"),
+            };
+            Ran::Answered(cost, ans.stats.expanded)
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn table_agrees_with_brute_force() {
+    let l = Loaded::new();
+    let mut wrong = vec![];
+    for r in ROWS {
+        let got = brute(r.puzzle, &l.rows(r));
+        if got.as_deref() != r.cost {
+            wrong.push(format!(
+                "{}: table {:?}, brute force {got:?}",
+                describe(r),
+                r.cost
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn table_covers_every_inline_level() {
+    let l = Loaded::new();
+    for p in PUZZLES {
+        for lv in &l.puzzle(p).model.levels {
+            assert!(
+                ROWS.iter()
+                    .any(|r| r.puzzle == p && matches!(r.level, L::Inline(n) if n == lv.name)),
+                "{p:?} level {:?} is missing from the table",
+                lv.name
+            );
+        }
+    }
+    // Hand-made rows include a start that is already a goal, and Curling's 10 and 11.
+    assert!(ROWS.iter().any(|r| r.cost == Some(&[0])));
+    let curl = |c: Option<&[u64]>| {
+        ROWS.iter()
+            .any(|r| r.puzzle == P::Curling && matches!(r.level, L::Text(_)) && r.cost == c)
+    };
+    assert!(curl(Some(&[10])) && curl(None));
+}
+
+#[test]
+fn every_backend_answers_optimally_or_is_refused_where_the_rules_say() {
+    let l = Loaded::new();
+    let mut runs = 0;
+    let mut refusals = 0;
+    for r in ROWS {
+        for (search, engine) in BACKENDS {
+            let what = format!("{} with {search:?}/{engine:?}", describe(r));
+            let ran = run(&l, r, search, engine);
+            let refused = r.refused.contains(&search);
+            match ran {
+                Ran::Refused(why) => {
+                    assert!(refused, "{what}: refused unexpectedly: {why}");
+                    refusals += 1;
+                }
+                Ran::Answered(cost, _) => {
+                    assert!(!refused, "{what}: should be refused, answered {cost:?}");
+                    assert_eq!(cost.as_deref(), r.cost, "{what}: wrong cost");
+                    runs += 1;
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{} rows x {} backends: {runs} answered, {refusals} refused",
+        ROWS.len(),
+        BACKENDS.len()
+    );
+}
+
+#[test]
+fn refusals_name_the_reason() {
+    let l = Loaded::new();
+    let first = |p: P| ROWS.iter().find(|r| r.puzzle == p).expect("a row");
+    let why = |p: P, s: SearchChoice| match run(&l, first(p), s, EngineChoice::Interp) {
+        Ran::Refused(w) => w,
+        other => panic!("{p:?} {s:?}: {other:?}"),
+    };
+    assert!(why(P::Sokoban, Bfs).contains("--search bfs needs moves that all cost one unit"));
+    assert!(why(P::Sokoban, Iddfs).contains("--search iddfs"));
+    assert!(why(P::Sokoban, Astar).contains("--search astar"));
+    assert!(why(P::Sokoban, Bidir).contains("--search bidir"));
+    assert!(why(P::Curling, Astar).contains("tiles change"));
+    assert!(why(P::Curling, Bidir).contains("tiles change"));
+    // With unit costs the push itself is what bidir cannot invert.
+    let push = why(P::SokobanMoves, Bidir);
+    assert!(
+        push.contains("move `push` cannot be proven invertible"),
+        "{push}"
+    );
+}
+
+/// A* is admissible: on every row where both run, it finds BFS's cost. It never expands
+/// more than BFS when there is no solution (it skips states the relaxation proves dead).
+/// The states each expands are printed (`cargo test --test backends -- --nocapture`).
+#[test]
+fn astar_finds_the_bfs_cost_on_every_row() {
+    let l = Loaded::new();
+    let mut compared = 0;
+    for r in ROWS {
+        let bfs = run(&l, r, Bfs, EngineChoice::Interp);
+        let astar = run(&l, r, Astar, EngineChoice::Interp);
+        match (&bfs, &astar) {
+            (Ran::Answered(cb, eb), Ran::Answered(ca, ea)) => {
+                assert_eq!(ca, cb, "{}: A* cost differs from BFS", describe(r));
+                if cb.is_none() {
+                    assert!(ea <= eb, "{}: A* expanded {ea} > BFS {eb}", describe(r));
+                }
+                compared += 1;
+                let name = match r.level {
+                    L::Inline(name) => name,
+                    L::Text(_) => "(hand-made)",
+                };
+                let cost = cb.as_ref().map_or("none".to_string(), |c| format!("{c:?}"));
+                eprintln!(
+                    "expanded: {:<13} {:<15} cost {:<5} bfs {eb:>4}  astar {ea:>4}",
+                    format!("{:?}", r.puzzle),
+                    name,
+                    cost
+                );
+            }
+            (Ran::Refused(_), Ran::Refused(_)) => {}
+            (Ran::Answered(..), Ran::Refused(_)) => {
+                assert!(r.refused.contains(&Astar), "{}", describe(r))
+            }
+            other => panic!("{}: {other:?}", describe(r)),
+        }
+    }
+    assert!(compared >= 25, "only {compared} rows compared");
+}
+
+/// Every backend that runs stops with `Cutoff::States` when the state budget is smaller
+/// than what it needs, and prints no answer.
+#[test]
+fn every_backend_stops_at_the_state_budget() {
+    let l = Loaded::new();
+    let big = |p: P, c: &[u64]| {
+        ROWS.iter()
+            .find(|r| r.puzzle == p && r.cost == Some(c))
+            .expect("row")
+    };
+    let rows = [
+        big(P::Bloxorz, &[11]),
+        big(P::Curling, &[4]),
+        big(P::Huarong, &[58]),
+        big(P::Sokoban, &[6, 22]),
+        big(P::SokobanMoves, &[28]),
+    ];
+    for r in rows {
+        let p = l.puzzle(r.puzzle);
+        for (search, engine) in BACKENDS {
+            if r.refused.contains(&search) {
+                continue;
+            }
+            let opts = SolveOptions {
+                engine,
+                search,
+                budget: Budget {
+                    max_states: Some(4),
+                    ..Budget::default()
+                },
+                need_path: true,
+            };
+            let ans = solve_opts(&p.model, l.level(r), &opts).expect("runs");
+            assert!(
+                matches!(ans.outcome, Outcome::Cutoff(puz::search::Cutoff::States(_))),
+                "{} with {search:?}/{engine:?}: {:?}",
+                describe(r),
+                ans.outcome
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Random levels: the same checks beyond the table
+// ---------------------------------------------------------------------------------------
+
+/// A random small level for `p` in its legend, and the backends its rules refuse (by the
+/// same rules as the table).
+fn random_level(p: P, rng: &mut fastrand::Rng) -> (String, &'static [SearchChoice]) {
+    let rows = rng.usize(1..=5);
+    let cols = rng.usize(3..=6);
+    let n = rows * cols;
+    let mut cells: Vec<String> = vec![];
+    let mut free = vec![];
+    for i in 0..n {
+        let wall = rng.f32() < 0.2;
+        let s = match p {
+            P::Bloxorz if wall => "#",
+            P::Bloxorz if rng.f32() < 0.15 => "E",
+            P::Curling if rng.f32() < 0.3 => "1",
+            P::Curling => "0",
+            P::Huarong | P::Sokoban | P::SokobanMoves if wall => "#",
+            _ => ".",
+        };
+        if s == "." || s == "0" {
+            free.push(i);
+        }
+        cells.push(s.to_string());
+    }
+    // Two or three distinct free cells for the pieces and the goal.
+    if free.len() < 3 {
+        free = (0..n).collect();
+    }
+    rng.shuffle(&mut free);
+    let (a, b, c) = (free[0], free[1], free[2]);
+    for i in [a, b, c] {
+        cells[i] = if p == P::Curling { "0" } else { "." }.to_string();
+    }
+    let refused: &'static [SearchChoice] = match p {
+        P::Bloxorz => {
+            cells[a] = "X".into();
+            // Lying when the cell to the east or south is floor too, half the time.
+            let east = a % cols + 1 < cols && cells[a + 1] == ".";
+            let south = a + cols < n && cells[a + cols] == ".";
+            if rng.bool() && (east || south) {
+                let other = if east { a + 1 } else { a + cols };
+                cells[other] = "X".into();
+            }
+            let target = [b, c].into_iter().find(|&i| cells[i] == ".").unwrap_or(b);
+            cells[target] = "O".into();
+            ALL_RUN
+        }
+        P::Curling => {
+            cells[a] = "2".into();
+            cells[b] = "3".into();
+            if cells.iter().any(|s| s == "1") {
+                CURLING_BLOCKS
+            } else {
+                CURLING_NO_BLOCKS
+            }
+        }
+        P::Huarong => {
+            cells[a] = "E".into();
+            if rng.u8(0..8) == 0 {
+                cells[b] = "*".into();
+            } else {
+                cells[b] = "S".into();
+                cells[c] = "T".into();
+            }
+            ALL_RUN
+        }
+        P::Sokoban | P::SokobanMoves => {
+            cells[a] = "S".into();
+            cells[b] = "B".into();
+            cells[c] = "T".into();
+            if p == P::Sokoban {
+                SOKOBAN
+            } else {
+                SOKOBAN_UNIT
+            }
+        }
+    };
+    let sep = if p == P::Curling { " " } else { "" };
+    let text: String = cells.chunks(cols).map(|r| r.join(sep) + "\n").collect();
+    (text, refused)
+}
+
+/// Random levels of every puzzle against the brute force, on every backend. The number
+/// of levels per puzzle is `PUZ_RANDOM_LEVELS` (default 60).
+#[test]
+fn random_levels_agree_with_brute_force_on_every_backend() {
+    let per_puzzle: usize = std::env::var("PUZ_RANDOM_LEVELS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(60);
+    let l = Loaded::new();
+    let mut rng = fastrand::Rng::with_seed(0x5eed_ba0c);
+    let mut solved = 0;
+    for p in PUZZLES {
+        for _ in 0..per_puzzle {
+            let (text, refused) = random_level(p, &mut rng);
+            let rows: Vec<String> = text.lines().map(str::to_string).collect();
+            let want = brute(p, &rows);
+            solved += usize::from(want.is_some());
+            let text: &'static str = Box::leak(text.into_boxed_str());
+            let cost: Option<&'static [u64]> = want.map(|v| &*Box::leak(v.into_boxed_slice()));
+            let r = row(p, L::Text(text), cost, refused);
+            for (search, engine) in BACKENDS {
+                let what = format!("{} with {search:?}/{engine:?}", describe(&r));
+                match run(&l, &r, search, engine) {
+                    Ran::Refused(why) => {
+                        assert!(refused.contains(&search), "{what}: refused: {why}")
+                    }
+                    Ran::Answered(got, _) => {
+                        assert!(!refused.contains(&search), "{what}: not refused");
+                        assert_eq!(got.as_deref(), r.cost, "{what}: wrong cost");
+                    }
+                }
+            }
+        }
+    }
+    assert!(solved > per_puzzle, "too few solvable levels: {solved}");
+}
