@@ -574,11 +574,13 @@ fn solve_cmd(
             );
             outln!(
                 o,
-                "no solution: all {} reachable states{} explored, none is a goal",
-                ans.stats.stored,
+                "no solution: no goal can be reached{} ({} {} searched {} states)",
                 model
                     .limit
-                    .map_or(String::new(), |l| format!(" within {l} moves"))
+                    .map_or(String::new(), |l| format!(" within {l} moves")),
+                ans.engine,
+                ans.search,
+                ans.stats.stored
             );
         }
         Outcome::Solved(path) => {

@@ -234,7 +234,11 @@ pub fn solve_opts(model: &Model, level: Level, opts: &SolveOptions) -> Result<An
                 engine_reason: if engine == EngineChoice::Interp {
                     why
                 } else {
-                    format!("no fast path matches ({why})")
+                    if why.starts_with("--search") {
+                        why
+                    } else {
+                        format!("no fast path matches ({why})")
+                    }
                 },
                 search: search_name(search),
             })

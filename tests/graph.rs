@@ -668,8 +668,10 @@ fn verbose_names_engine_and_search() {
 /// "bridge", 23 of 18 on Huarong "sample query 2"), and the Sokoban fast path answers
 /// from its dead-cell test before storing anything (0 of 6 on "blocked").
 #[test]
-#[ignore = "bug: `solve` claims `all N reachable states explored` with N = states stored, wrong for astar, bidir and the Sokoban fast path"]
-fn unsolvable_message_counts_the_reachable_states() {
+fn unsolvable_message_does_not_overclaim() {
+    // Found by this suite: the message once said "all N reachable states explored" with
+    // N the states one search stored, wrong for A*, bidir and fast paths. It now names
+    // the engine and search and says how many states they searched, claiming no more.
     for (name, lvl, search, reachable) in [
         ("bloxorz", "bridge", "astar", 94),
         ("bloxorz", "bridge", "bidir", 94),
@@ -681,17 +683,12 @@ fn unsolvable_message_counts_the_reachable_states() {
         assert_eq!(a["reachable_states"], reachable);
         let o = puz(&["solve", &puzzle(name), "--level", lvl, "--search", search]);
         assert_eq!(o.code, 0);
-        let n: u64 = o
-            .stdout
-            .split("no solution: all ")
-            .nth(1)
-            .and_then(|t| t.split(' ').next())
-            .and_then(|t| t.parse().ok())
-            .unwrap_or_else(|| panic!("{name} {lvl:?} {search}: {}", o.stdout));
-        assert_eq!(
-            n, reachable,
-            "{name} {lvl:?} --search {search}: says all {n} reachable states, there are {reachable}"
+        assert!(
+            o.stdout.contains("no solution: no goal can be reached"),
+            "{}",
+            o.stdout
         );
+        assert!(!o.stdout.contains("reachable states"), "{}", o.stdout);
     }
 }
 
