@@ -419,7 +419,7 @@ fn check_replay_with(
 
 /// The seed document's input: six datasets with known answers, and two more.
 fn seed_input() -> String {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/seeds");
     let file = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
         .map(|e| e.unwrap().path())

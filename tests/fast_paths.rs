@@ -594,7 +594,7 @@ fn curling_random_boards_fast_equals_interp() {
 
 fn data(name: &str) -> String {
     let path = format!(
-        "{}/../shared/data/bloxorz_poj3322/{name}",
+        "{}/tests/data/bloxorz_poj3322/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))

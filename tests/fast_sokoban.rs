@@ -257,12 +257,12 @@ fn judge_both(puzzle: &Puzzle, input: &str, what: &str) -> String {
 
 /// The sample input of seed 003, between 输入样例 and 输出样例.
 fn seed_sample_input() -> String {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/seeds");
     let file = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
         .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("003_"))
-        .expect("seed 003 is in ../shared/seeds");
+        .expect("seed 003 is in tests/data/seeds");
     let text = std::fs::read_to_string(file).unwrap();
     let after_in = &text[text.find("输入样例").unwrap()..];
     let input = &after_in[after_in.find('\n').unwrap() + 1..after_in.find("输出样例").unwrap()];
@@ -271,7 +271,7 @@ fn seed_sample_input() -> String {
 
 fn poj_data(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/pushing_boxes_poj1475")
+        .join("tests/data/pushing_boxes_poj1475")
         .join(name);
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read the shared judge data {}: {e}", path.display()))

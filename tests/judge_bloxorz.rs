@@ -1,8 +1,8 @@
 //! Judge mode for Bloxorz (POJ 3322, AcWing 172): the output must match the judge's
 //! expected output byte for byte.
 //!
-//! The reference data lives outside the crate, in `../shared/data/bloxorz_poj3322/`
-//! (see `../shared/data/README.md`). Missing data fails the tests loudly.
+//! The reference data is vendored in `tests/data/bloxorz_poj3322/`
+//! (see `tests/data/README.md`). Missing data fails the tests loudly.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -21,7 +21,7 @@ fn load_puzzle() -> Puzzle {
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/bloxorz_poj3322")
+        .join("tests/data/bloxorz_poj3322")
         .join(name)
 }
 
@@ -30,7 +30,7 @@ fn read_data(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
             "cannot read the shared judge data {}: {e}\n\
-             these tests need the shared data folder next to the crate (../shared/data/bloxorz_poj3322)",
+             these tests need tests/data/bloxorz_poj3322",
             path.display()
         )
     })
