@@ -138,6 +138,8 @@ pub struct Expander<'m> {
     any_sorted: bool,
     /// Every move is local and one-step, there is one instance and no mutable cell.
     solo: bool,
+    /// Every pose of every piece covers exactly its anchor.
+    one_cell: bool,
     /// For solo models: per pose, every (word delta, action) in action order.
     solo_table: Vec<Vec<(i64, u32)>>,
     /// For solo models: the one kind.
@@ -224,6 +226,10 @@ impl<'m> Expander<'m> {
             goal_slots: vec![],
             any_sorted: false,
             solo: false,
+            one_cell: model
+                .pieces
+                .iter()
+                .all(|p| p.poses.iter().all(|q| q.cells.len() == 1)),
             solo_table: vec![],
             solo_kind: 0,
             heuristic: None,
@@ -1144,6 +1150,11 @@ impl<'m> Expander<'m> {
     fn overlaps_any(&self, s: &[u32], slot: usize) -> bool {
         if self.slot_kind.len() < 2 {
             return false;
+        }
+        if self.one_cell {
+            // Every piece covers its anchor alone: overlap is a shared anchor.
+            let (a, _) = self.anchor(s, slot);
+            return (0..self.slot_kind.len()).any(|o| o != slot && self.anchor(s, o).0 == a);
         }
         let k = self.slot_kind[slot] as usize;
         let (a, pose) = self.anchor(s, slot);

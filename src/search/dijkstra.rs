@@ -142,9 +142,6 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
         depth: vec![],
         done: vec![],
     };
-    if let Some(n) = store.dense_capacity() {
-        labels.ensure(n.saturating_sub(1));
-    }
     let mut tries = Tries::new(nc);
     let start = space.start();
     let sid = match store.insert(&start) {
