@@ -1,18 +1,689 @@
-//! Fast path for huarong-shaped rule sets (being built; until then every model runs on the
-//! interpreter).
+//! Fast path for one-blank sliding puzzles shaped like Huarong Dao (NOIP 2013, Luogu P1979).
+//!
+//! Fingerprint: two single one-cell pieces, the blank `E` and the token `S`; four unit
+//! directions in any order; static tiles; unit costs; no limit; one move whose only
+//! statement is `swap E d`; forbids exactly `E on F` and `S on F` for one tile `F`, with
+//! `outside` absent or `F`; goal exactly `S on G` (a tile or a mark). Anything else runs on
+//! the interpreter.
+//!
+//! Solver (the classic multi-query method):
+//!
+//! - Once per board (cached process-wide, keyed by the board's tiles, so the queries of a
+//!   judge case share it): an iterative depth-first search labelling every edge between
+//!   free cells with its biconnected block; for every free cell `c` and pair of free
+//!   neighbours `i`, `j` whose edges to `c` lie in one block, the blank's fewest steps from
+//!   `i` to `j` without passing `c` (a breadth-first search from `i` that stops once the
+//!   wanted neighbours are found; neighbours in different blocks are separated by `c`, so
+//!   no search ever runs through a whole component only to fail); and the connected
+//!   components of the graph of states (token cell, side of the blank), whose edges are
+//!   swaps and detours, both reversible.
+//! - Per query: the block at the token holding the sides the blank can reach comes from
+//!   the depth-first tree (a range test on discovery times), so a query whose goal lies in
+//!   another state component is answered unsolvable at once. Otherwise the blank walks to
+//!   those sides (one A* by Manhattan distance to the nearest side still wanted), then a
+//!   shortest path runs over (token cell, side) with edges swap (cost 1: the token moves
+//!   into the blank's cell, the blank lands on the opposite side) and detour (the
+//!   precomputed cost). With one goal cell it is A* with [`open_bound`], the exact cost on
+//!   an open board, which fixed cells can only raise (so the bound is consistent); with
+//!   several goal cells, Dijkstra. Keys are small integers: the queue is a ring of
+//!   buckets, newest first within a key.
+//!
+//! Paths: with `need_path`, the chosen detours are re-searched breadth-first and expanded
+//! into blank steps, so the path is legal and of the optimal cost. It is *a* cheapest
+//! path: the interpreter's tie rule (smallest move sequence in declaration order) is not
+//! followed; only the cost is promised to agree.
 
-use crate::compile::Model;
+use std::cell::RefCell;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use crate::compile::{Model, Op, PieceId, Place, PoseId, TileId};
+use crate::engine::level::Board;
 use crate::engine::Level;
-use crate::search::{Budget, Stats};
+use crate::search::{Budget, Cutoff, Stats};
 
+use super::fingerprint::{compass, is_param, only_op, static_tiles, unit_cost};
 use super::{FastOutcome, FastPath};
 
-pub struct Huarong;
+/// "No value": unreachable, no parent, no block.
+const INF: u32 = u32::MAX;
+/// The opposite of each compass direction (N S W E).
+const OPP: [usize; 4] = [1, 0, 3, 2];
+/// The slot of an unordered pair of sides in a cell's six detour entries.
+const PAIR: [[usize; 4]; 4] = [[6, 0, 1, 2], [0, 6, 3, 4], [1, 3, 6, 5], [2, 4, 5, 6]];
+/// Boards kept in the precomputation cache.
+const CACHE_BOARDS: usize = 4;
+/// Check the clock every this many queue pops.
+const CLOCK_EVERY: u64 = 4096;
+
+pub struct Huarong {
+    blank: PieceId,
+    token: PieceId,
+    /// Model direction index of N, S, W, E.
+    dir: [usize; 4],
+    /// The tile neither piece may stand on.
+    fixed: TileId,
+    goal: Place,
+}
 
 impl Huarong {
-    pub fn detect(_model: &Model) -> Result<Huarong, String> {
-        Err("this fast path is not built yet".into())
+    /// Accepts a model whose rules are exactly those above, or says what differs.
+    pub fn detect(model: &Model) -> Result<Huarong, String> {
+        static_tiles(model)?;
+        unit_cost(model)?;
+        if model.limit.is_some() {
+            return Err("has a move limit".into());
+        }
+        if model.pieces.len() != 2 {
+            return Err(format!("needs two pieces, has {}", model.pieces.len()));
+        }
+        for p in &model.pieces {
+            if p.anonymous || p.poses.len() != 1 || p.poses[0].cells != [(0, 0)] {
+                return Err(format!("piece `{}` is not a single one-cell piece", p.name));
+            }
+        }
+        let dir = compass(model)?;
+        let blank = match only_op(model)? {
+            Op::Swap { piece, step } if is_param(step) => *piece,
+            _ => return Err("the move is not `swap P d`".into()),
+        };
+        let token = PieceId(1 - blank.0);
+        // One pose per piece: naming it is the same as naming none.
+        let any_pose = |p: Option<PoseId>| p.is_none_or(|p| p.0 == 0);
+        let fixed = match model.forbids.as_slice() {
+            [a, b] => match (a.place, b.place) {
+                (Place::Tile(f), Place::Tile(g))
+                    if f == g && a.piece != b.piece && any_pose(a.pose) && any_pose(b.pose) =>
+                {
+                    f
+                }
+                _ => return Err("forbids are not `blank on F` and `token on F`".into()),
+            },
+            _ => return Err(format!("needs two forbids, has {}", model.forbids.len())),
+        };
+        if model.outside.is_some_and(|o| o != fixed) {
+            return Err("outside the board is not the forbidden tile".into());
+        }
+        let goal = match model.goal.as_slice() {
+            [g] if g.piece == token && any_pose(g.pose) => g.on,
+            _ => return Err("the goal is not `S on G` for the piece that is not the blank".into()),
+        };
+        Ok(Huarong {
+            blank,
+            token,
+            dir,
+            fixed,
+            goal,
+        })
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Per-board precomputation
+// ---------------------------------------------------------------------------------------
+
+/// What one board's queries share. Cells are indices into the board padded by one blocked
+/// cell on every side (`w` columns).
+struct Prep {
+    fixed: TileId,
+    rows: usize,
+    cols: usize,
+    tiles: Vec<TileId>,
+    w: usize,
+    /// Step to the neighbour in compass direction N, S, W, E.
+    off: [isize; 4],
+    free: Vec<bool>,
+    /// (row, column) on the unpadded board.
+    rc: Vec<(u32, u32)>,
+    /// Connected component of each free cell (`INF` for blocked cells).
+    comp: Vec<u32>,
+    /// `block[c * 4 + k]`: the biconnected block of the edge from `c` towards `k`.
+    block: Vec<u32>,
+    /// Depth-first discovery time, subtree size and tree parent (`INF` at roots).
+    disc: Vec<u32>,
+    size: Vec<u32>,
+    parent: Vec<u32>,
+    /// Component of each state `c * 4 + k` (token on `c`, blank on side `k`) in the graph
+    /// of swaps and detours (`INF` where side `k` is not free).
+    scomp: Vec<u32>,
+    /// `det[c * 6 + PAIR[i][j]]`: the blank's fewest steps from side `i` of `c` to side `j`
+    /// without passing `c` (`INF` when `c` separates them).
+    det: Vec<u32>,
+    /// The largest finite detour.
+    max_det: u32,
+}
+
+impl Prep {
+    fn matches(&self, b: &Board, fixed: TileId) -> bool {
+        self.fixed == fixed && self.rows == b.rows && self.cols == b.cols && self.tiles == b.tiles
+    }
+
+    fn pad(&self, cell: usize) -> usize {
+        (cell / self.cols + 1) * self.w + cell % self.cols + 1
+    }
+
+    fn step(&self, c: usize, k: usize) -> usize {
+        (c as isize + self.off[k]) as usize
+    }
+
+    /// The block at `s` holding the sides the blank, at `e` (same component, not `s`), can
+    /// reach without passing `s`: the block of the edge to the child of `s` whose subtree
+    /// holds `e`, else of the edge to the parent of `s`.
+    fn blank_block(&self, e: usize, s: usize) -> u32 {
+        let de = self.disc[e];
+        for k in 0..4 {
+            let v = self.step(s, k);
+            if self.free[v]
+                && self.parent[v] == s as u32
+                && self.disc[v] <= de
+                && de < self.disc[v] + self.size[v]
+            {
+                return self.block[s * 4 + k];
+            }
+        }
+        (0..4)
+            .find(|&k| self.parent[s] == self.step(s, k) as u32)
+            .map_or(INF, |k| self.block[s * 4 + k])
+    }
+
+    /// Builds the tables; `None` when the deadline passes first.
+    fn build(b: &Board, fixed: TileId, deadline: Option<Instant>) -> Option<Prep> {
+        let (rows, cols) = (b.rows, b.cols);
+        let w = cols + 2;
+        let n = w * (rows + 2);
+        let off = [-(w as isize), w as isize, -1, 1];
+        let mut free = vec![false; n];
+        let mut rc = vec![(0u32, 0u32); n];
+        for r in 0..rows {
+            for c in 0..cols {
+                let p = (r + 1) * w + c + 1;
+                free[p] = b.tiles[r * cols + c] != fixed;
+                rc[p] = (r as u32, c as u32);
+            }
+        }
+        let nb = |c: usize, k: usize| (c as isize + off[k]) as usize;
+
+        // Depth-first search: discovery times, low links, tree parents, components.
+        let mut disc = vec![INF; n];
+        let mut low = vec![0u32; n];
+        let mut parent = vec![INF; n];
+        let mut comp = vec![INF; n];
+        let mut order: Vec<u32> = Vec::new();
+        let mut stack: Vec<(u32, u8)> = Vec::new();
+        let (mut t, mut ncomp) = (0u32, 0u32);
+        for root in 0..n {
+            if !free[root] || disc[root] != INF {
+                continue;
+            }
+            disc[root] = t;
+            low[root] = t;
+            t += 1;
+            comp[root] = ncomp;
+            order.push(root as u32);
+            stack.push((root as u32, 0));
+            while let Some(&(v, k)) = stack.last() {
+                let v = v as usize;
+                if k < 4 {
+                    stack.last_mut().expect("nonempty").1 += 1;
+                    let u = nb(v, k as usize);
+                    if !free[u] {
+                        continue;
+                    }
+                    if disc[u] == INF {
+                        parent[u] = v as u32;
+                        disc[u] = t;
+                        low[u] = t;
+                        t += 1;
+                        comp[u] = ncomp;
+                        order.push(u as u32);
+                        stack.push((u as u32, 0));
+                    } else if u as u32 != parent[v] {
+                        low[v] = low[v].min(disc[u]);
+                    }
+                } else {
+                    stack.pop();
+                    let p = parent[v];
+                    if p != INF {
+                        low[p as usize] = low[p as usize].min(low[v]);
+                    }
+                }
+            }
+            ncomp += 1;
+        }
+        // The block of each tree edge (parent(v), v), in preorder: a new block where the
+        // parent separates v's subtree, else the parent's own tree edge's block.
+        let mut tblock = vec![INF; n];
+        let mut nblocks = 0u32;
+        for &v in &order {
+            let v = v as usize;
+            let p = parent[v];
+            if p == INF {
+                continue;
+            }
+            if low[v] >= disc[p as usize] {
+                tblock[v] = nblocks;
+                nblocks += 1;
+            } else {
+                tblock[v] = tblock[p as usize];
+            }
+        }
+        // Every edge: a tree edge's block, or a back edge's, which is that of the tree
+        // edge above its lower end.
+        let mut block = vec![INF; n * 4];
+        for c in 0..n {
+            if !free[c] {
+                continue;
+            }
+            for k in 0..4 {
+                let u = nb(c, k);
+                if !free[u] {
+                    continue;
+                }
+                block[c * 4 + k] = if parent[u] == c as u32 {
+                    tblock[u]
+                } else if parent[c] == u as u32 || disc[c] > disc[u] {
+                    tblock[c]
+                } else {
+                    tblock[u]
+                };
+            }
+        }
+        // Subtree sizes, so "is e below the child v of s" is a range test on `disc`.
+        let mut size = vec![1u32; n];
+        for &v in order.iter().rev() {
+            let pv = parent[v as usize];
+            if pv != INF {
+                size[pv as usize] += size[v as usize];
+            }
+        }
+        drop((low, order, tblock));
+
+        // Components of the (token cell, blank side) graph: swaps and detours both go both
+        // ways, and detours join exactly the sides in one block.
+        let mut dsu: Vec<u32> = (0..n as u32 * 4).collect();
+        fn root(dsu: &mut [u32], mut x: u32) -> u32 {
+            while dsu[x as usize] != x {
+                let up = dsu[dsu[x as usize] as usize];
+                dsu[x as usize] = up;
+                x = up;
+            }
+            x
+        }
+        let join = |dsu: &mut Vec<u32>, a: usize, b: usize| {
+            let (ra, rb) = (root(dsu, a as u32), root(dsu, b as u32));
+            if ra != rb {
+                dsu[ra.max(rb) as usize] = ra.min(rb);
+            }
+        };
+        for c in 0..n {
+            if !free[c] {
+                continue;
+            }
+            for k in 0..4 {
+                if block[c * 4 + k] == INF {
+                    continue;
+                }
+                // Swap: (c, k) and (c + k, opposite of k).
+                join(&mut dsu, c * 4 + k, nb(c, k) * 4 + OPP[k]);
+                for j in k + 1..4 {
+                    if block[c * 4 + j] == block[c * 4 + k] {
+                        join(&mut dsu, c * 4 + k, c * 4 + j);
+                    }
+                }
+            }
+        }
+        let mut scomp = vec![INF; n * 4];
+        for st in 0..n * 4 {
+            if block[st] != INF {
+                scomp[st] = root(&mut dsu, st as u32);
+            }
+        }
+        drop(dsu);
+
+        // Detours: per cell, a breadth-first search from each side to the later sides of
+        // the same block, stopping once they are found.
+        let mut det = vec![INF; n * 6];
+        let mut max_det = 0u32;
+        let mut seen = vec![0u32; n];
+        let mut dist = vec![0u32; n];
+        let mut queue: Vec<u32> = Vec::new();
+        let (mut epoch, mut done) = (0u32, 0usize);
+        for c in 0..n {
+            if !free[c] {
+                continue;
+            }
+            if done % 1024 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                return None;
+            }
+            done += 1;
+            let side = [nb(c, 0), nb(c, 1), nb(c, 2), nb(c, 3)];
+            for a in 0..4 {
+                if !free[side[a]] {
+                    continue;
+                }
+                let mut want = 0u8;
+                for bb in a + 1..4 {
+                    if free[side[bb]] && block[c * 4 + bb] == block[c * 4 + a] {
+                        want |= 1 << bb;
+                    }
+                }
+                if want == 0 {
+                    continue;
+                }
+                epoch += 1;
+                seen[c] = epoch;
+                seen[side[a]] = epoch;
+                dist[side[a]] = 0;
+                queue.clear();
+                queue.push(side[a] as u32);
+                let mut head = 0;
+                'bfs: while head < queue.len() {
+                    let x = queue[head] as usize;
+                    head += 1;
+                    let dx = dist[x] + 1;
+                    for k in 0..4 {
+                        let y = nb(x, k);
+                        if !free[y] || seen[y] == epoch {
+                            continue;
+                        }
+                        seen[y] = epoch;
+                        dist[y] = dx;
+                        let mut m = want;
+                        while m != 0 {
+                            let bb = m.trailing_zeros() as usize;
+                            m &= m - 1;
+                            if side[bb] == y {
+                                det[c * 6 + PAIR[a][bb]] = dx;
+                                max_det = max_det.max(dx);
+                                want &= !(1 << bb);
+                                if want == 0 {
+                                    break 'bfs;
+                                }
+                            }
+                        }
+                        queue.push(y as u32);
+                    }
+                }
+                debug_assert_eq!(want, 0, "sides of one block are connected");
+            }
+        }
+        Some(Prep {
+            fixed,
+            rows,
+            cols,
+            tiles: b.tiles.clone(),
+            w,
+            off,
+            free,
+            rc,
+            comp,
+            block,
+            disc,
+            size,
+            parent,
+            scomp,
+            det,
+            max_det,
+        })
+    }
+}
+
+/// Precomputations of the boards seen last. Process-wide: `solve_with` selects (and so
+/// builds) the fast path afresh for every query, so a cache inside the struct would not
+/// outlive one query.
+static CACHE: Mutex<Vec<Arc<Prep>>> = Mutex::new(Vec::new());
+
+/// The precomputation for `b`, from the cache or built now (`None`: deadline passed).
+fn prep_for(b: &Board, fixed: TileId, deadline: Option<Instant>) -> Option<Arc<Prep>> {
+    {
+        let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = cache.iter().rev().find(|p| p.matches(b, fixed)) {
+            return Some(p.clone());
+        }
+    }
+    let p = Arc::new(Prep::build(b, fixed, deadline)?);
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if !cache.iter().any(|q| q.matches(b, fixed)) {
+        cache.push(p.clone());
+        if cache.len() > CACHE_BOARDS {
+            cache.remove(0);
+        }
+    }
+    Some(p)
+}
+
+// ---------------------------------------------------------------------------------------
+// Per-query search
+// ---------------------------------------------------------------------------------------
+
+/// Reusable per-thread search arrays, cleared by epoch stamps.
+#[derive(Default)]
+struct Scratch {
+    epoch: u32,
+    /// Per cell: (stamp, the blank's steps from its start) while the token has not moved,
+    /// and the compass direction of the step that reached it.
+    cd: Vec<(u32, u32)>,
+    cpar: Vec<u8>,
+    /// Per cell: stamp when it is a goal (several goal cells).
+    gmark: Vec<u32>,
+    /// Per (cell, side): (stamp, cost), and the parent state.
+    sg: Vec<(u32, u32)>,
+    spar: Vec<u32>,
+    /// Buckets of the blank's walks: (cell, steps) by key modulo 8.
+    walk: [std::collections::VecDeque<(u32, u32)>; 8],
+    /// Buckets of (state, cost) by key modulo their count.
+    ring: Vec<Vec<(u32, u32)>>,
+    /// Keys `lo..=hi` (under the mask then in use) may still hold entries.
+    dirty: (u32, u32, usize),
+    queue: Vec<u32>,
+}
+
+impl Scratch {
+    fn fit(&mut self, n: usize) {
+        if self.cd.len() < n {
+            self.cd.resize(n, (0, 0));
+            self.cpar.resize(n, 0);
+            self.gmark.resize(n, 0);
+        }
+        if self.sg.len() < n * 4 {
+            self.sg.resize(n * 4, (0, 0));
+            self.spar.resize(n * 4, 0);
+        }
+    }
+
+    /// A stamp no array holds yet.
+    fn bump(&mut self) -> u32 {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.cd.fill((0, 0));
+            self.gmark.fill(0);
+            self.sg.fill((0, 0));
+            self.epoch = 1;
+        }
+        self.epoch
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+fn manhattan(a: (u32, u32), b: (u32, u32)) -> u32 {
+    a.0.abs_diff(b.0) + a.1.abs_diff(b.1)
+}
+
+/// The exact cost on an open board without fixed cells (so a lower bound everywhere, and
+/// consistent: fixed cells only lengthen detours) of bringing the token from `(r, c)` to
+/// the goal `g` with the blank on side `k` (N S W E). With `a`, `b` the row and column
+/// distances: 0 at the goal; `6a - 2` (blank on a side towards the goal) or `6a` when
+/// `a == b`; else, with `B = max`, `s = min`: on the longer axis `5B + s - 4` towards,
+/// `5B + s` away, and `5B + s - 2` on the shorter axis. (Checked against a search of the
+/// open board in this module's tests.)
+fn open_bound((r, c): (u32, u32), (gr, gc): (u32, u32), k: usize) -> u32 {
+    let (a, b) = (r.abs_diff(gr), c.abs_diff(gc));
+    let towards = match k {
+        0 => r > gr,
+        1 => r < gr,
+        2 => c > gc,
+        _ => c < gc,
+    };
+    if a == b {
+        return if a == 0 {
+            0
+        } else {
+            6 * a - 2 * towards as u32
+        };
+    }
+    let (big, small) = (a.max(b), a.min(b));
+    if (k < 2) == (a > b) {
+        5 * big + small - 4 * towards as u32
+    } else {
+        5 * big + small - 2
+    }
+}
+
+/// The blank's fewest steps from `e` to each side of the token at `s` named in `want`
+/// (bits by compass direction; each must be reachable without passing `s`), leaving the
+/// way to the last one found in `cpar`. A* with the bound "Manhattan distance to the
+/// nearest side still wanted", newest entry first among equal keys so it runs straight
+/// across open ground. The bound grows as sides are found; an entry keyed before is
+/// filed again under its new key when it comes up.
+fn blank_walks(
+    p: &Prep,
+    sc: &mut Scratch,
+    e: usize,
+    s: usize,
+    mut want: u8,
+    stats: &mut Stats,
+) -> [u32; 4] {
+    let mut d = [INF; 4];
+    let ep = sc.bump();
+    let side = [p.step(s, 0), p.step(s, 1), p.step(s, 2), p.step(s, 3)];
+    let pos = side.map(|x| p.rc[x]);
+    let h = |want: u8, x: usize| -> u32 {
+        let rc = p.rc[x];
+        (0..4)
+            .filter(|&k| want >> k & 1 == 1)
+            .map(|k| manhattan(rc, pos[k]))
+            .min()
+            .unwrap_or(0)
+    };
+    for b in &mut sc.walk {
+        b.clear();
+    }
+    sc.cd[s] = (ep, 0);
+    sc.cd[e] = (ep, 0);
+    let mut f = h(want, e);
+    sc.walk[f as usize & 7].push_back((e as u32, 0));
+    let mut pending = 1usize;
+    while pending > 0 {
+        while let Some((x, g)) = sc.walk[f as usize & 7].pop_back() {
+            pending -= 1;
+            let x = x as usize;
+            if sc.cd[x].1 != g {
+                continue;
+            }
+            // Keyed before a side was found: file it under its key now, behind the
+            // entries of that key already there (they are deeper: newer ground).
+            let key = g + h(want, x);
+            if key > f {
+                sc.walk[key as usize & 7].push_front((x as u32, g));
+                pending += 1;
+                continue;
+            }
+            stats.expanded += 1;
+            if let Some(k) = (0..4).find(|&k| want >> k & 1 == 1 && side[k] == x) {
+                d[k] = g;
+                want &= !(1 << k);
+                if want == 0 {
+                    return d;
+                }
+            }
+            for k in 0..4 {
+                let y = p.step(x, k);
+                if !p.free[y] {
+                    continue;
+                }
+                let c = &mut sc.cd[y];
+                if c.0 == ep && c.1 <= g + 1 {
+                    continue;
+                }
+                if c.0 != ep {
+                    stats.stored += 1;
+                }
+                *c = (ep, g + 1);
+                sc.cpar[y] = k as u8;
+                let key = g + 1 + h(want, y);
+                sc.walk[key as usize & 7].push_back((y as u32, g + 1));
+                pending += 1;
+            }
+        }
+        f += 1;
+    }
+    debug_assert_eq!(want, 0, "a wanted side is out of the blank's reach");
+    d
+}
+
+/// The compass steps of the blank's shortest way from `from` to `to` avoiding `avoid`.
+fn detour_steps(p: &Prep, sc: &mut Scratch, avoid: usize, from: usize, to: usize) -> Vec<u8> {
+    let ep = sc.bump();
+    sc.cd[avoid].0 = ep;
+    sc.cd[from].0 = ep;
+    sc.queue.clear();
+    sc.queue.push(from as u32);
+    let mut head = 0;
+    'bfs: while head < sc.queue.len() {
+        let x = sc.queue[head] as usize;
+        head += 1;
+        for k in 0..4 {
+            let y = p.step(x, k);
+            if !p.free[y] || sc.cd[y].0 == ep {
+                continue;
+            }
+            sc.cd[y].0 = ep;
+            sc.cpar[y] = k as u8;
+            if y == to {
+                break 'bfs;
+            }
+            sc.queue.push(y as u32);
+        }
+    }
+    walk_back(p, sc, from, to)
+}
+
+/// The steps recorded in `cpar` from `from` to `to`.
+fn walk_back(p: &Prep, sc: &Scratch, from: usize, to: usize) -> Vec<u8> {
+    let mut steps = vec![];
+    let mut x = to;
+    while x != from {
+        let k = sc.cpar[x] as usize;
+        steps.push(k as u8);
+        x = p.step(x, OPP[k]);
+    }
+    steps.reverse();
+    steps
+}
+
+/// The indices of the items that pass `test`, found a chunk at a time (the judge's goal is
+/// one marked cell among many).
+fn scan<T: Copy>(items: &[T], test: impl Fn(T) -> bool) -> Vec<usize> {
+    let mut out = vec![];
+    for (i, chunk) in items.chunks(32).enumerate() {
+        if chunk.iter().fold(false, |a, &x| a | test(x)) {
+            out.extend(
+                (0..chunk.len())
+                    .filter(|&j| test(chunk[j]))
+                    .map(|j| i * 32 + j),
+            );
+        }
+    }
+    out
+}
+
+/// Why the search stopped without an answer.
+enum Stop {
+    Unsolvable,
+    Cut(Cutoff),
 }
 
 impl FastPath for Huarong {
@@ -20,7 +691,330 @@ impl FastPath for Huarong {
         "huarong"
     }
 
-    fn solve(&self, _level: &Level, _budget: &Budget, _need_path: bool) -> (FastOutcome, Stats) {
-        (FastOutcome::Unsolvable, Stats::default())
+    fn solve(&self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats) {
+        let t0 = Instant::now();
+        let mut stats = Stats::default();
+        let out = SCRATCH.with(|sc| {
+            let sc = &mut sc.borrow_mut();
+            self.run(level, budget, need_path, sc, &mut stats)
+        });
+        stats.elapsed = t0.elapsed();
+        (out, stats)
+    }
+}
+
+impl Huarong {
+    fn run(
+        &self,
+        level: &Level,
+        budget: &Budget,
+        need_path: bool,
+        sc: &mut Scratch,
+        stats: &mut Stats,
+    ) -> FastOutcome {
+        let b = &level.board;
+        let find = |piece| {
+            level
+                .instances
+                .iter()
+                .find(|i| i.piece == piece)
+                .map(|i| i.cell as usize)
+        };
+        let (Some(e0), Some(s0)) = (find(self.blank), find(self.token)) else {
+            return FastOutcome::Unsolvable;
+        };
+        let is_goal = |cell: usize| match self.goal {
+            Place::Tile(t) => b.tiles[cell] == t,
+            Place::Mark(k) => b.has_mark(cell as u32, k),
+        };
+        if is_goal(s0) {
+            return FastOutcome::Solved {
+                cost: vec![0],
+                actions: need_path.then(Vec::new),
+            };
+        }
+        if e0 == s0 || b.tiles[e0] == self.fixed || b.tiles[s0] == self.fixed {
+            return FastOutcome::Unsolvable;
+        }
+        let Some(p) = prep_for(b, self.fixed, budget.deadline) else {
+            return FastOutcome::Cutoff(Cutoff::Time);
+        };
+        let (e, s) = (p.pad(e0), p.pad(s0));
+        // Goal cells the token could reach at all.
+        let goals: Vec<usize> = match self.goal {
+            Place::Tile(t) => scan(&b.tiles, |x| x == t),
+            Place::Mark(k) => scan(&b.marks, |m| m >> k.0 & 1 == 1),
+        };
+        let goals: Vec<usize> = goals
+            .into_iter()
+            .map(|c| p.pad(c))
+            .filter(|&c| p.comp[c] == p.comp[s])
+            .collect();
+        if goals.is_empty() || p.comp[e] != p.comp[s] {
+            return FastOutcome::Unsolvable;
+        }
+        // The states the blank can start the token from all lie in one component of the
+        // state graph; only goal cells with a state in it can be reached.
+        let bl = p.blank_block(e, s);
+        let Some(k0) = (0..4).find(|&k| bl != INF && p.block[s * 4 + k] == bl) else {
+            return FastOutcome::Unsolvable;
+        };
+        let cs = p.scomp[s * 4 + k0];
+        let goals: Vec<usize> = goals
+            .into_iter()
+            .filter(|&g| p.scomp[g * 4..g * 4 + 4].contains(&cs))
+            .collect();
+        if goals.is_empty() {
+            return FastOutcome::Unsolvable;
+        }
+        sc.fit(p.free.len());
+        // The blank's fewest steps to each side it can reach (those in its block).
+        let want = (0..4).fold(0u8, |m, k| m | u8::from(p.block[s * 4 + k] == bl) << k);
+        let d0 = blank_walks(&p, sc, e, s, want, stats);
+        match self.search(&p, sc, s, &d0, &goals, budget, need_path, stats) {
+            Err(Stop::Unsolvable) => FastOutcome::Unsolvable,
+            Err(Stop::Cut(c)) => FastOutcome::Cutoff(c),
+            Ok((cost, last)) => {
+                let actions = need_path.then(|| self.path(&p, sc, e, s, last));
+                FastOutcome::Solved {
+                    cost: vec![cost as u64],
+                    actions,
+                }
+            }
+        }
+    }
+
+    /// Shortest path over states `cell * 4 + side` (token cell, side of the blank) from the
+    /// token's start sides (costs `d0`) to a goal cell; edges swap (cost 1: the token moves
+    /// to side `k`, the blank lands on the opposite side) and detour (the precomputed cost
+    /// of taking the blank round to another side). Returns the cost and the goal state.
+    /// With one goal cell, A* with [`open_bound`]; with several, Dijkstra.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &self,
+        p: &Prep,
+        sc: &mut Scratch,
+        s: usize,
+        d0: &[u32; 4],
+        goals: &[usize],
+        budget: &Budget,
+        need_path: bool,
+        stats: &mut Stats,
+    ) -> Result<(u32, usize), Stop> {
+        let ep = sc.bump();
+        // States stored: the blank's cells walked first, then (token cell, side) states.
+        let max_stored = budget.max_states.map_or(u64::MAX, |m| m as u64);
+        let single = (goals.len() == 1).then(|| p.rc[goals[0]]);
+        let goal0 = goals[0];
+        if single.is_none() {
+            for &g in goals {
+                sc.gmark[g] = ep;
+            }
+        }
+        let h = |c: usize, k: usize| -> u32 {
+            match single {
+                Some(g) => open_bound(p.rc[c], g, k),
+                None => 0,
+            }
+        };
+        // Keys rise by at most the largest detour plus the bound's largest change.
+        let span = (p.max_det as usize + 16).next_power_of_two();
+        if sc.ring.len() < span {
+            sc.ring.resize_with(span, Vec::new);
+        }
+        let mask = span - 1;
+        // Empty the buckets the last search left entries in.
+        let (lo, hi, old_mask) = sc.dirty;
+        for key in lo..=hi {
+            sc.ring[key as usize & old_mask].clear();
+        }
+        sc.dirty = (1, 0, 0);
+        let (mut f, mut fmax) = (u32::MAX, 0u32);
+        let mut pending = 0usize;
+        for (k, &d) in d0.iter().enumerate() {
+            if d == INF {
+                continue;
+            }
+            let st = s * 4 + k;
+            sc.sg[st] = (ep, d);
+            sc.spar[st] = INF;
+            let key = d + h(s, k);
+            f = f.min(key);
+            fmax = fmax.max(key);
+            sc.ring[key as usize & mask].push((st as u32, d));
+            pending += 1;
+            stats.stored += 1;
+        }
+        while pending > 0 {
+            let bi = f as usize & mask;
+            while let Some((st, g)) = sc.ring[bi].pop() {
+                pending -= 1;
+                let st = st as usize;
+                if sc.sg[st].1 != g {
+                    continue;
+                }
+                stats.expanded += 1;
+                let cut = if stats.stored >= max_stored {
+                    Some(Cutoff::States(stats.stored as usize))
+                } else if stats.expanded.is_multiple_of(CLOCK_EVERY)
+                    && budget.deadline.is_some_and(|d| Instant::now() >= d)
+                {
+                    Some(Cutoff::Time)
+                } else {
+                    None
+                };
+                if let Some(cut) = cut {
+                    sc.dirty = (f, fmax, mask);
+                    return Err(Stop::Cut(cut));
+                }
+                let (c, k) = (st / 4, st % 4);
+                if c == goal0 || (single.is_none() && sc.gmark[c] == ep) {
+                    sc.dirty = (f, fmax, mask);
+                    return Ok((g, st));
+                }
+                let mut relax = |t: usize, ng: u32, sc: &mut Scratch, hv: u32| {
+                    let e = &mut sc.sg[t];
+                    if e.0 != ep {
+                        stats.stored += 1;
+                    } else if ng >= e.1 {
+                        return;
+                    }
+                    *e = (ep, ng);
+                    if need_path {
+                        sc.spar[t] = st as u32;
+                    }
+                    let key = ng + hv;
+                    fmax = fmax.max(key);
+                    sc.ring[key as usize & mask].push((t as u32, ng));
+                    pending += 1;
+                    stats.generated += 1;
+                };
+                // Swap: the token moves to side k; the blank lands on the opposite side.
+                let c2 = p.step(c, k);
+                relax(c2 * 4 + OPP[k], g + 1, sc, h(c2, OPP[k]));
+                // Detours: the blank walks round the token to another side.
+                let row = &p.det[c * 6..c * 6 + 6];
+                for (j, &slot) in PAIR[k].iter().enumerate() {
+                    if j == k || row[slot] == INF {
+                        continue;
+                    }
+                    relax(c * 4 + j, g + row[slot], sc, h(c, j));
+                }
+            }
+            f += 1;
+        }
+        Err(Stop::Unsolvable)
+    }
+
+    /// The actions of the solution ending in state `last`.
+    fn path(&self, p: &Prep, sc: &mut Scratch, e: usize, s: usize, last: usize) -> Vec<u32> {
+        let mut states = vec![last];
+        let mut at = last;
+        while sc.spar[at] != INF {
+            at = sc.spar[at] as usize;
+            states.push(at);
+        }
+        states.reverse();
+        let first = states[0];
+        debug_assert_eq!(first / 4, s);
+        // The blank's walk to the first side (searched again, leaving `cpar`).
+        let side = p.step(s, first % 4);
+        blank_walks(p, sc, e, s, 1 << (first % 4), &mut Stats::default());
+        let mut steps = walk_back(p, sc, e, side);
+        for w in states.windows(2) {
+            let (c, k) = (w[0] / 4, w[0] % 4);
+            let (c2, j) = (w[1] / 4, w[1] % 4);
+            if c2 != c {
+                steps.push(OPP[k] as u8);
+            } else {
+                let more = detour_steps(p, sc, c, p.step(c, k), p.step(c, j));
+                steps.extend(more);
+            }
+        }
+        steps.iter().map(|&k| self.dir[k as usize] as u32).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Exact costs on an open board: Dijkstra over (token offset from the goal, side) in a
+    /// box, with swaps costing 1 and detours 2 (a quarter turn) or 4 (the opposite side).
+    fn open_costs(radius: i64) -> std::collections::HashMap<(i64, i64, usize), u32> {
+        use std::collections::{BinaryHeap, HashMap};
+        let step = [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)];
+        let mut dist = HashMap::new();
+        let mut heap = BinaryHeap::new();
+        for k in 0..4 {
+            dist.insert((0, 0, k), 0u32);
+            heap.push(std::cmp::Reverse((0u32, 0i64, 0i64, k)));
+        }
+        while let Some(std::cmp::Reverse((d, r, c, k))) = heap.pop() {
+            if dist[&(r, c, k)] < d {
+                continue;
+            }
+            let mut next = vec![((r + step[k].0, c + step[k].1, OPP[k]), 1)];
+            for j in (0..4).filter(|&j| j != k) {
+                next.push(((r, c, j), if j == OPP[k] { 4 } else { 2 }));
+            }
+            for (s, w) in next {
+                if s.0.abs() > radius || s.1.abs() > radius {
+                    continue;
+                }
+                if dist.get(&s).is_none_or(|&old| d + w < old) {
+                    dist.insert(s, d + w);
+                    heap.push(std::cmp::Reverse((d + w, s.0, s.1, s.2)));
+                }
+            }
+        }
+        dist
+    }
+
+    fn bound(r: i64, c: i64, k: usize) -> u32 {
+        let o = 1000;
+        open_bound(((o + r) as u32, (o + c) as u32), (o as u32, o as u32), k)
+    }
+
+    #[test]
+    fn open_bound_is_the_open_board_cost() {
+        let dist = open_costs(30);
+        for r in -16..=16 {
+            for c in -16..=16 {
+                for k in 0..4 {
+                    assert_eq!(
+                        bound(r, c, k),
+                        dist[&(r, c, k)],
+                        "offset ({r}, {c}), side {k}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn open_bound_is_consistent() {
+        let step = [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)];
+        for r in -60..=60 {
+            for c in -60..=60 {
+                for k in 0..4 {
+                    let h = bound(r, c, k);
+                    let (r2, c2) = (r + step[k].0, c + step[k].1);
+                    assert!(
+                        h <= 1 + bound(r2, c2, OPP[k]),
+                        "swap at ({r}, {c}), side {k}"
+                    );
+                    for j in (0..4).filter(|&j| j != k) {
+                        let w = if j == OPP[k] { 4 } else { 2 };
+                        assert!(h <= w + bound(r, c, j), "detour at ({r}, {c}), {k} -> {j}");
+                    }
+                    // The ring of buckets holds keys up to the largest detour plus 16 ahead.
+                    assert!(1 + bound(r2, c2, OPP[k]) - h < 16);
+                    for j in (0..4).filter(|&j| j != k) {
+                        assert!(bound(r, c, j) + 4 - h < 16);
+                    }
+                }
+            }
+        }
     }
 }
