@@ -223,7 +223,7 @@ fn bfs<const PATH: bool>(
         o[2] = bits >> 2 & 1;
     }
     open[start as usize] = 0;
-    let mut queue: Vec<u32> = Vec::with_capacity(cells);
+    let mut queue: Vec<u32> = Vec::with_capacity(cells * 3);
     queue.push(start);
     let mut parent: Vec<u32> = vec![];
     let mut via: Vec<u8> = vec![];

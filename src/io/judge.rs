@@ -283,7 +283,8 @@ pub fn run_judge(
                 .into());
         }
         let (rows, cols) = (rows as usize, cols as usize);
-        let grid = read_grid(&mut sc, fmt, &legend, model, rows, cols)?;
+        let mut grid = read_grid(&mut sc, fmt, &legend, model, rows, cols)?;
+        let symbols = std::mem::take(&mut grid.symbols);
         let placed_later: Vec<PieceId> = fmt
             .query
             .iter()
@@ -292,11 +293,11 @@ pub fn run_judge(
                 _ => None,
             })
             .collect();
-        let locate = |r: usize, c: usize| -> SourceSpan { (grid.offsets[r * cols + c], 1).into() };
+        let locate = |r: usize, c: usize| -> SourceSpan { (grid.offset(r, c), 1).into() };
         let sg = SymbolGrid {
             rows,
             cols,
-            symbols: grid.symbols.clone(),
+            symbols,
             locate: &locate,
             whole: (grid.start, 1).into(),
         };
@@ -343,22 +344,36 @@ pub fn run_judge(
     Ok(summary)
 }
 
-struct ReadGrid {
+/// A board as read: symbols, and each row's text with its byte offset (to point at a
+/// cell only when something is wrong with it).
+struct ReadGrid<'a> {
     symbols: Vec<u16>,
-    offsets: Vec<usize>,
+    rows: Vec<(usize, &'a str)>,
+    form: GridForm,
     start: usize,
 }
 
-fn read_grid(
-    sc: &mut Scanner,
+impl ReadGrid<'_> {
+    /// Byte offset of cell (r, c) in the input.
+    fn offset(&self, r: usize, c: usize) -> usize {
+        let (at, row) = self.rows[r];
+        at + match self.form {
+            GridForm::Chars => row.char_indices().nth(c).map_or(0, |x| x.0),
+            GridForm::Ints => tokens(row).nth(c).map_or(0, |x| x.0),
+        }
+    }
+}
+
+fn read_grid<'a>(
+    sc: &mut Scanner<'a>,
     fmt: &JudgeFormat,
     legend: &LegendIndex,
     model: &Model,
     rows: usize,
     cols: usize,
-) -> Result<ReadGrid, InputError> {
+) -> Result<ReadGrid<'a>, InputError> {
     let mut symbols = Vec::with_capacity(rows * cols);
-    let mut offsets = Vec::with_capacity(rows * cols);
+    let mut row_text = Vec::with_capacity(rows);
     let mut start = sc.pos;
     for r in 0..rows {
         let Some((at, line)) = sc.line() else {
@@ -390,6 +405,7 @@ fn read_grid(
                         format!("expected a row of {cols} characters, found {n}"),
                     ));
                 }
+                row_text.push((at + lead, row));
                 for (i, ch) in row.char_indices() {
                     let s = legend.char(ch).ok_or_else(|| {
                         sc.error_at(
@@ -401,10 +417,10 @@ fn read_grid(
                         )
                     })?;
                     symbols.push(s);
-                    offsets.push(at + lead + i);
                 }
             }
             GridForm::Ints => {
+                row_text.push((at, line));
                 let mut n = 0;
                 for (off, tok) in tokens(line) {
                     n += 1;
@@ -429,7 +445,6 @@ fn read_grid(
                             )
                         })?;
                     symbols.push(s);
-                    offsets.push(at + off);
                 }
                 if n < cols {
                     return Err(sc.error_at(
@@ -442,7 +457,8 @@ fn read_grid(
     }
     Ok(ReadGrid {
         symbols,
-        offsets,
+        rows: row_text,
+        form: fmt.grid,
         start,
     })
 }
