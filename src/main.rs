@@ -21,6 +21,7 @@ mod exit {
     pub const ENGINE: u8 = 4;
     pub const SEARCH: u8 = 5;
     pub const GRAPH: u8 = 6;
+    pub const BIDIR: u8 = 7;
 }
 
 #[derive(Parser)]
@@ -354,6 +355,7 @@ fn run(cli: Cli) -> Result<(), u8> {
                         JudgeError::Cutoff { .. } => exit::CUTOFF,
                         JudgeError::Solve(SolveError::NoFastPath(_)) => exit::ENGINE,
                         JudgeError::Solve(SolveError::SearchUnavailable(_)) => exit::SEARCH,
+                        JudgeError::Solve(SolveError::NotInvertible(_)) => exit::BIDIR,
                         _ => exit::INPUT,
                     })
                 }
@@ -527,6 +529,7 @@ fn solve_cmd(
         match e {
             SolveError::NoFastPath(_) => exit::ENGINE,
             SolveError::SearchUnavailable(_) => exit::SEARCH,
+            SolveError::NotInvertible(_) => exit::BIDIR,
             _ => exit::INPUT,
         }
     })?;

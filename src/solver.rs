@@ -67,8 +67,13 @@ pub enum SolveError {
         "no fast path applies to this puzzle's rules ({0}); use --engine interp or --engine auto"
     )]
     NoFastPath(String),
+    /// The requested search does not apply: no heuristic can be derived, or it needs unit
+    /// costs.
     #[error("{0}")]
     SearchUnavailable(String),
+    /// Bidirectional search refused: moves not provably invertible, or too many goals.
+    #[error("{0}")]
+    NotInvertible(String),
     #[error("internal error: the solver returned a path that does not replay ({0})")]
     BadPath(String),
 }
@@ -209,11 +214,10 @@ pub fn solve_opts(model: &Model, level: Level, opts: &SolveOptions) -> Result<An
                     search::astar(&mut exp, &budget)
                 }
                 SearchChoice::Bidir => {
-                    invertible(model).map_err(|e| {
-                        SolveError::SearchUnavailable(format!("--search bidir: {e}"))
-                    })?;
+                    invertible(model)
+                        .map_err(|e| SolveError::NotInvertible(format!("--search bidir: {e}")))?;
                     let goals = exp.goal_states(MAX_GOAL_STATES).map_err(|e| {
-                        SolveError::SearchUnavailable(format!(
+                        SolveError::NotInvertible(format!(
                             "--search bidir: cannot start from the goal: {e}"
                         ))
                     })?;

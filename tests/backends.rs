@@ -564,7 +564,9 @@ fn run(l: &Loaded, r: &Row, search: SearchChoice, engine: EngineChoice) -> Ran {
     };
     let what = format!("{} with {search:?}/{engine:?}", describe(r));
     match solve_opts(model, level.clone(), &opts) {
-        Err(SolveError::SearchUnavailable(why)) => Ran::Refused(why),
+        Err(SolveError::SearchUnavailable(why)) | Err(SolveError::NotInvertible(why)) => {
+            Ran::Refused(why)
+        }
         Err(e) => panic!("{what}: unexpected error {e}"),
         Ok(ans) => {
             if engine == EngineChoice::Interp {
