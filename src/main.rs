@@ -345,7 +345,10 @@ fn run(cli: Cli) -> Result<(), u8> {
                         eprintln!("warning: {w}");
                     }
                     if search.verbose {
-                        eprintln!("puz: {} case(s), engine: {}", summary.cases, summary.engine);
+                        eprintln!(
+                            "puz: {} case(s), engine {} ({}), search {}",
+                            summary.cases, summary.engine, summary.engine_reason, summary.search
+                        );
                     }
                     Ok(())
                 }
@@ -564,7 +567,8 @@ fn solve_cmd(
         }
         Outcome::Unsolvable if json => {
             let v = serde_json::json!({
-                "puzzle": model.title, "level": level_name, "engine": ans.engine, "search": ans.search,
+                "puzzle": model.title, "level": level_name, "engine": ans.engine,
+                "engine_reason": ans.engine_reason, "search": ans.search,
                 "solved": false, "stats": ans.stats,
             });
             outln!(o, "{v}");

@@ -52,6 +52,10 @@ pub struct JudgeSummary {
     pub cases: usize,
     pub warnings: Vec<String>,
     pub engine: &'static str,
+    /// Why that engine ran (for the last case).
+    pub engine_reason: String,
+    /// The search it used.
+    pub search: &'static str,
 }
 
 struct Scanner<'a> {
@@ -600,6 +604,8 @@ fn answer(
         },
     )?;
     summary.engine = ans.engine;
+    summary.engine_reason = ans.engine_reason.clone();
+    summary.search = ans.search;
     Ok(match ans.outcome {
         Outcome::Cost(cost) => {
             let cost_text: Vec<String> = cost.iter().map(|c| c.to_string()).collect();
