@@ -151,13 +151,18 @@ impl Level {
             tiles: Vec::with_capacity(n),
             marks: Vec::with_capacity(n),
         };
-        for &s in &grid.symbols {
-            let sym = &model.legend[s as usize];
-            board.tiles.push(sym.tile);
-            board
-                .marks
-                .push(sym.marks.iter().fold(0u32, |m, k| m | 1 << k.0));
-        }
+        let tile_of: Vec<TileId> = model.legend.iter().map(|s| s.tile).collect();
+        let marks_of: Vec<u32> = model
+            .legend
+            .iter()
+            .map(|s| s.marks.iter().fold(0u32, |m, k| m | 1 << k.0))
+            .collect();
+        board
+            .tiles
+            .extend(grid.symbols.iter().map(|&s| tile_of[s as usize]));
+        board
+            .marks
+            .extend(grid.symbols.iter().map(|&s| marks_of[s as usize]));
         let mut problems = vec![];
         let mut instances = vec![];
         // One pass: the cells placing each piece, and the cells of each single mark.

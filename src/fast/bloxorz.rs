@@ -131,38 +131,36 @@ impl FastPath for Bloxorz {
         let w = cols + 2 * pad;
         let h = rows + 2 * pad;
         let n = w * h;
-        // Per padded cell: may a lying block cover it, may a standing block stand on it.
-        let mut lie_ok = vec![false; n];
-        let mut stand_ok = vec![false; n];
-        let mut goal = vec![false; n];
+        // Per padded cell: bit 0 a lying block may cover it, bit 1 a standing block may
+        // stand on it, bit 3 standing there meets the goal. Padding stays 0.
+        let mut cell = vec![0u8; n];
+        let goal_tile = match self.goal {
+            Place::Tile(g) => Some(g),
+            Place::Mark(_) => None,
+        };
         for r in 0..rows {
-            for c in 0..cols {
-                let p = (r + pad) * w + c + pad;
-                let t = b.tiles[r * cols + c];
-                lie_ok[p] = t != self.void;
-                stand_ok[p] = lie_ok[p] && t != self.fragile;
-                goal[p] = match self.goal {
-                    Place::Tile(g) => t == g,
-                    Place::Mark(k) => b.has_mark((r * cols + c) as u32, k),
+            let row = &b.tiles[r * cols..(r + 1) * cols];
+            let out = &mut cell[(r + pad) * w + pad..(r + pad) * w + pad + cols];
+            for (c, (o, &t)) in out.iter_mut().zip(row).enumerate() {
+                let lie = t != self.void;
+                let stand = lie && t != self.fragile;
+                let goal = match (goal_tile, self.goal) {
+                    (Some(g), _) => t == g,
+                    (None, Place::Mark(k)) => b.has_mark((r * cols + c) as u32, k),
+                    (None, Place::Tile(_)) => false,
                 };
+                *o =
+                    u8::from(lie) | u8::from(stand) << 1 | if stand && goal { GOAL_BIT } else { 0 };
             }
         }
+        // Legality bits per anchor: bit `p` when pose `p` anchored here is legal.
         let mut legal = vec![0u8; n];
         for p in w..n - w {
-            let mut bits = 0u8;
-            if stand_ok[p] {
-                bits |= 1 << STAND;
-                if goal[p] {
-                    bits |= GOAL_BIT;
-                }
-            }
-            if lie_ok[p] && lie_ok[p + w] {
-                bits |= 1 << ROWS;
-            }
-            if lie_ok[p] && lie_ok[p + 1] {
-                bits |= 1 << COLS;
-            }
-            legal[p] = bits;
+            let here = cell[p];
+            legal[p] = (here >> 1 & 1) << STAND
+                | (here & cell[p + w] & 1) << ROWS
+                | (here & cell[p + 1] & 1) << COLS
+                | (here & GOAL_BIT);
         }
         // Successor table in the model's direction order: (new pose, delta, model dir).
         let mut order: Vec<(usize, usize)> = (0..4).map(|k| (self.dir[k], k)).collect();
