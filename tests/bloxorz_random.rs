@@ -11,6 +11,9 @@
 //! A position is legal when every covered cell is on the board and not `#`, and a standing
 //! block is not on `E`. The goal is standing on `O`; the cost is the number of rolls.
 
+mod common;
+
+use common::{bloxorz_board, Frame};
 use std::collections::{HashMap, VecDeque};
 
 use puz::io::judge::{run_judge, JudgeOptions};
@@ -191,111 +194,9 @@ fn replay(board: &Board, letters: &str, what: &str) {
 // Random boards
 // ---------------------------------------------------------------------------------------
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Frame {
-    /// No `#` border: leaving the board must be illegal anyway.
-    None,
-    /// A full `#` border; start and target inside.
-    Full,
-    /// Some border cells `#`, the rest random.
-    Partial,
-}
-
 /// One random valid level, as text (rows joined by '\n', no trailing line break).
 fn random_board(rng: &mut fastrand::Rng) -> (String, Frame) {
-    let frame = match rng.u8(0..10) {
-        0..=4 => Frame::None,
-        5..=7 => Frame::Full,
-        _ => Frame::Partial,
-    };
-    let min = if frame == Frame::Full { 4 } else { 3 };
-    let rows = rng.usize(min..=9);
-    let cols = rng.usize(min..=9);
-    // Per-board densities so some boards are open and some nearly blocked.
-    let wall = rng.u8(0..45);
-    let fragile = rng.u8(0..35);
-    let mut g = vec![vec![b'.'; cols]; rows];
-    for row in g.iter_mut() {
-        for cell in row.iter_mut() {
-            let x = rng.u8(0..100);
-            *cell = if x < wall {
-                b'#'
-            } else if x < wall + fragile {
-                b'E'
-            } else {
-                b'.'
-            };
-        }
-    }
-    let border = |r: usize, c: usize| r == 0 || c == 0 || r + 1 == rows || c + 1 == cols;
-    match frame {
-        Frame::None => {}
-        Frame::Full => {
-            for (r, row) in g.iter_mut().enumerate() {
-                for (c, cell) in row.iter_mut().enumerate() {
-                    if border(r, c) {
-                        *cell = b'#';
-                    }
-                }
-            }
-        }
-        Frame::Partial => {
-            for (r, row) in g.iter_mut().enumerate() {
-                for (c, cell) in row.iter_mut().enumerate() {
-                    if border(r, c) && rng.bool() {
-                        *cell = b'#';
-                    }
-                }
-            }
-        }
-    }
-    // Cells that may hold the start or the target.
-    let (lo_r, hi_r, lo_c, hi_c) = if frame == Frame::Full {
-        (1, rows - 2, 1, cols - 2)
-    } else {
-        (0, rows - 1, 0, cols - 1)
-    };
-    // Sometimes force the start onto the border (when there is no full frame).
-    let on_border = frame != Frame::Full && rng.u8(0..4) == 0;
-    let pick = |rng: &mut fastrand::Rng, max_dr: usize, max_dc: usize| -> (usize, usize) {
-        loop {
-            let r = rng.usize(lo_r..=hi_r - max_dr);
-            let c = rng.usize(lo_c..=hi_c - max_dc);
-            if !on_border || border(r, c) || border(r + max_dr, c + max_dc) {
-                return (r, c);
-            }
-        }
-    };
-    let start: Vec<(usize, usize)> = match rng.u8(0..3) {
-        0 => vec![pick(rng, 0, 0)],
-        1 => {
-            let (r, c) = pick(rng, 1, 0);
-            vec![(r, c), (r + 1, c)]
-        }
-        _ => {
-            let (r, c) = pick(rng, 0, 1);
-            vec![(r, c), (r, c + 1)]
-        }
-    };
-    for &(r, c) in &start {
-        g[r][c] = b'X';
-    }
-    // The target: anywhere free, sometimes forced onto the border.
-    let target_border = frame != Frame::Full && rng.u8(0..4) == 0;
-    loop {
-        let r = rng.usize(lo_r..=hi_r);
-        let c = rng.usize(lo_c..=hi_c);
-        if start.contains(&(r, c)) || (target_border && !border(r, c)) {
-            continue;
-        }
-        g[r][c] = b'O';
-        break;
-    }
-    let text: Vec<String> = g
-        .into_iter()
-        .map(|r| String::from_utf8(r).unwrap())
-        .collect();
-    (text.join("\n"), frame)
+    bloxorz_board(rng, 9)
 }
 
 fn load_puzzle() -> Puzzle {
