@@ -66,7 +66,12 @@ impl Puzzle {
     /// A level read from a separate file, in the legend's default form.
     pub fn level_from_file(&self, path: &str, text: String) -> Result<Level, Diagnostics> {
         let text = Arc::new(text);
-        let rows = LevelRows::from_file(&text);
+        let blank_is_cell = self
+            .model
+            .legend
+            .iter()
+            .any(|s| matches!(s.key, crate::syntax::ast::KeyValue::Char(' ' | '\t')));
+        let rows = LevelRows::from_file(&text, blank_is_cell);
         let form = self.model.default_form();
         parse_level(&self.model, path, &rows, form)
             .map_err(|p| Diagnostics::new(path, text.clone(), p))

@@ -19,8 +19,10 @@ pub struct LevelRows<'a> {
 }
 
 impl<'a> LevelRows<'a> {
-    /// Splits a level file: every line is a row; trailing blank lines are dropped.
-    pub fn from_file(text: &'a str) -> LevelRows<'a> {
+    /// Splits a level file: every line is a row. Empty lines before and after the level
+    /// are dropped; so are lines of blanks, unless blanks are cells (`blank_is_cell`: the
+    /// legend gives `' '` or `'\t'` a meaning, as in the standard Sokoban notation).
+    pub fn from_file(text: &'a str, blank_is_cell: bool) -> LevelRows<'a> {
         let mut rows = vec![];
         let mut starts = vec![];
         let mut off = 0;
@@ -29,11 +31,18 @@ impl<'a> LevelRows<'a> {
             starts.push(off);
             off += line.len() + 1;
         }
-        while rows.last().is_some_and(|r| r.trim().is_empty()) {
+        let skip = |r: &&str| {
+            if blank_is_cell {
+                r.is_empty()
+            } else {
+                r.trim().is_empty()
+            }
+        };
+        while rows.last().is_some_and(skip) {
             rows.pop();
             starts.pop();
         }
-        let lead = rows.iter().take_while(|r| r.trim().is_empty()).count();
+        let lead = rows.iter().take_while(|r| skip(r)).count();
         rows.drain(..lead);
         starts.drain(..lead);
         LevelRows {
