@@ -512,7 +512,7 @@ impl<'m> Expander<'m> {
                     }
                 }
             }
-            let mut dist = vec![crate::search::UNREACHABLE; n];
+            let mut dist = vec![super::budget::UNREACHABLE; n];
             let mut queue: std::collections::VecDeque<u32> = std::collections::VecDeque::new();
             for (w, d) in dist.iter_mut().enumerate() {
                 if self.flags[k][w] & LEGAL != 0 && self.flags[k][w] & GOAL != 0 {
@@ -523,7 +523,7 @@ impl<'m> Expander<'m> {
             while let Some(w) = queue.pop_front() {
                 let dw = dist[w as usize];
                 for &p in &rev[w as usize] {
-                    if dist[p as usize] == crate::search::UNREACHABLE {
+                    if dist[p as usize] == super::budget::UNREACHABLE {
                         dist[p as usize] = dw + 1;
                         queue.push_back(p);
                     }

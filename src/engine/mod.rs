@@ -1,5 +1,6 @@
 //! Stage 4: levels, packed states and the expander that interprets move programs.
 
+pub mod budget;
 mod expander;
 pub mod level;
 mod store;

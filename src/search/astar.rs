@@ -10,11 +10,9 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
+use super::UNREACHABLE;
 use super::{Budget, Cutoff, Outcome, Space, Stats};
 use crate::engine::{StateStore, Successors};
-
-/// Estimate meaning "no goal is reachable from here".
-pub const UNREACHABLE: u32 = u32::MAX;
 
 /// Queue entry: `f`, then deeper first, then first queued, then the state id.
 type Entry = (u64, Reverse<u32>, u64, u32);

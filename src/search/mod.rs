@@ -10,13 +10,14 @@ mod dijkstra;
 pub mod graph;
 mod iddfs;
 
-pub use astar::{astar, UNREACHABLE};
+pub use crate::engine::budget::{
+    peak_bytes, resident_bytes, Budget, Cutoff, Progress, Stats, CHECK_EVERY, UNREACHABLE,
+};
+pub use astar::astar;
 pub use bfs::bfs;
 pub use bidir::bidirectional;
 pub use dijkstra::{dijkstra, CostTable, MAX_COMPONENTS};
 pub use iddfs::iddfs;
-
-use std::time::{Duration, Instant};
 
 use crate::engine::{Expander, Successors};
 
@@ -58,111 +59,11 @@ impl Space for Expander<'_> {
     }
 }
 
-/// Called now and then during a search with the counters so far (for progress bars).
-pub type Progress = std::sync::Arc<dyn Fn(&Stats) + Send + Sync>;
-
-/// Bounds on one search. A search that hits one stops with [`Outcome::Cutoff`].
-#[derive(Clone, Default)]
-pub struct Budget {
-    /// Stop after storing this many states.
-    pub max_states: Option<usize>,
-    /// Stop at this time.
-    pub deadline: Option<Instant>,
-    /// Stop when the process's resident memory exceeds this many bytes.
-    pub max_bytes: Option<u64>,
-    /// Never make more than this many moves (a rule of the puzzle, not a budget).
-    pub max_depth: Option<u32>,
-    /// Told of progress every few thousand expansions.
-    pub progress: Option<Progress>,
-}
-
-impl std::fmt::Debug for Budget {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Budget")
-            .field("max_states", &self.max_states)
-            .field("deadline", &self.deadline)
-            .field("max_bytes", &self.max_bytes)
-            .field("max_depth", &self.max_depth)
-            .finish()
-    }
-}
-
-/// How often (in expansions) searches look at the clock, memory and progress.
-pub const CHECK_EVERY: u64 = 4096;
-
-impl Budget {
-    /// The slow checks (time, memory, progress), meant for every [`CHECK_EVERY`] expansions.
-    pub fn check(&self, stats: &Stats) -> Option<Cutoff> {
-        if let Some(p) = &self.progress {
-            p(stats);
-        }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Some(Cutoff::Time);
-        }
-        if let Some(max) = self.max_bytes {
-            if resident_bytes().is_some_and(|b| b > max) {
-                return Some(Cutoff::Memory(max));
-            }
-        }
-        None
-    }
-}
-
-/// The process's resident memory now, where the system tells it (Linux).
-pub fn resident_bytes() -> Option<u64> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096)
-}
-
-/// The process's peak resident memory so far, where the system tells it (Linux).
-pub fn peak_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
-/// Counters of one search.
-#[derive(Clone, Debug, Default, serde::Serialize)]
-pub struct Stats {
-    pub expanded: u64,
-    pub generated: u64,
-    pub stored: u64,
-    pub peak_frontier: u64,
-    pub store_bytes: u64,
-    #[serde(serialize_with = "ser_secs")]
-    pub elapsed: Duration,
-}
-
-fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(d.as_secs_f64())
-}
-
 /// A solution: the actions taken and every state along the way (start included).
 #[derive(Clone, Debug)]
 pub struct Path {
     pub actions: Vec<u32>,
     pub states: Vec<Vec<u32>>,
-}
-
-/// Why a search stopped early.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cutoff {
-    States(usize),
-    Time,
-    /// Resident memory passed this many bytes.
-    Memory(u64),
-}
-
-impl std::fmt::Display for Cutoff {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Cutoff::States(n) => write!(f, "the state limit of {n} states was reached"),
-            Cutoff::Time => write!(f, "the time limit was reached"),
-            Cutoff::Memory(b) => write!(f, "the memory limit of {} MiB was reached", b >> 20),
-        }
-    }
 }
 
 #[derive(Clone, Debug)]
