@@ -10,7 +10,7 @@ use puz::io::judge::{run_judge, JudgeError, JudgeOptions};
 use puz::io::read_source;
 use puz::io::render::render;
 use puz::search::{Budget, Outcome};
-use puz::solver::{path_cost, solve_opts, EngineChoice, SearchChoice, SolveError, SolveOptions};
+use puz::solver::{path_cost, EngineChoice, SearchChoice, SolveError, Solver};
 use puz::Puzzle;
 
 /// Exit codes, documented in the README.
@@ -35,14 +35,65 @@ struct Cli {
     command: Command,
 }
 
+/// `--engine`: the command-line face of [`EngineChoice`] (the library has no clap).
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum EngineArg {
+    /// The fast path when one applies, else the interpreter.
+    Auto,
+    /// The interpreter: the reference semantics.
+    Interp,
+    /// A hand-tuned fast path; fails when none applies.
+    Fast,
+}
+
+impl From<EngineArg> for EngineChoice {
+    fn from(e: EngineArg) -> EngineChoice {
+        match e {
+            EngineArg::Auto => EngineChoice::Auto,
+            EngineArg::Interp => EngineChoice::Interp,
+            EngineArg::Fast => EngineChoice::Fast,
+        }
+    }
+}
+
+/// `--search`: the command-line face of [`SearchChoice`].
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum SearchArg {
+    /// Breadth-first search for unit costs, Dijkstra for cost vectors.
+    Auto,
+    /// Breadth-first search (unit costs).
+    Bfs,
+    /// Dijkstra over lexicographic cost vectors.
+    Dijkstra,
+    /// A* with a heuristic derived from the rules (unit costs).
+    Astar,
+    /// Iterative deepening depth-first search (unit costs).
+    Iddfs,
+    /// Bidirectional breadth-first search (invertible moves only).
+    Bidir,
+}
+
+impl From<SearchArg> for SearchChoice {
+    fn from(s: SearchArg) -> SearchChoice {
+        match s {
+            SearchArg::Auto => SearchChoice::Auto,
+            SearchArg::Bfs => SearchChoice::Bfs,
+            SearchArg::Dijkstra => SearchChoice::Dijkstra,
+            SearchArg::Astar => SearchChoice::Astar,
+            SearchArg::Iddfs => SearchChoice::Iddfs,
+            SearchArg::Bidir => SearchChoice::Bidir,
+        }
+    }
+}
+
 #[derive(clap::Args, Clone)]
 struct SearchArgs {
     /// Which engine runs the search.
-    #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
-    engine: EngineChoice,
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
+    engine: EngineArg,
     /// Which search backend the interpreter uses.
-    #[arg(long, value_enum, default_value_t = SearchChoice::Auto)]
-    search: SearchChoice,
+    #[arg(long, value_enum, default_value_t = SearchArg::Auto)]
+    search: SearchArg,
     /// Stop after storing this many states (exit code 3).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     max_states: Option<u64>,
@@ -331,8 +382,8 @@ fn run(cli: Cli) -> Result<(), u8> {
                 exit::INPUT
             })?;
             let opts = JudgeOptions {
-                engine: search.engine,
-                search: search.search,
+                engine: search.engine.into(),
+                search: search.search.into(),
                 budget: search.budget(),
             };
             let stdout = std::io::stdout();
@@ -521,13 +572,7 @@ fn solve_cmd(
     let model = &p.model;
     let level_name = lvl.name.clone();
     let (rows, cols) = (lvl.board.rows, lvl.board.cols);
-    let opts = SolveOptions {
-        engine: search.engine,
-        search: search.search,
-        budget: search.budget(),
-        need_path: true,
-    };
-    let ans = solve_opts(model, lvl.clone(), &opts).map_err(|e| {
+    let solve_error = |e: SolveError| {
         eprintln!("error: {e}");
         match e {
             SolveError::NoFastPath(_) => exit::ENGINE,
@@ -535,7 +580,10 @@ fn solve_cmd(
             SolveError::NotInvertible(_) => exit::BIDIR,
             _ => exit::INPUT,
         }
-    })?;
+    };
+    let ans = Solver::new(model, search.engine.into(), search.search.into())
+        .and_then(|mut s| s.solve(lvl.clone(), &search.budget(), true))
+        .map_err(solve_error)?;
     if search.stats {
         print_stats(&ans.stats);
     }

@@ -2,11 +2,11 @@
 
 use crate::compile::Model;
 use crate::engine::{Expander, Level};
-use crate::fast::FastOutcome;
+use crate::fast::{FastOutcome, FastPath};
 use crate::search::{self, Budget, Outcome, Path, Stats};
 
 /// Which engine the user asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EngineChoice {
     /// The fast path when one applies, else the interpreter.
@@ -19,7 +19,7 @@ pub enum EngineChoice {
 }
 
 /// Which search backend the user asked for (the interpreter's; fast paths are their own).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SearchChoice {
     /// Breadth-first search for unit costs, Dijkstra for cost vectors.
@@ -40,8 +40,11 @@ pub enum SearchChoice {
 /// Everything that shapes one solve.
 #[derive(Clone, Debug, Default)]
 pub struct SolveOptions {
+    /// The engine asked for.
     pub engine: EngineChoice,
+    /// The interpreter's search backend asked for.
     pub search: SearchChoice,
+    /// Limits on time, states and memory.
     pub budget: Budget,
     /// Build the move sequence (a fast path may otherwise answer with the cost alone).
     pub need_path: bool,
@@ -53,16 +56,22 @@ const MAX_GOAL_STATES: usize = 1 << 20;
 /// The result of solving one level.
 #[derive(Debug)]
 pub struct Answer {
+    /// What the search found.
     pub outcome: Outcome,
+    /// Its counters.
     pub stats: Stats,
-    /// Which engine ran and why.
+    /// Which engine ran (a fast path's name or `interpreter`).
     pub engine: &'static str,
+    /// Why that engine ran.
     pub engine_reason: String,
+    /// The search that ran (`fast` on a fast path).
     pub search: &'static str,
 }
 
+/// Why a level could not be solved at all (a cutoff is an [`Outcome`], not an error).
 #[derive(Debug, thiserror::Error)]
 pub enum SolveError {
+    /// `--engine fast` on rules no fast path matches (why each one refused).
     #[error(
         "no fast path applies to this puzzle's rules ({0}); use --engine interp or --engine auto"
     )]
@@ -74,6 +83,7 @@ pub enum SolveError {
     /// Bidirectional search refused: moves not provably invertible, or too many goals.
     #[error("{0}")]
     NotInvertible(String),
+    /// A path failed its replay through the interpreter (a bug in a solver).
     #[error("internal error: the solver returned a path that does not replay ({0})")]
     BadPath(String),
 }
@@ -116,45 +126,110 @@ pub fn unit_costs(model: &Model) -> bool {
     model.costs.len() <= 1 && model.moves.iter().all(|m| m.adds.iter().all(|&a| a == 1))
 }
 
-/// Solves `level`: on a fast path when one matches the model (and `engine` allows it),
-/// else on the interpreter. Any path found is replayed through the interpreter to prove it
-/// legal, a goal, and of the claimed cost. With `need_path` false a fast path may answer
-/// with the cost alone (judge formats that print no path).
-pub fn solve_with(
-    model: &Model,
-    level: Level,
-    engine: EngineChoice,
-    budget: &Budget,
-    need_path: bool,
-) -> Result<Answer, SolveError> {
-    let opts = SolveOptions {
-        engine,
-        search: SearchChoice::Auto,
-        budget: budget.clone(),
-        need_path,
-    };
-    solve_opts(model, level, &opts)
+/// The engine a [`Solver`] runs, chosen once for its model.
+enum Engine {
+    /// A fast path matched the model's fingerprint.
+    Fast(Box<dyn FastPath>),
+    /// The interpreter, with the backend to run and why no fast path runs.
+    Interp {
+        search: SearchChoice,
+        reason: String,
+    },
 }
 
-/// Solves `level` as `opts` says: the engine, the search backend, the budget.
-pub fn solve_opts(model: &Model, level: Level, opts: &SolveOptions) -> Result<Answer, SolveError> {
-    let engine = opts.engine;
-    let mut budget = opts.budget.clone();
-    budget.max_depth = model.limit;
-    let fast = match (engine, opts.search) {
-        (EngineChoice::Interp, _) => Err("requested with --engine interp".to_string()),
-        (_, SearchChoice::Auto) => crate::fast::select(model),
-        (_, s) => Err(format!(
-            "--search {} runs on the interpreter",
-            search_name(s)
-        )),
-    };
-    match fast {
-        Ok(f) => {
-            let (out, stats) = f.solve(&level, &budget, opts.need_path);
-            let outcome = match out {
-                FastOutcome::Solved { cost, actions } => match actions {
-                    Some(actions) => {
+/// A solver for one model: the engine (a fast path or the interpreter) and the search
+/// backend are chosen once, when it is built, and then it solves any number of levels or
+/// judge queries. Whatever a fast path reuses between levels lives inside it.
+pub struct Solver<'m> {
+    model: &'m Model,
+    engine: Engine,
+}
+
+impl<'m> Solver<'m> {
+    /// Chooses the engine for `model`: a fast path when its rules match one and `engine`
+    /// and `search` allow it, else the interpreter with the backend `search` names (auto:
+    /// breadth-first search for unit costs, Dijkstra otherwise).
+    pub fn new(
+        model: &'m Model,
+        engine: EngineChoice,
+        search: SearchChoice,
+    ) -> Result<Solver<'m>, SolveError> {
+        let fast = match (engine, search) {
+            (EngineChoice::Interp, _) => Err("requested with --engine interp".to_string()),
+            (_, SearchChoice::Auto) => crate::fast::select(model),
+            (_, s) => Err(format!(
+                "--search {} runs on the interpreter",
+                search_name(s)
+            )),
+        };
+        let engine = match fast {
+            Ok(f) => Engine::Fast(f),
+            Err(why) if engine == EngineChoice::Fast => return Err(SolveError::NoFastPath(why)),
+            Err(why) => {
+                let unit = unit_costs(model);
+                let search = match search {
+                    SearchChoice::Auto if unit => SearchChoice::Bfs,
+                    SearchChoice::Auto => SearchChoice::Dijkstra,
+                    s => s,
+                };
+                let reason = if engine == EngineChoice::Interp || why.starts_with("--search") {
+                    why
+                } else {
+                    format!("no fast path matches ({why})")
+                };
+                Engine::Interp { search, reason }
+            }
+        };
+        Ok(Solver { model, engine })
+    }
+
+    /// The name of the engine that runs: a fast path's name, or `interpreter`.
+    pub fn engine_name(&self) -> &'static str {
+        match &self.engine {
+            Engine::Fast(f) => f.name(),
+            Engine::Interp { .. } => "interpreter",
+        }
+    }
+
+    /// Why that engine runs.
+    pub fn engine_reason(&self) -> String {
+        match &self.engine {
+            Engine::Fast(f) => format!("the rules match the {} fast path", f.name()),
+            Engine::Interp { reason, .. } => reason.clone(),
+        }
+    }
+
+    /// The search that runs: `fast` on a fast path, else the interpreter's backend.
+    pub fn search_name(&self) -> &'static str {
+        match &self.engine {
+            Engine::Fast(_) => "fast",
+            Engine::Interp { search, .. } => search_name(*search),
+        }
+    }
+
+    /// Solves `level` within `budget` (the model's move limit is added). Any path found is
+    /// replayed through the interpreter to prove it legal, a goal, and of the claimed
+    /// cost. With `need_path` false a fast path may answer with the cost alone (judge
+    /// formats that print no path).
+    pub fn solve(
+        &mut self,
+        level: Level,
+        budget: &Budget,
+        need_path: bool,
+    ) -> Result<Answer, SolveError> {
+        let model = self.model;
+        let mut budget = budget.clone();
+        budget.max_depth = model.limit;
+        let (engine, engine_reason, search) =
+            (self.engine_name(), self.engine_reason(), self.search_name());
+        let (outcome, stats) = match &mut self.engine {
+            Engine::Fast(f) => {
+                let (out, stats) = f.solve(&level, &budget, need_path);
+                let outcome = match out {
+                    FastOutcome::Solved {
+                        cost,
+                        actions: Some(actions),
+                    } => {
                         let mut exp = Expander::new(model, level);
                         let states = search::replay(&mut exp, &actions).map_err(|k| {
                             SolveError::BadPath(format!(
@@ -171,83 +246,86 @@ pub fn solve_opts(model: &Model, level: Level, opts: &SolveOptions) -> Result<An
                         }
                         Outcome::Solved(path)
                     }
-                    None => Outcome::Cost(cost),
-                },
-                FastOutcome::Unsolvable => Outcome::Unsolvable,
-                FastOutcome::Cutoff(c) => Outcome::Cutoff(c),
-            };
-            Ok(Answer {
-                outcome,
-                stats,
-                engine: f.name(),
-                engine_reason: format!("the rules match the {} fast path", f.name()),
-                search: "fast",
-            })
-        }
-        Err(why) if engine == EngineChoice::Fast => Err(SolveError::NoFastPath(why)),
-        Err(why) => {
-            let mut exp = Expander::new(model, level);
-            let unit = unit_costs(model);
-            let search = match opts.search {
-                SearchChoice::Auto if unit => SearchChoice::Bfs,
-                SearchChoice::Auto => SearchChoice::Dijkstra,
-                s => s,
-            };
-            let needs_unit = |name: &str| {
-                SolveError::SearchUnavailable(format!(
-                    "--search {name} needs moves that all cost one unit; this puzzle's cost is ({}); use --search dijkstra",
-                    model.costs.join(", ")
-                ))
-            };
-            let (outcome, stats) = match search {
-                SearchChoice::Bfs if unit => search::bfs(&mut exp, &budget),
-                SearchChoice::Iddfs if unit => search::iddfs(&mut exp, &budget),
-                SearchChoice::Bfs | SearchChoice::Iddfs => {
-                    return Err(needs_unit(search_name(search)))
-                }
-                SearchChoice::Astar => {
-                    exp.prepare_heuristic().map_err(|e| {
-                        SolveError::SearchUnavailable(format!(
-                            "--search astar: no heuristic can be derived: {e}"
-                        ))
-                    })?;
-                    search::astar(&mut exp, &budget)
-                }
-                SearchChoice::Bidir => {
-                    invertible(model)
-                        .map_err(|e| SolveError::NotInvertible(format!("--search bidir: {e}")))?;
-                    let goals = exp.goal_states(MAX_GOAL_STATES).map_err(|e| {
-                        SolveError::NotInvertible(format!(
-                            "--search bidir: cannot start from the goal: {e}"
-                        ))
-                    })?;
-                    search::bidirectional(&mut exp, &budget, &goals)
-                }
-                SearchChoice::Dijkstra | SearchChoice::Auto => {
-                    let table = cost_table(model);
-                    search::dijkstra(&mut exp, &budget, &table)
-                }
-            };
-            if let Outcome::Solved(path) = &outcome {
-                verify(&mut exp, path)?;
+                    FastOutcome::Solved {
+                        cost,
+                        actions: None,
+                    } => Outcome::Cost(cost),
+                    FastOutcome::Unsolvable => Outcome::Unsolvable,
+                    FastOutcome::Cutoff(c) => Outcome::Cutoff(c),
+                };
+                (outcome, stats)
             }
-            Ok(Answer {
-                outcome,
-                stats,
-                engine: "interpreter",
-                engine_reason: if engine == EngineChoice::Interp {
-                    why
-                } else {
-                    if why.starts_with("--search") {
-                        why
-                    } else {
-                        format!("no fast path matches ({why})")
+            Engine::Interp { search, .. } => {
+                let search = *search;
+                let mut exp = Expander::new(model, level);
+                let unit = unit_costs(model);
+                let needs_unit = |name: &str| {
+                    SolveError::SearchUnavailable(format!(
+                        "--search {name} needs moves that all cost one unit; this puzzle's cost is ({}); use --search dijkstra",
+                        model.costs.join(", ")
+                    ))
+                };
+                let (outcome, stats) = match search {
+                    SearchChoice::Bfs if unit => search::bfs(&mut exp, &budget),
+                    SearchChoice::Iddfs if unit => search::iddfs(&mut exp, &budget),
+                    SearchChoice::Bfs | SearchChoice::Iddfs => {
+                        return Err(needs_unit(search_name(search)))
                     }
-                },
-                search: search_name(search),
-            })
-        }
+                    SearchChoice::Astar => {
+                        exp.prepare_heuristic().map_err(|e| {
+                            SolveError::SearchUnavailable(format!(
+                                "--search astar: no heuristic can be derived: {e}"
+                            ))
+                        })?;
+                        search::astar(&mut exp, &budget)
+                    }
+                    SearchChoice::Bidir => {
+                        invertible(model).map_err(|e| {
+                            SolveError::NotInvertible(format!("--search bidir: {e}"))
+                        })?;
+                        let goals = exp.goal_states(MAX_GOAL_STATES).map_err(|e| {
+                            SolveError::NotInvertible(format!(
+                                "--search bidir: cannot start from the goal: {e}"
+                            ))
+                        })?;
+                        search::bidirectional(&mut exp, &budget, &goals)
+                    }
+                    SearchChoice::Dijkstra | SearchChoice::Auto => {
+                        let table = cost_table(model);
+                        search::dijkstra(&mut exp, &budget, &table)
+                    }
+                };
+                if let Outcome::Solved(path) = &outcome {
+                    verify(&mut exp, path)?;
+                }
+                (outcome, stats)
+            }
+        };
+        Ok(Answer {
+            outcome,
+            stats,
+            engine,
+            engine_reason,
+            search,
+        })
     }
+}
+
+/// Solves one `level` as `opts` says. Builds a [`Solver`] for this level alone: to solve
+/// many levels of one model, build the [`Solver`] once and call [`Solver::solve`].
+pub fn solve_opts(model: &Model, level: Level, opts: &SolveOptions) -> Result<Answer, SolveError> {
+    Solver::new(model, opts.engine, opts.search)?.solve(level, &opts.budget, opts.need_path)
+}
+
+/// [`solve_opts`] with the automatic search backend.
+pub fn solve_with(
+    model: &Model,
+    level: Level,
+    engine: EngineChoice,
+    budget: &Budget,
+    need_path: bool,
+) -> Result<Answer, SolveError> {
+    Solver::new(model, engine, SearchChoice::Auto)?.solve(level, budget, need_path)
 }
 
 /// The CLI name of a search backend.

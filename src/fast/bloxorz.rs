@@ -7,9 +7,11 @@
 //! different tiles, with `outside` absent or `A`; goal `P.stand on G`; no limit; no
 //! mutable tiles. Anything else runs on the interpreter.
 //!
-//! Solver: breadth-first search over `cell * 4 + pose` on a padded grid, with a byte of
-//! precomputed legality (and goal) bits per cell, a bit-packed visited set and a plain
-//! queue; successors in the model's direction order, so paths match the interpreter's.
+//! Solver: breadth-first search over `cell * 4 + pose` on a grid padded by two void cells,
+//! with one byte per state saying whether it is still open (legal and not yet reached) and
+//! whether it is a goal, and a plain queue; successors in the model's direction order, so
+//! the first path found is the smallest cheapest one: the interpreter's. The buffers live
+//! in the value and are reused from one level to the next (a judge run solves many).
 
 use crate::compile::{Model, Op, Place, PoseId, TileId};
 use crate::engine::Level;
@@ -31,6 +33,7 @@ const ROLL: [[(usize, i32, i32); 4]; 3] = [
     [(COLS, -1, 0), (COLS, 1, 0), (STAND, 0, -1), (STAND, 0, 2)],
 ];
 
+/// The Bloxorz fast path for one model: its rules and its reusable buffers.
 pub struct Bloxorz {
     /// Model pose index of STAND, ROWS, COLS.
     pose: [usize; 3],
@@ -40,6 +43,12 @@ pub struct Bloxorz {
     void: TileId,
     fragile: TileId,
     goal: Place,
+    /// Per state: [`CLOSED`], [`OPEN`] or [`GOAL`].
+    open: Vec<u8>,
+    /// States in the order reached; with a path, each one's parent index and direction.
+    queue: Vec<u32>,
+    parent: Vec<u32>,
+    via: Vec<u8>,
 }
 
 impl Bloxorz {
@@ -110,180 +119,195 @@ impl Bloxorz {
             void,
             fragile,
             goal,
+            open: vec![],
+            queue: vec![],
+            parent: vec![],
+            via: vec![],
         })
     }
 }
 
-/// Legality bits per padded cell: bit `p` when pose `p` anchored here is legal, bit 3
-/// when standing here meets the goal.
-const GOAL_BIT: u8 = 8;
+/// A state that is illegal or already reached.
+const CLOSED: u8 = 0;
+/// A legal state not reached yet.
+const OPEN: u8 = 1;
+/// A legal goal state (standing on the goal) not reached yet.
+const GOAL: u8 = 2;
+/// Void cells around the board: a roll moves the anchor by at most two.
+const PAD: usize = 2;
+/// Expansions between two looks at the clock and memory within one layer.
+const CHECK_MASK: usize = (1 << 16) - 1;
 
 impl FastPath for Bloxorz {
     fn name(&self) -> &'static str {
         "bloxorz"
     }
 
-    fn solve(&self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats) {
+    fn solve(&mut self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats) {
         let t0 = std::time::Instant::now();
-        let b = &level.board;
-        let (rows, cols) = (b.rows, b.cols);
-        let pad = 2;
-        let w = cols + 2 * pad;
-        let h = rows + 2 * pad;
-        let n = w * h;
-        // Per padded cell: bit 0 a lying block may cover it, bit 1 a standing block may
-        // stand on it, bit 3 standing there meets the goal. Padding stays 0.
-        let mut cell = vec![0u8; n];
-        let goal_tile = match self.goal {
-            Place::Tile(g) => Some(g),
-            Place::Mark(_) => None,
-        };
-        for r in 0..rows {
-            let row = &b.tiles[r * cols..(r + 1) * cols];
-            let out = &mut cell[(r + pad) * w + pad..(r + pad) * w + pad + cols];
-            for (c, (o, &t)) in out.iter_mut().zip(row).enumerate() {
-                let lie = t != self.void;
-                let stand = lie && t != self.fragile;
-                let goal = match (goal_tile, self.goal) {
-                    (Some(g), _) => t == g,
-                    (None, Place::Mark(k)) => b.has_mark((r * cols + c) as u32, k),
-                    (None, Place::Tile(_)) => false,
-                };
-                *o =
-                    u8::from(lie) | u8::from(stand) << 1 | if stand && goal { GOAL_BIT } else { 0 };
-            }
-        }
-        // Legality bits per anchor: bit `p` when pose `p` anchored here is legal.
-        let mut legal = vec![0u8; n];
-        for p in w..n - w {
-            let here = cell[p];
-            legal[p] = (here >> 1 & 1) << STAND
-                | (here & cell[p + w] & 1) << ROWS
-                | (here & cell[p + 1] & 1) << COLS
-                | (here & GOAL_BIT);
-        }
-        // Successor table in the model's direction order: (new pose, delta, model dir).
-        let mut order: Vec<(usize, usize)> = (0..4).map(|k| (self.dir[k], k)).collect();
-        order.sort_unstable();
-        let mut step = [[(0usize, 0isize, 0u32); 4]; 3];
-        for (p, row) in step.iter_mut().enumerate() {
-            for (slot, &(md, k)) in row.iter_mut().zip(&order) {
-                let (to, dr, dc) = ROLL[p][k];
-                *slot = (to, dr as isize * w as isize + dc as isize, md as u32);
-            }
-        }
-        let inst = &level.instances[0];
-        let (r0, c0) = (inst.cell as usize / cols, inst.cell as usize % cols);
-        let my_pose = self
-            .pose
-            .iter()
-            .position(|&x| x == inst.pose.index())
-            .unwrap_or(STAND);
-        let start = (((r0 + pad) * w + c0 + pad) * 4 + my_pose) as u32;
-        let (outcome, mut stats) = if need_path {
-            bfs::<true>(&legal, &step, start, n, budget)
-        } else {
-            bfs::<false>(&legal, &step, start, n, budget)
-        };
+        let (outcome, mut stats) = self.run(level, budget, need_path);
         stats.elapsed = t0.elapsed();
         (outcome, stats)
     }
 }
 
-/// Breadth-first search over `cell * 4 + pose`; `PATH` keeps parents to rebuild actions.
-///
-/// One byte per state says whether it is still open (legal and not yet reached), so a
-/// successor costs one load and one store; goals are read from the cell's legality bits.
-fn bfs<const PATH: bool>(
-    legal: &[u8],
-    step: &[[(usize, isize, u32); 4]; 3],
-    start: u32,
-    cells: usize,
-    budget: &Budget,
-) -> (FastOutcome, Stats) {
-    let mut stats = Stats::default();
-    let is_goal = |s: u32| s & 3 == STAND as u32 && legal[(s >> 2) as usize] & GOAL_BIT != 0;
-    if is_goal(start) {
+impl Bloxorz {
+    /// Fills `open` for `level`; returns the padded width.
+    fn fill(&mut self, level: &Level) -> usize {
+        let b = &level.board;
+        let (rows, cols) = (b.rows, b.cols);
+        let w = cols + 2 * PAD;
+        let n = w * (rows + 2 * PAD);
+        self.open.clear();
+        self.open.resize(n * 4, CLOSED);
+        let (void, fragile) = (self.void, self.fragile);
+        let lie = |t: TileId| t != void;
+        for r in 0..rows {
+            let row = &b.tiles[r * cols..(r + 1) * cols];
+            let below = b.tiles.get((r + 1) * cols..(r + 2) * cols);
+            let base = ((r + PAD) * w + PAD) * 4;
+            let out = &mut self.open[base..base + cols * 4];
+            for (c, (o, &t)) in out.chunks_exact_mut(4).zip(row).enumerate() {
+                if !lie(t) {
+                    continue;
+                }
+                if t != fragile {
+                    let goal = match self.goal {
+                        Place::Tile(g) => t == g,
+                        Place::Mark(k) => b.has_mark((r * cols + c) as u32, k),
+                    };
+                    o[STAND] = if goal { GOAL } else { OPEN };
+                }
+                o[ROWS] = u8::from(below.is_some_and(|x| lie(x[c])));
+                o[COLS] = u8::from(row.get(c + 1).is_some_and(|&x| lie(x)));
+            }
+        }
+        w
+    }
+
+    fn run(&mut self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats) {
+        let w = self.fill(level);
+        let mut stats = Stats::default();
+        if let Some(c) = budget.check(&stats) {
+            return (FastOutcome::Cutoff(c), stats);
+        }
+        // Successors in the model's direction order: (new pose, delta in states, model dir).
+        let mut order: Vec<(usize, usize)> = (0..4).map(|k| (self.dir[k], k)).collect();
+        order.sort_unstable();
+        // Per pose (the fourth row is never used): (delta in states, model dir).
+        let mut moves = [[(0isize, 0u8); 4]; 4];
+        for (p, row) in moves.iter_mut().take(3).enumerate() {
+            for (slot, &(md, k)) in row.iter_mut().zip(&order) {
+                let (to, dr, dc) = ROLL[p][k];
+                let delta = (dr as isize * w as isize + dc as isize) * 4 + to as isize - p as isize;
+                *slot = (delta, md as u8);
+            }
+        }
+        let b = &level.board;
+        let inst = &level.instances[0];
+        let (r0, c0) = (inst.cell as usize / b.cols, inst.cell as usize % b.cols);
+        let my_pose = self
+            .pose
+            .iter()
+            .position(|&x| x == inst.pose.index())
+            .unwrap_or(STAND);
+        let start = ((r0 + PAD) * w + c0 + PAD) * 4 + my_pose;
         stats.stored = 1;
-        return (
-            FastOutcome::Solved {
-                cost: vec![0],
-                actions: PATH.then(Vec::new),
-            },
-            stats,
-        );
-    }
-    let mut open = vec![0u8; cells * 4];
-    for (c, &bits) in legal.iter().enumerate() {
-        let o = &mut open[c * 4..c * 4 + 4];
-        o[0] = bits & 1;
-        o[1] = bits >> 1 & 1;
-        o[2] = bits >> 2 & 1;
-    }
-    open[start as usize] = 0;
-    let mut queue: Vec<u32> = Vec::with_capacity(cells * 3);
-    queue.push(start);
-    let mut parent: Vec<u32> = vec![];
-    let mut via: Vec<u8> = vec![];
-    if PATH {
-        parent.push(u32::MAX);
-        via.push(0);
-    }
-    // Per pose: (new pose, delta in states, model dir).
-    let moves: [[(u32, isize, u32); 4]; 3] =
-        step.map(|row| row.map(|(to, delta, md)| (to as u32, delta * 4 + to as isize, md)));
-    let (mut head, mut depth, mut layer_end) = (0usize, 0u64, 1usize);
-    while head < queue.len() {
-        if head == layer_end {
-            depth += 1;
-            layer_end = queue.len();
-            stats.expanded = head as u64;
-            stats.stored = queue.len() as u64;
-            if let Some(c) = budget.check(&stats) {
-                return (FastOutcome::Cutoff(c), stats);
-            }
-            if budget.max_states.is_some_and(|m| queue.len() >= m) {
-                return (FastOutcome::Cutoff(Cutoff::States(queue.len())), stats);
-            }
+        if self.open[start] == GOAL {
+            let actions = need_path.then(Vec::new);
+            return (
+                FastOutcome::Solved {
+                    cost: vec![0],
+                    actions,
+                },
+                stats,
+            );
         }
-        let s = queue[head];
-        let base = (s & !3) as isize;
-        for &(to, delta, md) in &moves[(s & 3) as usize] {
-            let ns = (base + delta) as usize;
-            if open[ns] == 0 {
-                continue;
-            }
-            open[ns] = 0;
-            queue.push(ns as u32);
-            if PATH {
-                parent.push(head as u32);
-                via.push(md as u8);
-            }
-            if to == STAND as u32 && legal[ns >> 2] & GOAL_BIT != 0 {
-                stats.expanded = head as u64 + 1;
+        if need_path {
+            self.bfs::<true>(&moves, start, budget, stats)
+        } else {
+            self.bfs::<false>(&moves, start, budget, stats)
+        }
+    }
+
+    /// Breadth-first search from `start`; `PATH` keeps parents to rebuild actions.
+    fn bfs<const PATH: bool>(
+        &mut self,
+        moves: &[[(isize, u8); 4]; 4],
+        start: usize,
+        budget: &Budget,
+        mut stats: Stats,
+    ) -> (FastOutcome, Stats) {
+        let limit = budget.max_states.unwrap_or(usize::MAX);
+        let open = &mut self.open[..];
+        let queue = &mut self.queue;
+        let (parent, via) = (&mut self.parent, &mut self.via);
+        queue.clear();
+        parent.clear();
+        via.clear();
+        open[start] = CLOSED;
+        queue.push(start as u32);
+        if PATH {
+            parent.push(u32::MAX);
+            via.push(0);
+        }
+        let (mut head, mut depth, mut layer_end) = (0usize, 0u64, 1usize);
+        while head < queue.len() {
+            if head == layer_end || head & CHECK_MASK == 0 {
+                if head == layer_end {
+                    depth += 1;
+                    layer_end = queue.len();
+                }
+                stats.expanded = head as u64;
                 stats.stored = queue.len() as u64;
-                let actions = PATH.then(|| {
-                    let mut acts = vec![];
-                    let mut at = queue.len() - 1;
-                    while parent[at] != u32::MAX {
-                        acts.push(via[at] as u32);
-                        at = parent[at] as usize;
-                    }
-                    acts.reverse();
-                    acts
-                });
-                return (
-                    FastOutcome::Solved {
-                        cost: vec![depth + 1],
-                        actions,
-                    },
-                    stats,
-                );
+                if let Some(c) = budget.check(&stats) {
+                    return (FastOutcome::Cutoff(c), stats);
+                }
             }
+            let s = queue[head] as usize;
+            for &(delta, md) in &moves[s & 3] {
+                let ns = (s as isize + delta) as usize;
+                let o = open[ns];
+                if o == CLOSED {
+                    continue;
+                }
+                if queue.len() >= limit {
+                    stats.expanded = head as u64;
+                    stats.stored = queue.len() as u64;
+                    return (FastOutcome::Cutoff(Cutoff::States(limit)), stats);
+                }
+                open[ns] = CLOSED;
+                queue.push(ns as u32);
+                if PATH {
+                    parent.push(head as u32);
+                    via.push(md);
+                }
+                if o == GOAL {
+                    stats.expanded = head as u64 + 1;
+                    stats.stored = queue.len() as u64;
+                    let actions = PATH.then(|| {
+                        let mut acts = vec![];
+                        let mut at = queue.len() - 1;
+                        while parent[at] != u32::MAX {
+                            acts.push(u32::from(via[at]));
+                            at = parent[at] as usize;
+                        }
+                        acts.reverse();
+                        acts
+                    });
+                    return (
+                        FastOutcome::Solved {
+                            cost: vec![depth + 1],
+                            actions,
+                        },
+                        stats,
+                    );
+                }
+            }
+            head += 1;
         }
-        head += 1;
+        stats.expanded = head as u64;
+        stats.stored = queue.len() as u64;
+        (FastOutcome::Unsolvable, stats)
     }
-    stats.expanded = head as u64;
-    stats.stored = queue.len() as u64;
-    (FastOutcome::Unsolvable, stats)
 }

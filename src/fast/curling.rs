@@ -14,7 +14,7 @@ use hashbrown::HashMap;
 
 use crate::compile::{Model, Op, Place, SlideEvent, Subject, TileId};
 use crate::engine::Level;
-use crate::search::{Budget, Cutoff, Stats};
+use crate::search::{Budget, Cutoff, Stats, CHECK_EVERY};
 
 use super::fingerprint::{compass, is_param, unit_cost};
 use super::{FastOutcome, FastPath};
@@ -22,6 +22,7 @@ use super::{FastOutcome, FastPath};
 /// The move limit the fingerprint requires (the judge's rule).
 const LIMIT: u32 = 10;
 
+/// The Curling fast path for one model.
 pub struct Curling {
     dir: [usize; 4],
     block: TileId,
@@ -113,7 +114,7 @@ impl FastPath for Curling {
         "curling"
     }
 
-    fn solve(&self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats) {
+    fn solve(&mut self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats) {
         let t0 = std::time::Instant::now();
         let b = &level.board;
         let (rows, cols) = (b.rows as i64, b.cols as i64);
@@ -129,21 +130,32 @@ impl FastPath for Curling {
         let steps: [(i64, i64); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
         let mut order: Vec<(usize, usize)> = (0..4).map(|k| (self.dir[k], k)).collect();
         order.sort_unstable();
-        // ray[c * 4 + k]: first cell after c along compass k that is a block or a goal.
+        // ray[c * 4 + k]: first cell after c along compass k that is a block or a goal,
+        // found in one sweep per direction from the side the ray points to (the
+        // neighbour's ray is known first), so the tables cost time linear in the board.
         let mut ray = vec![OUT; n * 4];
         for (k, &(dr, dc)) in steps.iter().enumerate() {
-            for c in 0..n {
-                let (mut r, mut cc) = ((c as i64) / cols + dr, (c as i64) % cols + dc);
-                while r >= 0 && cc >= 0 && r < rows && cc < cols {
-                    let x = (r * cols + cc) as usize;
-                    if is_block[x] || is_goal[x] {
-                        ray[c * 4 + k] = x as u32;
-                        break;
-                    }
-                    r += dr;
-                    cc += dc;
+            let towards_start = dr < 0 || dc < 0;
+            for i in 0..n {
+                let c = if towards_start { i } else { n - 1 - i };
+                let (r1, c1) = ((c as i64) / cols + dr, (c as i64) % cols + dc);
+                if r1 < 0 || c1 < 0 || r1 >= rows || c1 >= cols {
+                    continue;
                 }
+                let x = (r1 * cols + c1) as usize;
+                ray[c * 4 + k] = if is_block[x] || is_goal[x] {
+                    x as u32
+                } else {
+                    ray[x * 4 + k]
+                };
             }
+        }
+        if let Some(c) = budget.check(&Stats::default()) {
+            let stats = Stats {
+                elapsed: t0.elapsed(),
+                ..Stats::default()
+            };
+            return (FastOutcome::Cutoff(c), stats);
         }
         let start = level.instances[0].cell;
         let mut stats = Stats::default();
@@ -243,21 +255,25 @@ impl FastPath for Curling {
                     }
                 }
                 head += 1;
-                if budget.max_states.is_some_and(|m| states.len() >= m) {
+                if let Some(m) = budget.max_states.filter(|&m| states.len() >= m) {
                     finish(&mut stats, states.len());
-                    return (FastOutcome::Cutoff(Cutoff::States(states.len())), stats);
+                    return (FastOutcome::Cutoff(Cutoff::States(m)), stats);
+                }
+                if stats.expanded.is_multiple_of(CHECK_EVERY) {
+                    if let Some(c) = budget.check(&stats) {
+                        finish(&mut stats, states.len());
+                        return (FastOutcome::Cutoff(c), stats);
+                    }
                 }
             }
             layer_end = states.len();
             if head == layer_end {
                 break;
             }
-            if budget
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
-            {
+            stats.stored = states.len() as u64;
+            if let Some(c) = budget.check(&stats) {
                 finish(&mut stats, states.len());
-                return (FastOutcome::Cutoff(Cutoff::Time), stats);
+                return (FastOutcome::Cutoff(c), stats);
             }
         }
         finish(&mut stats, states.len());

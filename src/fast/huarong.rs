@@ -8,12 +8,13 @@
 //!
 //! Solver (the classic multi-query method):
 //!
-//! - Once per board (cached process-wide, keyed by the board's tiles, so the queries of a
-//!   judge case share it): an iterative depth-first search labelling every edge between
-//!   free cells with its biconnected block; for every free cell `c` and pair of free
-//!   neighbours `i`, `j` whose edges to `c` lie in one block, the blank's fewest steps from
-//!   `i` to `j` without passing `c` (a breadth-first search from `i` that stops once the
-//!   wanted neighbours are found; neighbours in different blocks are separated by `c`, so
+//! - Once per board (kept in the fast-path value for the last few boards, keyed by the
+//!   board's tiles, so the queries of a judge case share it): an iterative depth-first
+//!   search labelling every edge between free cells with its biconnected block; for every
+//!   free cell `c` and pair of free neighbours `i`, `j` whose edges to `c` lie in one
+//!   block, the blank's fewest steps from `i` to `j` without passing `c` (a breadth-first
+//!   search from `i` that stops once the wanted neighbours are found; neighbours in
+//!   different blocks are separated by `c`, so
 //!   no search ever runs through a whole component only to fail); and the connected
 //!   components of the graph of states (token cell, side of the blank), whose edges are
 //!   swaps and detours, both reversible.
@@ -28,13 +29,12 @@
 //!   several goal cells, Dijkstra. Keys are small integers: the queue is a ring of
 //!   buckets, newest first within a key.
 //!
-//! Paths: with `need_path`, the chosen detours are re-searched breadth-first and expanded
-//! into blank steps, so the path is legal and of the optimal cost. It is *a* cheapest
-//! path: the interpreter's tie rule (smallest move sequence in declaration order) is not
-//! followed; only the cost is promised to agree.
+//! Paths: with `need_path`, the path is the one the interpreter's tie rule picks (the
+//! smallest cheapest move sequence in declaration order), built a move at a time: from the
+//! current state, the first move in the model's direction order whose next state is one
+//! move closer to a goal, by the query above run from that state (the per-board tables are
+//! shared, so each costs one query).
 
-use std::cell::RefCell;
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::compile::{Model, Op, PieceId, Place, PoseId, TileId};
@@ -56,6 +56,8 @@ const CACHE_BOARDS: usize = 4;
 /// Check the clock every this many queue pops.
 const CLOCK_EVERY: u64 = 4096;
 
+/// The Huarong fast path for one model: its rules, the tables of the boards seen last and
+/// the search arrays, all reused from one query to the next.
 pub struct Huarong {
     blank: PieceId,
     token: PieceId,
@@ -64,6 +66,9 @@ pub struct Huarong {
     /// The tile neither piece may stand on.
     fixed: TileId,
     goal: Place,
+    /// Tables of the last [`CACHE_BOARDS`] boards, the newest last.
+    preps: Vec<Prep>,
+    scratch: Scratch,
 }
 
 impl Huarong {
@@ -114,6 +119,8 @@ impl Huarong {
             dir,
             fixed,
             goal,
+            preps: vec![],
+            scratch: Scratch::default(),
         })
     }
 }
@@ -186,8 +193,8 @@ impl Prep {
             .map_or(INF, |k| self.block[s * 4 + k])
     }
 
-    /// Builds the tables; `None` when the deadline passes first.
-    fn build(b: &Board, fixed: TileId, deadline: Option<Instant>) -> Option<Prep> {
+    /// Builds the tables, or stops when the budget runs out (time or memory).
+    fn build(b: &Board, fixed: TileId, budget: &Budget) -> Result<Prep, Cutoff> {
         let (rows, cols) = (b.rows, b.cols);
         let w = cols + 2;
         let n = w * (rows + 2);
@@ -352,8 +359,10 @@ impl Prep {
             if !free[c] {
                 continue;
             }
-            if done % 1024 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
-                return None;
+            if done % 1024 == 0 {
+                if let Some(c) = budget.check(&Stats::default()) {
+                    return Err(c);
+                }
             }
             done += 1;
             let side = [nb(c, 0), nb(c, 1), nb(c, 2), nb(c, 3)];
@@ -407,7 +416,7 @@ impl Prep {
                 debug_assert_eq!(want, 0, "sides of one block are connected");
             }
         }
-        Some(Prep {
+        Ok(Prep {
             fixed,
             rows,
             cols,
@@ -428,66 +437,36 @@ impl Prep {
     }
 }
 
-/// Precomputations of the boards seen last. Process-wide: `solve_with` selects (and so
-/// builds) the fast path afresh for every query, so a cache inside the struct would not
-/// outlive one query.
-static CACHE: Mutex<Vec<Arc<Prep>>> = Mutex::new(Vec::new());
-
-/// The precomputation for `b`, from the cache or built now (`None`: deadline passed).
-fn prep_for(b: &Board, fixed: TileId, deadline: Option<Instant>) -> Option<Arc<Prep>> {
-    {
-        let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = cache.iter().rev().find(|p| p.matches(b, fixed)) {
-            return Some(p.clone());
-        }
-    }
-    let p = Arc::new(Prep::build(b, fixed, deadline)?);
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if !cache.iter().any(|q| q.matches(b, fixed)) {
-        cache.push(p.clone());
-        if cache.len() > CACHE_BOARDS {
-            cache.remove(0);
-        }
-    }
-    Some(p)
-}
-
 // ---------------------------------------------------------------------------------------
 // Per-query search
 // ---------------------------------------------------------------------------------------
 
-/// Reusable per-thread search arrays, cleared by epoch stamps.
+/// Search arrays reused from one query to the next, cleared by epoch stamps.
 #[derive(Default)]
 struct Scratch {
     epoch: u32,
-    /// Per cell: (stamp, the blank's steps from its start) while the token has not moved,
-    /// and the compass direction of the step that reached it.
+    /// Per cell: (stamp, the blank's steps from its start) while the token has not moved.
     cd: Vec<(u32, u32)>,
-    cpar: Vec<u8>,
     /// Per cell: stamp when it is a goal (several goal cells).
     gmark: Vec<u32>,
-    /// Per (cell, side): (stamp, cost), and the parent state.
+    /// Per (cell, side): (stamp, cost).
     sg: Vec<(u32, u32)>,
-    spar: Vec<u32>,
     /// Buckets of the blank's walks: (cell, steps) by key modulo 8.
     walk: [std::collections::VecDeque<(u32, u32)>; 8],
     /// Buckets of (state, cost) by key modulo their count.
     ring: Vec<Vec<(u32, u32)>>,
     /// Keys `lo..=hi` (under the mask then in use) may still hold entries.
     dirty: (u32, u32, usize),
-    queue: Vec<u32>,
 }
 
 impl Scratch {
     fn fit(&mut self, n: usize) {
         if self.cd.len() < n {
             self.cd.resize(n, (0, 0));
-            self.cpar.resize(n, 0);
             self.gmark.resize(n, 0);
         }
         if self.sg.len() < n * 4 {
             self.sg.resize(n * 4, (0, 0));
-            self.spar.resize(n * 4, 0);
         }
     }
 
@@ -502,10 +481,6 @@ impl Scratch {
         }
         self.epoch
     }
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
 fn manhattan(a: (u32, u32), b: (u32, u32)) -> u32 {
@@ -543,10 +518,9 @@ fn open_bound((r, c): (u32, u32), (gr, gc): (u32, u32), k: usize) -> u32 {
 }
 
 /// The blank's fewest steps from `e` to each side of the token at `s` named in `want`
-/// (bits by compass direction; each must be reachable without passing `s`), leaving the
-/// way to the last one found in `cpar`. A* with the bound "Manhattan distance to the
-/// nearest side still wanted", newest entry first among equal keys so it runs straight
-/// across open ground. The bound grows as sides are found; an entry keyed before is
+/// (bits by compass direction; each must be reachable without passing `s`), or where the
+/// budget ran out. A* with the bound "Manhattan distance to the nearest side still wanted",
+/// newest entry first among equal keys so it runs straight across open ground. The bound grows as sides are found; an entry keyed before is
 /// filed again under its new key when it comes up.
 fn blank_walks(
     p: &Prep,
@@ -554,8 +528,10 @@ fn blank_walks(
     e: usize,
     s: usize,
     mut want: u8,
+    budget: &Budget,
     stats: &mut Stats,
-) -> [u32; 4] {
+) -> Result<[u32; 4], Cutoff> {
+    let max_stored = budget.max_states.map_or(u64::MAX, |m| m as u64);
     let mut d = [INF; 4];
     let ep = sc.bump();
     let side = [p.step(s, 0), p.step(s, 1), p.step(s, 2), p.step(s, 3)];
@@ -592,11 +568,19 @@ fn blank_walks(
                 continue;
             }
             stats.expanded += 1;
+            if stats.stored >= max_stored {
+                return Err(Cutoff::States(max_stored as usize));
+            }
+            if stats.expanded.is_multiple_of(CLOCK_EVERY) {
+                if let Some(c) = budget.check(stats) {
+                    return Err(c);
+                }
+            }
             if let Some(k) = (0..4).find(|&k| want >> k & 1 == 1 && side[k] == x) {
                 d[k] = g;
                 want &= !(1 << k);
                 if want == 0 {
-                    return d;
+                    return Ok(d);
                 }
             }
             for k in 0..4 {
@@ -612,7 +596,6 @@ fn blank_walks(
                     stats.stored += 1;
                 }
                 *c = (ep, g + 1);
-                sc.cpar[y] = k as u8;
                 let key = g + 1 + h(want, y);
                 sc.walk[key as usize & 7].push_back((y as u32, g + 1));
                 pending += 1;
@@ -621,47 +604,7 @@ fn blank_walks(
         f += 1;
     }
     debug_assert_eq!(want, 0, "a wanted side is out of the blank's reach");
-    d
-}
-
-/// The compass steps of the blank's shortest way from `from` to `to` avoiding `avoid`.
-fn detour_steps(p: &Prep, sc: &mut Scratch, avoid: usize, from: usize, to: usize) -> Vec<u8> {
-    let ep = sc.bump();
-    sc.cd[avoid].0 = ep;
-    sc.cd[from].0 = ep;
-    sc.queue.clear();
-    sc.queue.push(from as u32);
-    let mut head = 0;
-    'bfs: while head < sc.queue.len() {
-        let x = sc.queue[head] as usize;
-        head += 1;
-        for k in 0..4 {
-            let y = p.step(x, k);
-            if !p.free[y] || sc.cd[y].0 == ep {
-                continue;
-            }
-            sc.cd[y].0 = ep;
-            sc.cpar[y] = k as u8;
-            if y == to {
-                break 'bfs;
-            }
-            sc.queue.push(y as u32);
-        }
-    }
-    walk_back(p, sc, from, to)
-}
-
-/// The steps recorded in `cpar` from `from` to `to`.
-fn walk_back(p: &Prep, sc: &Scratch, from: usize, to: usize) -> Vec<u8> {
-    let mut steps = vec![];
-    let mut x = to;
-    while x != from {
-        let k = sc.cpar[x] as usize;
-        steps.push(k as u8);
-        x = p.step(x, OPP[k]);
-    }
-    steps.reverse();
-    steps
+    Ok(d)
 }
 
 /// The indices of the items that pass `test`, found a chunk at a time (the judge's goal is
@@ -691,25 +634,34 @@ impl FastPath for Huarong {
         "huarong"
     }
 
-    fn solve(&self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats) {
+    fn solve(&mut self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats) {
         let t0 = Instant::now();
         let mut stats = Stats::default();
-        let out = SCRATCH.with(|sc| {
-            let sc = &mut sc.borrow_mut();
-            self.run(level, budget, need_path, sc, &mut stats)
-        });
+        let out = self.run(level, budget, need_path, &mut stats);
         stats.elapsed = t0.elapsed();
         (out, stats)
     }
 }
 
 impl Huarong {
+    /// The index in `preps` of the tables for `b`, found or built now (evicting the oldest).
+    fn prep_for(&mut self, b: &Board, budget: &Budget) -> Result<usize, Cutoff> {
+        if let Some(i) = self.preps.iter().rposition(|p| p.matches(b, self.fixed)) {
+            return Ok(i);
+        }
+        let p = Prep::build(b, self.fixed, budget)?;
+        if self.preps.len() >= CACHE_BOARDS {
+            self.preps.remove(0);
+        }
+        self.preps.push(p);
+        Ok(self.preps.len() - 1)
+    }
+
     fn run(
-        &self,
+        &mut self,
         level: &Level,
         budget: &Budget,
         need_path: bool,
-        sc: &mut Scratch,
         stats: &mut Stats,
     ) -> FastOutcome {
         let b = &level.board;
@@ -736,58 +688,84 @@ impl Huarong {
         if e0 == s0 || b.tiles[e0] == self.fixed || b.tiles[s0] == self.fixed {
             return FastOutcome::Unsolvable;
         }
-        let Some(p) = prep_for(b, self.fixed, budget.deadline) else {
-            return FastOutcome::Cutoff(Cutoff::Time);
+        let pi = match self.prep_for(b, budget) {
+            Ok(i) => i,
+            Err(c) => return FastOutcome::Cutoff(c),
         };
-        let (e, s) = (p.pad(e0), p.pad(s0));
-        // Goal cells the token could reach at all.
+        let p = &self.preps[pi];
+        // Goal cells (padded), in increasing order.
         let goals: Vec<usize> = match self.goal {
             Place::Tile(t) => scan(&b.tiles, |x| x == t),
             Place::Mark(k) => scan(&b.marks, |m| m >> k.0 & 1 == 1),
         };
-        let goals: Vec<usize> = goals
-            .into_iter()
-            .map(|c| p.pad(c))
-            .filter(|&c| p.comp[c] == p.comp[s])
-            .collect();
-        if goals.is_empty() || p.comp[e] != p.comp[s] {
-            return FastOutcome::Unsolvable;
+        let goals: Vec<usize> = goals.into_iter().map(|c| p.pad(c)).collect();
+        let (e, s) = (p.pad(e0), p.pad(s0));
+        let mut sc = std::mem::take(&mut self.scratch);
+        sc.fit(p.free.len());
+        let out = match self.cost_from(p, &mut sc, e, s, &goals, budget, stats) {
+            Err(Stop::Unsolvable) => FastOutcome::Unsolvable,
+            Err(Stop::Cut(c)) => FastOutcome::Cutoff(c),
+            Ok(cost) if need_path => match self.path(p, &mut sc, e, s, cost, &goals, budget, stats)
+            {
+                Ok(actions) => FastOutcome::Solved {
+                    cost: vec![cost as u64],
+                    actions: Some(actions),
+                },
+                Err(c) => FastOutcome::Cutoff(c),
+            },
+            Ok(cost) => FastOutcome::Solved {
+                cost: vec![cost as u64],
+                actions: None,
+            },
+        };
+        self.scratch = sc;
+        out
+    }
+
+    /// The fewest moves from the blank on `e` and the token on `s` (distinct free padded
+    /// cells) to the token on one of `goals` (padded, increasing).
+    #[allow(clippy::too_many_arguments)]
+    fn cost_from(
+        &self,
+        p: &Prep,
+        sc: &mut Scratch,
+        e: usize,
+        s: usize,
+        goals: &[usize],
+        budget: &Budget,
+        stats: &mut Stats,
+    ) -> Result<u32, Stop> {
+        if goals.binary_search(&s).is_ok() {
+            return Ok(0);
+        }
+        if p.comp[e] != p.comp[s] {
+            return Err(Stop::Unsolvable);
         }
         // The states the blank can start the token from all lie in one component of the
         // state graph; only goal cells with a state in it can be reached.
         let bl = p.blank_block(e, s);
         let Some(k0) = (0..4).find(|&k| bl != INF && p.block[s * 4 + k] == bl) else {
-            return FastOutcome::Unsolvable;
+            return Err(Stop::Unsolvable);
         };
         let cs = p.scomp[s * 4 + k0];
         let goals: Vec<usize> = goals
-            .into_iter()
-            .filter(|&g| p.scomp[g * 4..g * 4 + 4].contains(&cs))
+            .iter()
+            .copied()
+            .filter(|&g| p.comp[g] == p.comp[s] && p.scomp[g * 4..g * 4 + 4].contains(&cs))
             .collect();
         if goals.is_empty() {
-            return FastOutcome::Unsolvable;
+            return Err(Stop::Unsolvable);
         }
-        sc.fit(p.free.len());
         // The blank's fewest steps to each side it can reach (those in its block).
         let want = (0..4).fold(0u8, |m, k| m | u8::from(p.block[s * 4 + k] == bl) << k);
-        let d0 = blank_walks(&p, sc, e, s, want, stats);
-        match self.search(&p, sc, s, &d0, &goals, budget, need_path, stats) {
-            Err(Stop::Unsolvable) => FastOutcome::Unsolvable,
-            Err(Stop::Cut(c)) => FastOutcome::Cutoff(c),
-            Ok((cost, last)) => {
-                let actions = need_path.then(|| self.path(&p, sc, e, s, last));
-                FastOutcome::Solved {
-                    cost: vec![cost as u64],
-                    actions,
-                }
-            }
-        }
+        let d0 = blank_walks(p, sc, e, s, want, budget, stats).map_err(Stop::Cut)?;
+        self.search(p, sc, s, &d0, &goals, budget, stats)
     }
 
     /// Shortest path over states `cell * 4 + side` (token cell, side of the blank) from the
     /// token's start sides (costs `d0`) to a goal cell; edges swap (cost 1: the token moves
     /// to side `k`, the blank lands on the opposite side) and detour (the precomputed cost
-    /// of taking the blank round to another side). Returns the cost and the goal state.
+    /// of taking the blank round to another side). Returns the cost.
     /// With one goal cell, A* with [`open_bound`]; with several, Dijkstra.
     #[allow(clippy::too_many_arguments)]
     fn search(
@@ -798,9 +776,8 @@ impl Huarong {
         d0: &[u32; 4],
         goals: &[usize],
         budget: &Budget,
-        need_path: bool,
         stats: &mut Stats,
-    ) -> Result<(u32, usize), Stop> {
+    ) -> Result<u32, Stop> {
         let ep = sc.bump();
         // States stored: the blank's cells walked first, then (token cell, side) states.
         let max_stored = budget.max_states.map_or(u64::MAX, |m| m as u64);
@@ -837,7 +814,6 @@ impl Huarong {
             }
             let st = s * 4 + k;
             sc.sg[st] = (ep, d);
-            sc.spar[st] = INF;
             let key = d + h(s, k);
             f = f.min(key);
             fmax = fmax.max(key);
@@ -855,11 +831,9 @@ impl Huarong {
                 }
                 stats.expanded += 1;
                 let cut = if stats.stored >= max_stored {
-                    Some(Cutoff::States(stats.stored as usize))
-                } else if stats.expanded.is_multiple_of(CLOCK_EVERY)
-                    && budget.deadline.is_some_and(|d| Instant::now() >= d)
-                {
-                    Some(Cutoff::Time)
+                    Some(Cutoff::States(max_stored as usize))
+                } else if stats.expanded.is_multiple_of(CLOCK_EVERY) {
+                    budget.check(stats)
                 } else {
                     None
                 };
@@ -870,7 +844,7 @@ impl Huarong {
                 let (c, k) = (st / 4, st % 4);
                 if c == goal0 || (single.is_none() && sc.gmark[c] == ep) {
                     sc.dirty = (f, fmax, mask);
-                    return Ok((g, st));
+                    return Ok(g);
                 }
                 let mut relax = |t: usize, ng: u32, sc: &mut Scratch, hv: u32| {
                     let e = &mut sc.sg[t];
@@ -880,9 +854,6 @@ impl Huarong {
                         return;
                     }
                     *e = (ep, ng);
-                    if need_path {
-                        sc.spar[t] = st as u32;
-                    }
                     let key = ng + hv;
                     fmax = fmax.max(key);
                     sc.ring[key as usize & mask].push((t as u32, ng));
@@ -906,32 +877,53 @@ impl Huarong {
         Err(Stop::Unsolvable)
     }
 
-    /// The actions of the solution ending in state `last`.
-    fn path(&self, p: &Prep, sc: &mut Scratch, e: usize, s: usize, last: usize) -> Vec<u32> {
-        let mut states = vec![last];
-        let mut at = last;
-        while sc.spar[at] != INF {
-            at = sc.spar[at] as usize;
-            states.push(at);
+    /// The actions of the solution the tie rule picks, from the blank on `e` and the token
+    /// on `s`, `cost` moves from a goal: at each step the first move in the model's
+    /// direction order whose next state is one move closer. Should the distances ever
+    /// disagree, the actions found so far are returned and fail the replay.
+    #[allow(clippy::too_many_arguments)]
+    fn path(
+        &self,
+        p: &Prep,
+        sc: &mut Scratch,
+        mut e: usize,
+        mut s: usize,
+        cost: u32,
+        goals: &[usize],
+        budget: &Budget,
+        stats: &mut Stats,
+    ) -> Result<Vec<u32>, Cutoff> {
+        // Compass direction of each model direction.
+        let mut compass = [0usize; 4];
+        for (k, &md) in self.dir.iter().enumerate() {
+            compass[md] = k;
         }
-        states.reverse();
-        let first = states[0];
-        debug_assert_eq!(first / 4, s);
-        // The blank's walk to the first side (searched again, leaving `cpar`).
-        let side = p.step(s, first % 4);
-        blank_walks(p, sc, e, s, 1 << (first % 4), &mut Stats::default());
-        let mut steps = walk_back(p, sc, e, side);
-        for w in states.windows(2) {
-            let (c, k) = (w[0] / 4, w[0] % 4);
-            let (c2, j) = (w[1] / 4, w[1] % 4);
-            if c2 != c {
-                steps.push(OPP[k] as u8);
-            } else {
-                let more = detour_steps(p, sc, c, p.step(c, k), p.step(c, j));
-                steps.extend(more);
+        let mut actions = Vec::with_capacity(cost as usize);
+        for left in (1..=cost).rev() {
+            let mut next = None;
+            for (md, &k) in compass.iter().enumerate() {
+                let y = p.step(e, k);
+                if !p.free[y] {
+                    continue;
+                }
+                // The blank moves to y; onto the token, they swap.
+                let (e2, s2) = if y == s { (s, e) } else { (y, s) };
+                match self.cost_from(p, sc, e2, s2, goals, budget, stats) {
+                    Ok(d) if d + 1 == left => {
+                        next = Some((md, e2, s2));
+                        break;
+                    }
+                    Ok(_) | Err(Stop::Unsolvable) => {}
+                    Err(Stop::Cut(c)) => return Err(c),
+                }
             }
+            let Some((md, e2, s2)) = next else {
+                break;
+            };
+            actions.push(md as u32);
+            (e, s) = (e2, s2);
         }
-        steps.iter().map(|&k| self.dir[k as usize] as u32).collect()
+        Ok(actions)
     }
 }
 

@@ -1,8 +1,12 @@
 //! Stage 6: hand-tuned solvers for rule sets puz knows well, chosen by fingerprint.
 //!
 //! Each fast path inspects the compiled [`Model`] structurally (never names, titles or
-//! legend characters) and either accepts it or says why not. A fast path must give the
-//! same answer (cost) as the interpreter; its paths are replayed through the interpreter.
+//! legend characters) and either accepts it or says why not. A fast path is built once per
+//! model (by [`crate::solver::Solver`]) and then solves many levels, so whatever it can
+//! reuse between levels (buffers, per-board tables) is a field of the value, never
+//! process-wide state. It must give the interpreter's answer: the same cost and, when a
+//! path is asked for, the same path under the tie rule; its paths are replayed through the
+//! interpreter.
 
 pub mod bloxorz;
 pub mod curling;
@@ -18,21 +22,26 @@ use crate::search::{Budget, Cutoff, Stats};
 pub enum FastOutcome {
     /// The cheapest cost vector and, when asked for, the actions (`move * dirs + dir`).
     Solved {
+        /// The cost vector, one entry per cost component (one for move counts).
         cost: Vec<u64>,
+        /// The actions, when the caller asked for a path.
         actions: Option<Vec<u32>>,
     },
+    /// No goal can be reached.
     Unsolvable,
+    /// A budget ran out first.
     Cutoff(Cutoff),
 }
 
-/// A specialized solver for one family of rule sets.
-pub trait FastPath: Send + Sync {
+/// A specialized solver for one family of rule sets, built for one model.
+pub trait FastPath: Send {
     /// Short name, e.g. `bloxorz`.
     fn name(&self) -> &'static str;
-    /// Solves a level of the model it was built from. With `need_path`, returns the
-    /// actions of a cheapest solution that follows the model's tie rule where the fast
-    /// path promises it (see each module).
-    fn solve(&self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats);
+    /// Solves a level of the model it was built from, within `budget` (setup included).
+    /// With `need_path`, returns the actions of the cheapest solution the tie rule picks,
+    /// the one the interpreter returns. `&mut self`: buffers and tables are reused from
+    /// one level to the next.
+    fn solve(&mut self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats);
 }
 
 /// Builds a fast path for a model, or says why its rules do not fit.

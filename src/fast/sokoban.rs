@@ -37,6 +37,7 @@ use crate::search::{Budget, Cutoff, Stats};
 use super::fingerprint::{compass, is_param, static_tiles};
 use super::{FastOutcome, FastPath};
 
+/// The Sokoban fast path for one model.
 pub struct Sokoban {
     man: PieceId,
     box_: PieceId,
@@ -317,7 +318,7 @@ impl FastPath for Sokoban {
         "sokoban"
     }
 
-    fn solve(&self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats) {
+    fn solve(&mut self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats) {
         let t0 = Instant::now();
         let mut stats = Stats::default();
         let b = &level.board;
@@ -388,6 +389,9 @@ impl FastPath for Sokoban {
             return done(&mut stats, FastOutcome::Unsolvable);
         }
         let blk = edge_blocks(&free, &off);
+        if let Some(c) = budget.check(&stats) {
+            return done(&mut stats, FastOutcome::Cutoff(c));
+        }
         let mut bfs = Bfs::new(n);
         let mut cache = vec![UNKNOWN; n * 6];
         let nstates = n * 4;
@@ -473,13 +477,12 @@ impl FastPath for Sokoban {
                     .is_none_or(|a| a.len() as u64 == cost[0] + cost[1]));
                 return done(&mut stats, FastOutcome::Solved { cost, actions });
             }
-            if budget.deadline.is_some_and(|d| Instant::now() >= d) {
-                stats.stored = stored as u64;
-                return done(&mut stats, FastOutcome::Cutoff(Cutoff::Time));
+            stats.stored = stored as u64;
+            if let Some(c) = budget.check(&stats) {
+                return done(&mut stats, FastOutcome::Cutoff(c));
             }
-            if budget.max_states.is_some_and(|m| stored >= m) {
-                stats.stored = stored as u64;
-                return done(&mut stats, FastOutcome::Cutoff(Cutoff::States(stored)));
+            if let Some(m) = budget.max_states.filter(|&m| stored >= m) {
+                return done(&mut stats, FastOutcome::Cutoff(Cutoff::States(m)));
             }
             for (i, &y) in next.iter().enumerate() {
                 rank[y as usize] = i as u32;
@@ -494,9 +497,9 @@ impl FastPath for Sokoban {
                 since_clock += 1;
                 if since_clock >= 1024 {
                     since_clock = 0;
-                    if budget.deadline.is_some_and(|d| Instant::now() >= d) {
-                        stats.stored = stored as u64;
-                        return done(&mut stats, FastOutcome::Cutoff(Cutoff::Time));
+                    stats.stored = stored as u64;
+                    if let Some(c) = budget.check(&stats) {
+                        return done(&mut stats, FastOutcome::Cutoff(c));
                     }
                 }
                 // Pushes towards k need the man at p - k (side k ^ 1) and p + k alive.

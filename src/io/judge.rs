@@ -205,6 +205,10 @@ pub fn run_judge(
         ..Default::default()
     };
     let legend = LegendIndex::new(model);
+    let mut solver = crate::solver::Solver::new(model, opts.engine, opts.search)?;
+    let need_path = [&fmt.solved, &fmt.unsolved]
+        .iter()
+        .any(|t| t.contains("{path}") || t.contains("{moves}"));
     let mut case = 0usize;
     loop {
         if fmt.until.is_none() && case == 1 {
@@ -314,7 +318,17 @@ pub fn run_judge(
                 .map_err(|p| level_error(&sc, &p[0]))?;
         }
         if fmt.query.is_empty() {
-            let text = answer(model, fmt, level, opts, case, None, &mut summary)?;
+            let text = answer(
+                &mut solver,
+                model,
+                fmt,
+                level,
+                opts,
+                need_path,
+                case,
+                None,
+                &mut summary,
+            )?;
             out.write_all(text.as_bytes())?;
             out.flush()?;
         } else {
@@ -329,7 +343,17 @@ pub fn run_judge(
                     continue;
                 }
                 let text = match place_query(model, &level, &placed) {
-                    Ok(l) => answer(model, fmt, l, opts, case, Some(qi), &mut summary)?,
+                    Ok(l) => answer(
+                        &mut solver,
+                        model,
+                        fmt,
+                        l,
+                        opts,
+                        need_path,
+                        case,
+                        Some(qi),
+                        &mut summary,
+                    )?,
                     Err(why) => {
                         let pos = sc.error_at(line_at, String::new());
                         summary
@@ -581,28 +605,19 @@ fn place_query(model: &Model, level: &Level, placed: &[Placement]) -> Result<Lev
     Ok(l)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn answer(
+    solver: &mut crate::solver::Solver,
     model: &Model,
     fmt: &JudgeFormat,
     level: Level,
     opts: &JudgeOptions,
+    need_path: bool,
     case: usize,
     query: Option<usize>,
     summary: &mut JudgeSummary,
 ) -> Result<String, JudgeError> {
-    let need_path = [&fmt.solved, &fmt.unsolved]
-        .iter()
-        .any(|t| t.contains("{path}") || t.contains("{moves}"));
-    let ans = crate::solver::solve_opts(
-        model,
-        level,
-        &crate::solver::SolveOptions {
-            engine: opts.engine,
-            search: opts.search,
-            budget: opts.budget.clone(),
-            need_path,
-        },
-    )?;
+    let ans = solver.solve(level, &opts.budget, need_path)?;
     summary.engine = ans.engine;
     summary.engine_reason = ans.engine_reason.clone();
     summary.search = ans.search;
