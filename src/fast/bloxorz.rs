@@ -243,6 +243,8 @@ impl Bloxorz {
         let queue = &mut self.queue;
         let (parent, via) = (&mut self.parent, &mut self.via);
         queue.clear();
+        // At most three poses per cell are ever queued.
+        queue.reserve(open.len() / 4 * 3);
         parent.clear();
         via.clear();
         open[start] = CLOSED;
@@ -252,6 +254,36 @@ impl Bloxorz {
             via.push(0);
         }
         let (mut head, mut depth, mut layer_end) = (0usize, 0u64, 1usize);
+        // One successor: skip it unless open, close and queue it, stop at a goal or at the
+        // state limit. Written out four times below (once per direction) so the loop over
+        // directions costs nothing.
+        macro_rules! visit {
+            ($s:expr, $m:expr) => {{
+                let (delta, md) = $m;
+                let ns = ($s as isize + delta) as usize;
+                let o = open[ns];
+                if o != CLOSED {
+                    if queue.len() >= limit {
+                        stats.expanded = head as u64;
+                        stats.stored = queue.len() as u64;
+                        return (FastOutcome::Cutoff(Cutoff::States(limit)), stats);
+                    }
+                    open[ns] = CLOSED;
+                    queue.push(ns as u32);
+                    if PATH {
+                        parent.push(head as u32);
+                        via.push(md);
+                    }
+                    if o == GOAL {
+                        stats.expanded = head as u64 + 1;
+                        stats.stored = queue.len() as u64;
+                        let actions = PATH.then(|| actions_to(parent, via, queue.len() - 1));
+                        let cost = vec![depth + 1];
+                        return (FastOutcome::Solved { cost, actions }, stats);
+                    }
+                }
+            }};
+        }
         while head < queue.len() {
             if head == layer_end || head & CHECK_MASK == 0 {
                 if head == layer_end {
@@ -265,49 +297,26 @@ impl Bloxorz {
                 }
             }
             let s = queue[head] as usize;
-            for &(delta, md) in &moves[s & 3] {
-                let ns = (s as isize + delta) as usize;
-                let o = open[ns];
-                if o == CLOSED {
-                    continue;
-                }
-                if queue.len() >= limit {
-                    stats.expanded = head as u64;
-                    stats.stored = queue.len() as u64;
-                    return (FastOutcome::Cutoff(Cutoff::States(limit)), stats);
-                }
-                open[ns] = CLOSED;
-                queue.push(ns as u32);
-                if PATH {
-                    parent.push(head as u32);
-                    via.push(md);
-                }
-                if o == GOAL {
-                    stats.expanded = head as u64 + 1;
-                    stats.stored = queue.len() as u64;
-                    let actions = PATH.then(|| {
-                        let mut acts = vec![];
-                        let mut at = queue.len() - 1;
-                        while parent[at] != u32::MAX {
-                            acts.push(u32::from(via[at]));
-                            at = parent[at] as usize;
-                        }
-                        acts.reverse();
-                        acts
-                    });
-                    return (
-                        FastOutcome::Solved {
-                            cost: vec![depth + 1],
-                            actions,
-                        },
-                        stats,
-                    );
-                }
-            }
+            let m = &moves[s & 3];
+            visit!(s, m[0]);
+            visit!(s, m[1]);
+            visit!(s, m[2]);
+            visit!(s, m[3]);
             head += 1;
         }
         stats.expanded = head as u64;
         stats.stored = queue.len() as u64;
         (FastOutcome::Unsolvable, stats)
     }
+}
+
+/// The directions from the start to queue entry `at`, following parents.
+fn actions_to(parent: &[u32], via: &[u8], mut at: usize) -> Vec<u32> {
+    let mut acts = vec![];
+    while parent[at] != u32::MAX {
+        acts.push(u32::from(via[at]));
+        at = parent[at] as usize;
+    }
+    acts.reverse();
+    acts
 }
