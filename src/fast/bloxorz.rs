@@ -238,17 +238,22 @@ impl Bloxorz {
         budget: &Budget,
         mut stats: Stats,
     ) -> (FastOutcome, Stats) {
-        let limit = budget.max_states.unwrap_or(usize::MAX);
         let open = &mut self.open[..];
-        let queue = &mut self.queue;
+        // At most three poses per cell are ever queued: the queue is written in place.
+        let cells = open.len() / 4;
+        if self.queue.len() < cells * 3 + 1 {
+            self.queue.resize(cells * 3 + 1, 0);
+        }
+        let queue = &mut self.queue[..cells * 3 + 1];
+        let limit = budget.max_states.unwrap_or(usize::MAX);
+        // Entries past `room` are never written: the state limit or the queue's end.
+        let room = limit.min(queue.len());
         let (parent, via) = (&mut self.parent, &mut self.via);
-        queue.clear();
-        // At most three poses per cell are ever queued.
-        queue.reserve(open.len() / 4 * 3);
         parent.clear();
         via.clear();
         open[start] = CLOSED;
-        queue.push(start as u32);
+        queue[0] = start as u32;
+        let mut tail = 1usize;
         if PATH {
             parent.push(u32::MAX);
             via.push(0);
@@ -263,35 +268,36 @@ impl Bloxorz {
                 let ns = ($s as isize + delta) as usize;
                 let o = open[ns];
                 if o != CLOSED {
-                    if queue.len() >= limit {
+                    if tail >= room {
                         stats.expanded = head as u64;
-                        stats.stored = queue.len() as u64;
+                        stats.stored = tail as u64;
                         return (FastOutcome::Cutoff(Cutoff::States(limit)), stats);
                     }
                     open[ns] = CLOSED;
-                    queue.push(ns as u32);
+                    queue[tail] = ns as u32;
+                    tail += 1;
                     if PATH {
                         parent.push(head as u32);
                         via.push(md);
                     }
                     if o == GOAL {
                         stats.expanded = head as u64 + 1;
-                        stats.stored = queue.len() as u64;
-                        let actions = PATH.then(|| actions_to(parent, via, queue.len() - 1));
+                        stats.stored = tail as u64;
+                        let actions = PATH.then(|| actions_to(parent, via, tail - 1));
                         let cost = vec![depth + 1];
                         return (FastOutcome::Solved { cost, actions }, stats);
                     }
                 }
             }};
         }
-        while head < queue.len() {
+        while head < tail {
             if head == layer_end || head & CHECK_MASK == 0 {
                 if head == layer_end {
                     depth += 1;
-                    layer_end = queue.len();
+                    layer_end = tail;
                 }
                 stats.expanded = head as u64;
-                stats.stored = queue.len() as u64;
+                stats.stored = tail as u64;
                 if let Some(c) = budget.check(&stats) {
                     return (FastOutcome::Cutoff(c), stats);
                 }
@@ -305,7 +311,7 @@ impl Bloxorz {
             head += 1;
         }
         stats.expanded = head as u64;
-        stats.stored = queue.len() as u64;
+        stats.stored = tail as u64;
         (FastOutcome::Unsolvable, stats)
     }
 }
