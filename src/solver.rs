@@ -1,4 +1,9 @@
 //! Picks the engine and search backend for a model, runs it, and checks the answer.
+//!
+//! A [`Solver`] is built once per model: the engine (a fast path, by fingerprint, or the
+//! interpreter) and the backend are chosen then, and it solves any number of levels or
+//! judge queries afterwards. The choices are plain enums: the command line maps its flags
+//! onto them.
 
 use crate::compile::Model;
 use crate::engine::{Expander, Level};
