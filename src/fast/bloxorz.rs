@@ -135,8 +135,8 @@ const OPEN: u8 = 1;
 const GOAL: u8 = 2;
 /// Void cells around the board: a roll moves the anchor by at most two.
 const PAD: usize = 2;
-/// Expansions between two looks at the clock and memory within one layer.
-const CHECK_MASK: usize = (1 << 16) - 1;
+/// Most expansions between two looks at the clock and memory (also one per layer).
+const CHECK_CHUNK: usize = 1 << 16;
 
 impl FastPath for Bloxorz {
     fn name(&self) -> &'static str {
@@ -152,14 +152,16 @@ impl FastPath for Bloxorz {
 }
 
 impl Bloxorz {
-    /// Fills `open` for `level`; returns the padded width.
-    fn fill(&mut self, level: &Level) -> usize {
+    /// Fills `open` for `level`; returns the padded width and the number of states.
+    /// `open` is a power of two long, so indices masked by its length minus one need no
+    /// bounds check (the padding keeps every successor of a legal state on the grid).
+    fn fill(&mut self, level: &Level) -> (usize, usize) {
         let b = &level.board;
         let (rows, cols) = (b.rows, b.cols);
         let w = cols + 2 * PAD;
         let n = w * (rows + 2 * PAD);
         self.open.clear();
-        self.open.resize(n * 4, CLOSED);
+        self.open.resize((n * 4).next_power_of_two(), CLOSED);
         let (void, fragile) = (self.void, self.fragile);
         let lie = |t: TileId| t != void;
         for r in 0..rows {
@@ -182,11 +184,11 @@ impl Bloxorz {
                 o[COLS] = u8::from(row.get(c + 1).is_some_and(|&x| lie(x)));
             }
         }
-        w
+        (w, n * 4)
     }
 
     fn run(&mut self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats) {
-        let w = self.fill(level);
+        let (w, states) = self.fill(level);
         let mut stats = Stats::default();
         if let Some(c) = budget.check(&stats) {
             return (FastOutcome::Cutoff(c), stats);
@@ -224,9 +226,9 @@ impl Bloxorz {
             );
         }
         if need_path {
-            self.bfs::<true>(&moves, start, budget, stats)
+            self.bfs::<true>(&moves, start, states, budget, stats)
         } else {
-            self.bfs::<false>(&moves, start, budget, stats)
+            self.bfs::<false>(&moves, start, states, budget, stats)
         }
     }
 
@@ -235,12 +237,15 @@ impl Bloxorz {
         &mut self,
         moves: &[[(isize, u8); 4]; 4],
         start: usize,
+        states: usize,
         budget: &Budget,
         mut stats: Stats,
     ) -> (FastOutcome, Stats) {
         let open = &mut self.open[..];
+        let mask = open.len() - 1;
+        assert!(open.len().is_power_of_two() && states <= open.len());
         // At most three poses per cell are ever queued: the queue is written in place.
-        let cells = open.len() / 4;
+        let cells = states / 4;
         if self.queue.len() < cells * 3 + 1 {
             self.queue.resize(cells * 3 + 1, 0);
         }
@@ -266,14 +271,14 @@ impl Bloxorz {
             ($s:expr, $m:expr) => {{
                 let (delta, md) = $m;
                 let ns = ($s as isize + delta) as usize;
-                let o = open[ns];
+                let o = open[ns & mask];
                 if o != CLOSED {
                     if tail >= room {
                         stats.expanded = head as u64;
                         stats.stored = tail as u64;
                         return (FastOutcome::Cutoff(Cutoff::States(limit)), stats);
                     }
-                    open[ns] = CLOSED;
+                    open[ns & mask] = CLOSED;
                     queue[tail] = ns as u32;
                     tail += 1;
                     if PATH {
@@ -291,24 +296,26 @@ impl Bloxorz {
             }};
         }
         while head < tail {
-            if head == layer_end || head & CHECK_MASK == 0 {
-                if head == layer_end {
-                    depth += 1;
-                    layer_end = tail;
-                }
-                stats.expanded = head as u64;
-                stats.stored = tail as u64;
-                if let Some(c) = budget.check(&stats) {
-                    return (FastOutcome::Cutoff(c), stats);
-                }
+            if head == layer_end {
+                depth += 1;
+                layer_end = tail;
             }
-            let s = queue[head] as usize;
-            let m = &moves[s & 3];
-            visit!(s, m[0]);
-            visit!(s, m[1]);
-            visit!(s, m[2]);
-            visit!(s, m[3]);
-            head += 1;
+            stats.expanded = head as u64;
+            stats.stored = tail as u64;
+            if let Some(c) = budget.check(&stats) {
+                return (FastOutcome::Cutoff(c), stats);
+            }
+            // Expand to the end of the layer, or a chunk of it between two checks.
+            let end = layer_end.min(head + CHECK_CHUNK);
+            while head < end {
+                let s = queue[head] as usize;
+                let m = &moves[s & 3];
+                visit!(s, m[0]);
+                visit!(s, m[1]);
+                visit!(s, m[2]);
+                visit!(s, m[3]);
+                head += 1;
+            }
         }
         stats.expanded = head as u64;
         stats.stored = tail as u64;
