@@ -162,26 +162,31 @@ impl Bloxorz {
         let n = w * (rows + 2 * PAD);
         self.open.clear();
         self.open.resize((n * 4).next_power_of_two(), CLOSED);
-        let (void, fragile) = (self.void, self.fragile);
-        let lie = |t: TileId| t != void;
+        let (void, fragile, goal) = (self.void, self.fragile, self.goal);
         for r in 0..rows {
             let row = &b.tiles[r * cols..(r + 1) * cols];
-            let below = b.tiles.get((r + 1) * cols..(r + 2) * cols);
+            let marks = &b.marks[r * cols..(r + 1) * cols];
+            let below = b.tiles.get((r + 1) * cols..(r + 2) * cols).unwrap_or(&[]);
             let base = ((r + PAD) * w + PAD) * 4;
             let out = &mut self.open[base..base + cols * 4];
-            for (c, (o, &t)) in out.chunks_exact_mut(4).zip(row).enumerate() {
-                if !lie(t) {
+            for (c, o) in out.chunks_exact_mut(4).enumerate() {
+                let t = row[c];
+                if t == void {
                     continue;
                 }
-                if t != fragile {
-                    let goal = match self.goal {
-                        Place::Tile(g) => t == g,
-                        Place::Mark(k) => b.has_mark((r * cols + c) as u32, k),
-                    };
-                    o[STAND] = if goal { GOAL } else { OPEN };
-                }
-                o[ROWS] = u8::from(below.is_some_and(|x| lie(x[c])));
-                o[COLS] = u8::from(row.get(c + 1).is_some_and(|&x| lie(x)));
+                let stand = if t == fragile {
+                    CLOSED
+                } else if match goal {
+                    Place::Tile(g) => t == g,
+                    Place::Mark(k) => marks[c] >> k.0 & 1 == 1,
+                } {
+                    GOAL
+                } else {
+                    OPEN
+                };
+                let rows_ok = below.get(c).is_some_and(|&x| x != void);
+                let cols_ok = row.get(c + 1).is_some_and(|&x| x != void);
+                o.copy_from_slice(&[stand, u8::from(rows_ok), u8::from(cols_ok), CLOSED]);
             }
         }
         (w, n * 4)
