@@ -10,6 +10,7 @@ Usage:
 
 Puzzles (the per-puzzle switch; default: all):
     bloxorz   bloxorz.in       4 cases of 500x500 open floor (a few E), target walled off
+              bloxorz12.in     12 such cases (process start-up a small part of the time)
     sokoban   sokoban.in       100 mazes of 20x20, target walled off (all Impossible:
                                the whole state space is searched)
               sokoban_open.in  100 mazes of 20x20, target open (most solvable: checks
@@ -70,6 +71,13 @@ def bloxorz_case(rng, n, m, fragile_frac):
 def gen_bloxorz(rng):
     # Fragile fractions: none, then a few: the floor stays mostly open.
     cases = [bloxorz_case(rng, 500, 500, f) for f in (0.0, 0.001, 0.005, 0.01)]
+    return "".join(cases) + "0 0\n"
+
+
+def gen_bloxorz12(rng):
+    """Twelve judge-limit cases, so that process start-up is a small part of the time."""
+    fracs = (0.0, 0.001, 0.005, 0.01) * 3
+    cases = [bloxorz_case(rng, 500, 500, f) for f in fracs]
     return "".join(cases) + "0 0\n"
 
 
@@ -187,7 +195,7 @@ def gen_huarong(rng, n=30, m=30, q=500, fixed_frac=0.08):
 
 # (file name, generator, seed): one fixed seed per file.
 JOBS = {
-    "bloxorz": [("bloxorz.in", gen_bloxorz, 172)],
+    "bloxorz": [("bloxorz.in", gen_bloxorz, 172), ("bloxorz12.in", gen_bloxorz12, 1212)],
     "sokoban": [("sokoban.in", gen_sokoban, 174), ("sokoban_open.in", gen_sokoban_open, 1475)],
     "curling": [("curling.in", gen_curling, 3009), ("curling_dense.in", gen_curling_dense, 1144)],
     "huarong": [("huarong.in", gen_huarong, 1979)],
