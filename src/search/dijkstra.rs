@@ -1,12 +1,21 @@
 //! Cheapest paths under lexicographic cost vectors, with the projection tie rule.
 //!
 //! Every move adds 0 or 1 to each cost component and at least 1 to some component
-//! (the checker enforces both). States are settled bucket by bucket in lexicographic cost
-//! order; since every move costs something, a bucket's labels are final before it is
-//! expanded. Among equal costs a label is better when, for the first component where
-//! they differ, its *projection* (the subsequence of moves that add to that component,
-//! compared by action number) is lexicographically smaller. Extending two paths of equal
-//! cost by the same move keeps their order, so keeping the best label per state is exact.
+//! (the checker enforces both). Labels (a path's cost vector and projections) are settled
+//! bucket by bucket in lexicographic cost order; since every move costs something, a
+//! bucket's labels are final before it is expanded. Among equal costs a label is better
+//! when, for the first component where they differ, its *projection* (the subsequence of
+//! moves that add to that component, compared by action number) is lexicographically
+//! smaller. Extending two paths of equal cost by the same move keeps their order.
+//!
+//! Without a move limit that makes one label per state exact. Under a move limit it does
+//! not: a cheaper label may have used more moves and be unable to finish within the limit
+//! where a dearer, shorter one could. So under a limit the search runs over pairs (state,
+//! moves made), one label each: the same argument makes that exact. To keep it small, a
+//! label is dropped when a label of the same state with no more moves is already settled
+//! and is cheaper, or as cheap and no worse by the tie rule: every continuation of the
+//! dropped label is open to the settled one, at lower or equal cost. What remains per
+//! state is the set of labels that no other label dominates in both cost and moves.
 //!
 //! Projections are interned as nodes of one trie per component; comparing two nodes of
 //! equal depth walks up to where they diverge.
@@ -14,6 +23,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
+
+use hashbrown::HashMap;
 
 use super::{Budget, Cutoff, Outcome, Path, Space, Stats};
 use crate::engine::{StateStore, Successors};
@@ -80,28 +91,144 @@ impl Tries {
     }
 }
 
-/// Per-state labels, indexed by state id.
+/// Labels: one best path to a state (or, under a move limit, to a state after a given
+/// number of moves), indexed by label id.
 struct Labels {
     components: usize,
     /// Packed cost vector (32 bits per component, most significant first).
     cost: Vec<u128>,
+    /// `node[label * components + c]`: the projection trie node of component `c`.
     node: Vec<u32>,
+    /// The label this one extends (`u32::MAX` at the start).
     parent: Vec<u32>,
     action: Vec<u32>,
+    /// Moves made.
     depth: Vec<u32>,
+    /// The state id.
+    state: Vec<u32>,
+    /// Settled: taken from the queue, so its cost and projections are final.
     done: Vec<bool>,
 }
 
 impl Labels {
-    fn ensure(&mut self, id: usize) {
-        if id >= self.parent.len() {
-            let n = (id + 1).max(self.parent.len() * 2);
-            self.cost.resize(n, u128::MAX);
-            self.node.resize(n * self.components, 0);
-            self.parent.resize(n, u32::MAX);
-            self.action.resize(n, u32::MAX);
-            self.depth.resize(n, 0);
-            self.done.resize(n, false);
+    fn new(components: usize) -> Labels {
+        Labels {
+            components,
+            cost: vec![],
+            node: vec![],
+            parent: vec![],
+            action: vec![],
+            depth: vec![],
+            state: vec![],
+            done: vec![],
+        }
+    }
+
+    fn push(&mut self, state: u32, depth: u32) -> u32 {
+        self.cost.push(u128::MAX);
+        self.node.extend(std::iter::repeat_n(0, self.components));
+        self.parent.push(u32::MAX);
+        self.action.push(u32::MAX);
+        self.depth.push(depth);
+        self.state.push(state);
+        self.done.push(false);
+        (self.cost.len() - 1) as u32
+    }
+
+    /// Bytes held, for memory statistics.
+    fn bytes(&self) -> usize {
+        self.cost.capacity() * 16
+            + (self.node.capacity()
+                + self.parent.capacity()
+                + self.action.capacity()
+                + self.depth.capacity()
+                + self.state.capacity())
+                * 4
+            + self.done.capacity()
+    }
+}
+
+/// Which label stands for a state, or for a state after a number of moves.
+enum LabelIndex {
+    /// No move limit: one label per state, `of_state[state]` (`u32::MAX`: none yet).
+    PerState { of_state: Vec<u32> },
+    /// Under a move limit: one label per (state, moves made), and per state the fewest
+    /// moves of any settled label and that label, for dominance pruning.
+    PerStateAndDepth {
+        of_pair: HashMap<(u32, u32), u32>,
+        settled_depth: Vec<u32>,
+        settled_label: Vec<u32>,
+    },
+}
+
+impl LabelIndex {
+    /// The label of `state` reached in `depth` moves, created when new.
+    fn get(&mut self, labels: &mut Labels, state: u32, depth: u32) -> u32 {
+        match self {
+            LabelIndex::PerState { of_state } => {
+                let s = state as usize;
+                if s >= of_state.len() {
+                    of_state.resize((s + 1).max(of_state.len() * 2), u32::MAX);
+                }
+                if of_state[s] == u32::MAX {
+                    of_state[s] = labels.push(state, depth);
+                }
+                of_state[s]
+            }
+            LabelIndex::PerStateAndDepth { of_pair, .. } => *of_pair
+                .entry((state, depth))
+                .or_insert_with(|| labels.push(state, depth)),
+        }
+    }
+
+    /// Under a move limit: the settled label of `state` with the fewest moves, when it has
+    /// no more than `depth` moves. Such a label costs no more than any label still queued,
+    /// and it can make every move the later one can.
+    fn settled_within(&self, state: u32, depth: u32) -> Option<u32> {
+        match self {
+            LabelIndex::PerState { .. } => None,
+            LabelIndex::PerStateAndDepth {
+                settled_depth,
+                settled_label,
+                ..
+            } => {
+                let s = state as usize;
+                (settled_depth.get(s).is_some_and(|&d| d <= depth)).then(|| settled_label[s])
+            }
+        }
+    }
+
+    /// Records that `label` (of `state`, `depth` moves) is settled.
+    fn settle(&mut self, state: u32, depth: u32, label: u32) {
+        if let LabelIndex::PerStateAndDepth {
+            settled_depth,
+            settled_label,
+            ..
+        } = self
+        {
+            let s = state as usize;
+            if s >= settled_depth.len() {
+                let n = (s + 1).max(settled_depth.len() * 2);
+                settled_depth.resize(n, u32::MAX);
+                settled_label.resize(n, u32::MAX);
+            }
+            if depth < settled_depth[s] {
+                settled_depth[s] = depth;
+                settled_label[s] = label;
+            }
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            LabelIndex::PerState { of_state } => of_state.capacity() * 4,
+            LabelIndex::PerStateAndDepth {
+                of_pair,
+                settled_depth,
+                settled_label,
+            } => {
+                of_pair.capacity() * 13 + (settled_depth.capacity() + settled_label.capacity()) * 4
+            }
         }
     }
 }
@@ -110,6 +237,10 @@ impl Labels {
 pub const MAX_COMPONENTS: usize = 4;
 
 /// Dijkstra over lexicographic cost vectors with the projection tie rule.
+///
+/// With `budget.max_depth` set, labels are kept per (state, moves made) and a label is
+/// dropped only when a settled label of the same state has no more moves (see the module
+/// header), so the answer is the cheapest within the limit.
 pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> (Outcome, Stats) {
     assert!(
         table.components <= MAX_COMPONENTS,
@@ -133,37 +264,48 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
     } else {
         StateStore::hashed(words)
     };
-    let mut labels = Labels {
-        components: nc,
-        cost: vec![],
-        node: vec![],
-        parent: vec![],
-        action: vec![],
-        depth: vec![],
-        done: vec![],
+    let mut labels = Labels::new(nc);
+    let mut index = match budget.max_depth {
+        None => LabelIndex::PerState { of_state: vec![] },
+        Some(_) => LabelIndex::PerStateAndDepth {
+            of_pair: HashMap::new(),
+            settled_depth: vec![],
+            settled_label: vec![],
+        },
     };
     let mut tries = Tries::new(nc);
     let start = space.start();
     let sid = match store.insert(&start) {
-        Ok(i) | Err(i) => i as usize,
+        Ok(i) | Err(i) => i,
     };
-    labels.ensure(sid);
-    labels.cost[sid] = 0;
+    let l0 = index.get(&mut labels, sid, 0);
+    labels.cost[l0 as usize] = 0;
     let mut heap: BinaryHeap<Reverse<(u128, u32)>> = BinaryHeap::new();
-    heap.push(Reverse((0, sid as u32)));
+    heap.push(Reverse((0, l0)));
     let mut cur = vec![0u32; words];
     let mut succ = Successors::default();
-    let finish = |stats: &mut Stats, store: &StateStore, t0: Instant| {
+    let finish = |stats: &mut Stats, store: &StateStore, labels: &Labels, index: &LabelIndex| {
         stats.stored = store.len() as u64;
-        stats.store_bytes = store.bytes() as u64;
+        stats.store_bytes = (store.bytes() + labels.bytes() + index.bytes()) as u64;
         stats.elapsed = t0.elapsed();
     };
-    while let Some(Reverse((cost, id))) = heap.pop() {
-        let i = id as usize;
+    while let Some(Reverse((cost, l))) = heap.pop() {
+        let i = l as usize;
         if labels.done[i] || labels.cost[i] != cost {
             continue;
         }
-        store.load(id, &mut cur);
+        let (state, depth) = (labels.state[i], labels.depth[i]);
+        if let Some(m) = index.settled_within(state, depth) {
+            // Settled earlier with no more moves: cheaper, or as cheap and no worse by the
+            // tie rule, unless its projections lose to this label's.
+            if labels.cost[m as usize] < cost
+                || label_cmp(&labels, &tries, m as usize, i) != std::cmp::Ordering::Greater
+            {
+                labels.done[i] = true;
+                continue;
+            }
+        }
+        store.load(state, &mut cur);
         if space.is_goal(&cur) {
             // Every label of this cost is final: the best goal among them wins.
             let mut best = i;
@@ -176,7 +318,7 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
                 if labels.cost[j] != cost || j == best {
                     continue;
                 }
-                store.load(j as u32, &mut cur);
+                store.load(labels.state[j], &mut cur);
                 if space.is_goal(&cur)
                     && label_cmp(&labels, &tries, j, best) == std::cmp::Ordering::Less
                 {
@@ -184,16 +326,17 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
                 }
             }
             let path = rebuild(&store, &labels, best, words);
-            finish(&mut stats, &store, t0);
+            finish(&mut stats, &store, &labels, &index);
             return (Outcome::Solved(path), stats);
         }
         labels.done[i] = true;
-        if budget.max_depth.is_some_and(|m| labels.depth[i] >= m) {
+        index.settle(state, depth, l);
+        if budget.max_depth.is_some_and(|m| depth >= m) {
             continue;
         }
         if stats.expanded.is_multiple_of(super::CHECK_EVERY) {
             if let Some(c) = budget.check(&stats) {
-                finish(&mut stats, &store, t0);
+                finish(&mut stats, &store, &labels, &index);
                 return (Outcome::Cutoff(c), stats);
             }
         }
@@ -203,10 +346,15 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
         for k in 0..succ.len() {
             let a = succ.actions[k];
             let cand = cost + inc[a as usize];
-            let j = match store.insert(succ.state(k, words)) {
-                Ok(j) | Err(j) => j as usize,
+            let sj = match store.insert(succ.state(k, words)) {
+                Ok(j) | Err(j) => j,
             };
-            labels.ensure(j);
+            // A settled label of that state with no more moves costs less than `cand`
+            // (every move adds to some component): this extension can never win.
+            if index.settled_within(sj, depth + 1).is_some() {
+                continue;
+            }
+            let j = index.get(&mut labels, sj, depth + 1) as usize;
             if labels.done[j] || cand > labels.cost[j] {
                 continue;
             }
@@ -235,20 +383,18 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
                     p
                 };
             }
-            labels.parent[j] = i as u32;
+            labels.parent[j] = l;
             labels.action[j] = a;
-            labels.depth[j] = labels.depth[i] + 1;
         }
         stats.peak_frontier = stats.peak_frontier.max(heap.len() as u64);
-        if budget.max_states.is_some_and(|m| store.len() >= m) {
-            finish(&mut stats, &store, t0);
-            return (
-                Outcome::Cutoff(Cutoff::States(budget.max_states.unwrap_or_default())),
-                stats,
-            );
+        if let Some(m) = budget.max_states {
+            if store.len() >= m {
+                finish(&mut stats, &store, &labels, &index);
+                return (Outcome::Cutoff(Cutoff::States(m)), stats);
+            }
         }
     }
-    finish(&mut stats, &store, t0);
+    finish(&mut stats, &store, &labels, &index);
     (Outcome::Unsolvable, stats)
 }
 
@@ -264,6 +410,22 @@ fn label_cmp(labels: &Labels, tries: &Tries, a: usize, b: usize) -> std::cmp::Or
     std::cmp::Ordering::Equal
 }
 
+/// The path ending at label `goal`, by following parent labels back to the start.
 fn rebuild(store: &StateStore, labels: &Labels, goal: usize, words: usize) -> Path {
-    super::path_from_parents(store, &labels.parent, &labels.action, goal, words)
+    let mut states = vec![];
+    let mut actions = vec![];
+    let mut at = goal;
+    loop {
+        let mut s = vec![0; words];
+        store.load(labels.state[at], &mut s);
+        states.push(s);
+        if labels.parent[at] == u32::MAX {
+            break;
+        }
+        actions.push(labels.action[at]);
+        at = labels.parent[at] as usize;
+    }
+    states.reverse();
+    actions.reverse();
+    Path { actions, states }
 }
