@@ -230,6 +230,11 @@ enum Command {
         /// Refuse graphs with more states than this (exit code 6).
         #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
         max_states: u64,
+        /// Refuse exports longer than this many MiB (exit code 6).
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+        max_output: u64,
+        #[command(flatten)]
+        limits: GraphLimits,
     },
     /// Report what a designer wants to know of a level's state graph.
     Analyze {
@@ -245,6 +250,8 @@ enum Command {
         /// Print the figures as JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        limits: GraphLimits,
     },
     /// Answer a judge input (stdin when INPUT is omitted) in the file's declared format.
     Judge {
@@ -347,14 +354,20 @@ fn run(cli: Cli) -> Result<(), u8> {
             level,
             format,
             max_states,
+            max_output,
+            limits,
         } => graph_cmd(
             &file,
             level_file,
             level,
             max_states,
-            match format {
-                GraphFormat::Dot => GraphOutput::Dot,
-                GraphFormat::Json => GraphOutput::Json,
+            &limits,
+            GraphOutput::Export {
+                format: match format {
+                    GraphFormat::Dot => puz::io::graph::Format::Dot,
+                    GraphFormat::Json => puz::io::graph::Format::Json,
+                },
+                max_bytes: max_output.saturating_mul(1 << 20),
             },
         ),
         Command::Analyze {
@@ -363,11 +376,13 @@ fn run(cli: Cli) -> Result<(), u8> {
             level,
             max_states,
             json,
+            limits,
         } => graph_cmd(
             &file,
             level_file,
             level,
             max_states,
+            &limits,
             GraphOutput::Analysis { json },
         ),
         Command::Judge {
@@ -462,93 +477,178 @@ fn pick_level(
     }
 }
 
-/// `puz graph` and `puz analyze`: build the reachable state graph, then export or study it.
+/// Time and memory limits of `puz graph` and `puz analyze`, and their statistics.
+#[derive(clap::Args, Clone)]
+struct GraphLimits {
+    /// Stop after this many seconds (exit code 3).
+    #[arg(long, value_parser = parse_seconds)]
+    timeout: Option<Duration>,
+    /// Stop when memory use passes this many MiB (exit code 3).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    max_memory: Option<u64>,
+    /// Print statistics on stderr: states, moves, peak memory, time since the start.
+    #[arg(long)]
+    stats: bool,
+}
+
+/// `puz graph` and `puz analyze`: build the reachable state graph, then export or study it,
+/// every phase under the state, time and memory limits.
 fn graph_cmd(
     file: &str,
     level_file: Option<String>,
     level: Option<String>,
     max_states: u64,
+    limits: &GraphLimits,
     what: GraphOutput,
 ) -> Result<(), u8> {
+    let t0 = Instant::now();
+    let budget = Budget {
+        max_states: Some(max_states as usize),
+        deadline: limits.timeout.map(|t| t0 + t),
+        max_bytes: limits.max_memory.map(|m| m << 20),
+        max_depth: None,
+        progress: None,
+    };
     let p = load(file)?;
     let lvl = pick_level(&p, file, level_file, level)?;
     let mut exp = puz::engine::Expander::new(&p.model, lvl);
-    let g = puz::search::graph::StateGraph::build(&mut exp, max_states as usize, p.model.limit)
-        .map_err(|e| {
-            eprintln!("error: {e}");
-            exit::GRAPH
-        })?;
+    let built = puz::search::graph::StateGraph::build(
+        &mut exp,
+        &Budget {
+            max_depth: p.model.limit,
+            ..budget.clone()
+        },
+    );
+    // Time counts from the start of the command: loading, setup, building, the rest.
+    let stats = |graph: Option<(usize, usize)>| {
+        if limits.stats {
+            let peak = puz::search::peak_bytes().map_or("unknown".to_string(), |b| {
+                format!("{:.1} MiB", b as f64 / 1048576.0)
+            });
+            let size = graph.map_or("graph not built".to_string(), |(n, m)| {
+                format!("states {n}, moves {m}")
+            });
+            eprintln!(
+                "stats: {size}, peak memory {peak}, time {:.3}s",
+                t0.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let g = built.map_err(|e| {
+        eprintln!("error: {e}");
+        stats(None);
+        match e {
+            puz::search::graph::GraphError::TooLarge { .. } => exit::GRAPH,
+            puz::search::graph::GraphError::Cutoff(_) => exit::CUTOFF,
+        }
+    })?;
+    let (states, moves) = (g.graph.node_count(), g.graph.edge_count());
     let form = p.form();
-    match what {
-        GraphOutput::Dot => emit(&puz::io::graph::to_dot(&g, &exp, form)),
-        GraphOutput::Json => emit(&(puz::io::graph::to_json(&g, &exp, form).to_string() + "\n")),
-        GraphOutput::Analysis { json } => {
-            let a = g.analyze();
-            if json {
-                emit(&(serde_json::to_string_pretty(&a).expect("analysis serializes") + "\n"));
-            } else {
-                let mut o = String::new();
-                outln!(
-                    o,
-                    "reachable states: {} ({} moves between them, {} goal states)",
-                    a.reachable_states,
-                    a.transitions,
-                    a.goal_states
-                );
-                outln!(
-                    o,
-                    "dead states: {} (no goal reachable); moves into them: {}",
-                    a.dead_states,
-                    a.moves_into_dead_states
-                );
-                outln!(
-                    o,
-                    "strongly connected components: {} (largest {})",
-                    a.strongly_connected_components,
-                    a.largest_component
-                );
-                outln!(
-                    o,
-                    "reversible: {}",
-                    if a.reversible {
-                        "yes, every move can be undone"
-                    } else {
-                        "no, some moves cannot be undone"
-                    }
-                );
-                match (a.optimal_moves, a.optimal_solutions) {
-                    (Some(m), Some(n)) => outln!(
-                        o,
-                        "fewest moves to a goal: {m} ({n} distinct optimal solutions)"
-                    ),
-                    _ => outln!(o, "no goal is reachable"),
-                }
-                outln!(o, "farthest reachable state: {} moves", a.farthest_distance);
-                if let Some(far) = g
-                    .graph
-                    .node_indices()
-                    .find(|&n| g.graph[n].depth == a.farthest_distance)
+    let result = match what {
+        GraphOutput::Export { format, max_bytes } => {
+            let stdout = std::io::stdout();
+            let out = std::io::BufWriter::new(stdout.lock());
+            match puz::io::graph::export(&g, &exp, form, format, out, &budget, max_bytes) {
+                Ok(()) => Ok(()),
+                Err(puz::io::graph::ExportError::Io(e))
+                    if e.kind() == std::io::ErrorKind::BrokenPipe =>
                 {
-                    out!(
-                        o,
-                        "{}",
-                        puz::io::render::render(&exp, &g.graph[far].state, form)
-                    );
+                    Ok(())
                 }
-                let layers: Vec<String> =
-                    a.states_at_distance.iter().map(|n| n.to_string()).collect();
-                outln!(o, "states at each distance: {}", layers.join(" "));
-                emit(&o);
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    Err(match e {
+                        puz::io::graph::ExportError::TooLarge { .. }
+                        | puz::io::graph::ExportError::LimitPassed { .. } => exit::GRAPH,
+                        puz::io::graph::ExportError::Cutoff(_) => exit::CUTOFF,
+                        puz::io::graph::ExportError::Io(_) => exit::INPUT,
+                    })
+                }
             }
         }
+        GraphOutput::Analysis { json } => match g.analyze(&budget) {
+            Err(c) => {
+                eprintln!("error: the analysis stopped: {c}");
+                Err(exit::CUTOFF)
+            }
+            Ok(a) if json => {
+                emit(&(serde_json::to_string_pretty(&a).expect("analysis serializes") + "\n"));
+                Ok(())
+            }
+            Ok(a) => {
+                emit(&analysis_text(&a, &g, &exp, form));
+                Ok(())
+            }
+        },
+    };
+    stats(Some((states, moves)));
+    result
+}
+
+/// The figures of `puz analyze` as text, with the farthest state drawn.
+fn analysis_text(
+    a: &puz::search::graph::Analysis,
+    g: &puz::search::graph::StateGraph,
+    exp: &puz::engine::Expander,
+    form: puz::syntax::ast::GridForm,
+) -> String {
+    let mut o = String::new();
+    outln!(
+        o,
+        "reachable states: {} ({} moves between them, {} goal states)",
+        a.reachable_states,
+        a.transitions,
+        a.goal_states
+    );
+    outln!(
+        o,
+        "dead states: {} (no goal reachable); moves into them: {}",
+        a.dead_states,
+        a.moves_into_dead_states
+    );
+    outln!(
+        o,
+        "strongly connected components: {} (largest {})",
+        a.strongly_connected_components,
+        a.largest_component
+    );
+    outln!(
+        o,
+        "reversible: {}",
+        if a.reversible {
+            "yes, every move can be undone"
+        } else {
+            "no, some moves cannot be undone"
+        }
+    );
+    match (a.optimal_moves, &a.optimal_solutions) {
+        (Some(m), Some(n)) => outln!(
+            o,
+            "fewest moves to a goal: {m} ({n} distinct optimal solutions)"
+        ),
+        _ => outln!(o, "no goal is reachable"),
     }
-    Ok(())
+    outln!(o, "farthest reachable state: {} moves", a.farthest_distance);
+    if let Some(far) = g
+        .graph
+        .node_indices()
+        .find(|&n| g.graph[n].depth == a.farthest_distance)
+    {
+        out!(o, "{}", render(exp, &g.state(far), form));
+    }
+    let layers: Vec<String> = a.states_at_distance.iter().map(|n| n.to_string()).collect();
+    outln!(o, "states at each distance: {}", layers.join(" "));
+    o
 }
 
 /// What `graph_cmd` prints.
 enum GraphOutput {
-    Dot,
-    Json,
+    /// The graph itself, at most `max_bytes` bytes of it.
+    Export {
+        format: puz::io::graph::Format,
+        max_bytes: u64,
+    },
+    /// The figures of [`puz::search::graph::Analysis`].
     Analysis { json: bool },
 }
 

@@ -1,28 +1,188 @@
 //! Exporting a state graph: DOT with each node drawn as its board, or JSON.
+//!
+//! Every node carries a whole board, so an export grows with states times board size: ten
+//! thousand states of a 250,000-cell board are 2.5 GB. Exports are therefore bounded by
+//! an output limit in bytes, checked before anything is written against an estimate
+//! from the rendered start board ([`estimate`]), and enforced again while writing should
+//! a board render longer than the start's. The text is streamed to the writer, never
+//! built whole, and the budget's deadline and memory limit are checked as it goes.
 
-use std::fmt::Write;
+use std::collections::HashSet;
+use std::io::Write;
 
 use petgraph::visit::EdgeRef;
 
 use crate::engine::Expander;
 use crate::io::render::render;
 use crate::search::graph::StateGraph;
+use crate::search::{Budget, Cutoff, Ticker};
 use crate::syntax::ast::GridForm;
 
-/// Graphviz DOT: nodes labelled with their boards, edges with their moves, the start
-/// bold, goals double-circled, one shortest solution drawn thick and red.
-pub fn to_dot(g: &StateGraph, exp: &Expander, form: GridForm) -> String {
+/// The two export formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Graphviz DOT: nodes labelled with their boards, edges with their moves, the start
+    /// bold, goals double-circled, one shortest solution drawn thick and red.
+    Dot,
+    /// JSON: nodes with depth, goal flag and board; edges with move, direction, letter and
+    /// cost; the shortest solution's edges.
+    Json,
+}
+
+/// Why an export stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// The export would pass the output limit; nothing was written.
+    #[error(
+        "the graph export would take about {} MiB ({nodes} states of {board_bytes} bytes each), more than the output limit of {} MiB; raise --max-output or pick a smaller level",
+        mib(*.estimate), mib(*.limit)
+    )]
+    TooLarge {
+        /// Estimated bytes.
+        estimate: u64,
+        /// The limit in bytes.
+        limit: u64,
+        /// States in the graph.
+        nodes: usize,
+        /// Bytes of the start's rendered board.
+        board_bytes: usize,
+    },
+    /// The output passed the limit while being written (boards grew past the estimate);
+    /// the output is incomplete.
+    #[error("the graph export passed the output limit of {} MiB while being written; the output is incomplete; raise --max-output", mib(*.limit))]
+    LimitPassed {
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// The deadline or the memory limit was reached; the output is incomplete.
+    #[error("the graph export stopped: {0}; the output is incomplete")]
+    Cutoff(Cutoff),
+    /// The writer failed.
+    #[error("cannot write the graph: {0}")]
+    Io(#[source] std::io::Error),
+}
+
+/// Bytes in MiB, rounded up, for messages.
+fn mib(bytes: u64) -> u64 {
+    bytes.div_ceil(1 << 20)
+}
+
+/// Estimated bytes of an export: every board as long as the start's, escaped, plus the
+/// fixed text of each node and edge. Returns the estimate and the start board's length.
+pub fn estimate(g: &StateGraph, exp: &Expander, form: GridForm, format: Format) -> (u64, usize) {
     let model = exp.model;
-    let path: std::collections::HashSet<_> = g.shortest_path_edges().into_iter().collect();
-    let mut o = String::new();
-    let _ = writeln!(o, "digraph states {{");
-    let _ = writeln!(o, "  node [shape=box, fontname=\"monospace\"];");
-    for n in g.graph.node_indices() {
-        let w = &g.graph[n];
-        let board = render(exp, &w.state, form)
+    let start = g.graph.node_indices().next().map(|n| g.state(n));
+    let board = start.map_or(0, |s| escaped(&render(exp, &s, form), format).len());
+    let nodes = g.graph.node_count() as u64;
+    let edges = g.graph.edge_count() as u64;
+    let digits = nodes.max(1).ilog10() as u64 + 1;
+    let names = model.moves.iter().map(|m| m.name.len()).max().unwrap_or(0)
+        + model.dirs.iter().map(|d| d.name.len()).max().unwrap_or(0);
+    let (per_node, per_edge) = match format {
+        // `  sN [label="..."];` and `  sN -> sM [label="move dir"];`
+        Format::Dot => (14 + digits, 22 + 2 * digits + names as u64),
+        // `{"board":"...","depth":D,"goal":false,"id":N},` and the edge object.
+        Format::Json => (
+            40 + 2 * digits,
+            70 + 2 * digits + names as u64 + 16 * model.costs.len().max(1) as u64,
+        ),
+    };
+    let total = nodes * (board as u64 + per_node) + edges * per_edge;
+    (total, board)
+}
+
+/// A board as it appears inside a quoted label.
+fn escaped(board: &str, format: Format) -> String {
+    match format {
+        Format::Dot => board
             .replace('\\', "\\\\")
             .replace('"', "\\\"")
-            .replace('\n', "\\l");
+            .replace('\n', "\\l"),
+        Format::Json => serde_json::to_string(board).expect("a string serializes"),
+    }
+}
+
+/// A writer that refuses to pass a byte limit.
+struct Capped<W> {
+    inner: W,
+    written: u64,
+    limit: u64,
+    passed: bool,
+}
+
+impl<W: Write> Write for Capped<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.written + buf.len() as u64 > self.limit {
+            self.passed = true;
+            return Err(std::io::Error::other("output limit passed"));
+        }
+        let n = self.inner.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Writes the graph to `out` in `format`, at most `max_bytes` bytes, under `budget`'s
+/// deadline and memory limit. Refused before anything is written when [`estimate`]
+/// passes the limit.
+pub fn export<W: Write>(
+    g: &StateGraph,
+    exp: &Expander,
+    form: GridForm,
+    format: Format,
+    out: W,
+    budget: &Budget,
+    max_bytes: u64,
+) -> Result<(), ExportError> {
+    let (estimate, board_bytes) = estimate(g, exp, form, format);
+    if estimate > max_bytes {
+        return Err(ExportError::TooLarge {
+            estimate,
+            limit: max_bytes,
+            nodes: g.graph.node_count(),
+            board_bytes,
+        });
+    }
+    let mut capped = Capped {
+        inner: out,
+        written: 0,
+        limit: max_bytes,
+        passed: false,
+    };
+    let res = match format {
+        Format::Dot => write_dot(g, exp, form, &mut capped, budget),
+        Format::Json => write_json(g, exp, form, &mut capped, budget),
+    }
+    .and_then(|()| capped.flush().map_err(ExportError::Io));
+    match res {
+        Err(ExportError::Io(_)) if capped.passed => {
+            Err(ExportError::LimitPassed { limit: max_bytes })
+        }
+        r => r,
+    }
+}
+
+fn write_dot<W: Write>(
+    g: &StateGraph,
+    exp: &Expander,
+    form: GridForm,
+    o: &mut W,
+    budget: &Budget,
+) -> Result<(), ExportError> {
+    let model = exp.model;
+    let io = ExportError::Io;
+    let mut ticker = Ticker::default();
+    let path: HashSet<_> = g.shortest_path_edges().into_iter().collect();
+    writeln!(o, "digraph states {{").map_err(io)?;
+    writeln!(o, "  node [shape=box, fontname=\"monospace\"];").map_err(io)?;
+    for n in g.graph.node_indices() {
+        ticker.tick_work(1, budget).map_err(ExportError::Cutoff)?;
+        let w = &g.graph[n];
+        let board = escaped(&render(exp, &g.state(n), form), Format::Dot);
         let mut attrs = format!("label=\"{board}\"");
         if n.index() == 0 {
             attrs.push_str(", style=bold");
@@ -30,57 +190,78 @@ pub fn to_dot(g: &StateGraph, exp: &Expander, form: GridForm) -> String {
         if w.goal {
             attrs.push_str(", peripheries=2");
         }
-        let _ = writeln!(o, "  s{} [{attrs}];", n.index());
+        writeln!(o, "  s{} [{attrs}];", n.index()).map_err(io)?;
     }
+    let nd = model.dirs.len();
     for e in g.graph.edge_references() {
+        ticker.tick_work(1, budget).map_err(ExportError::Cutoff)?;
         let a = *e.weight() as usize;
-        let nd = model.dirs.len();
-        let label = format!("{} {}", model.moves[a / nd].name, model.dirs[a % nd].name);
         let style = if path.contains(&e.id()) {
             ", color=red, penwidth=2"
         } else {
             ""
         };
-        let _ = writeln!(
+        writeln!(
             o,
-            "  s{} -> s{} [label=\"{label}\"{style}];",
+            "  s{} -> s{} [label=\"{} {}\"{style}];",
             e.source().index(),
-            e.target().index()
-        );
+            e.target().index(),
+            model.moves[a / nd].name,
+            model.dirs[a % nd].name,
+        )
+        .map_err(io)?;
     }
-    let _ = writeln!(o, "}}");
-    o
+    writeln!(o, "}}").map_err(io)
 }
 
-/// JSON: nodes with depth, goal flag and board; edges with move, direction, letter and
-/// cost; the shortest solution's edges.
-pub fn to_json(g: &StateGraph, exp: &Expander, form: GridForm) -> serde_json::Value {
+fn write_json<W: Write>(
+    g: &StateGraph,
+    exp: &Expander,
+    form: GridForm,
+    o: &mut W,
+    budget: &Budget,
+) -> Result<(), ExportError> {
     let model = exp.model;
     let nd = model.dirs.len();
-    let nodes: Vec<serde_json::Value> = g
-        .graph
-        .node_indices()
-        .map(|n| {
-            let w = &g.graph[n];
-            serde_json::json!({ "id": n.index(), "depth": w.depth, "goal": w.goal, "board": render(exp, &w.state, form) })
-        })
-        .collect();
-    let edges: Vec<serde_json::Value> = g
-        .graph
-        .edge_references()
-        .map(|e| {
-            let a = *e.weight();
-            let mv = &model.moves[a as usize / nd];
-            serde_json::json!({
-                "from": e.source().index(), "to": e.target().index(), "move": mv.name,
-                "dir": model.dirs[a as usize % nd].name, "letter": model.letter(a),
-                "cost": crate::solver::path_cost(model, &[a]),
-            })
-        })
-        .collect();
+    let io = |e: serde_json::Error| ExportError::Io(e.into());
+    let mut ticker = Ticker::default();
+    let costs = if model.costs.is_empty() {
+        vec!["moves".to_string()]
+    } else {
+        model.costs.clone()
+    };
+    write!(o, "{{\"costs\":").map_err(ExportError::Io)?;
+    serde_json::to_writer(&mut *o, &costs).map_err(io)?;
+    write!(o, ",\"nodes\":[").map_err(ExportError::Io)?;
+    for n in g.graph.node_indices() {
+        ticker.tick_work(1, budget).map_err(ExportError::Cutoff)?;
+        let w = &g.graph[n];
+        if n.index() > 0 {
+            write!(o, ",").map_err(ExportError::Io)?;
+        }
+        let node = serde_json::json!({
+            "id": n.index(), "depth": w.depth, "goal": w.goal,
+            "board": render(exp, &g.state(n), form),
+        });
+        serde_json::to_writer(&mut *o, &node).map_err(io)?;
+    }
+    write!(o, "],\"edges\":[").map_err(ExportError::Io)?;
+    for (k, e) in g.graph.edge_references().enumerate() {
+        ticker.tick_work(1, budget).map_err(ExportError::Cutoff)?;
+        if k > 0 {
+            write!(o, ",").map_err(ExportError::Io)?;
+        }
+        let a = *e.weight();
+        let edge = serde_json::json!({
+            "from": e.source().index(), "to": e.target().index(),
+            "move": model.moves[a as usize / nd].name,
+            "dir": model.dirs[a as usize % nd].name, "letter": model.letter(a),
+            "cost": crate::solver::path_cost(model, &[a]),
+        });
+        serde_json::to_writer(&mut *o, &edge).map_err(io)?;
+    }
     let path: Vec<usize> = g.shortest_path_edges().iter().map(|e| e.index()).collect();
-    serde_json::json!({
-        "costs": if model.costs.is_empty() { vec!["moves".to_string()] } else { model.costs.clone() },
-        "nodes": nodes, "edges": edges, "solution_edges": path,
-    })
+    write!(o, "],\"solution_edges\":").map_err(ExportError::Io)?;
+    serde_json::to_writer(&mut *o, &path).map_err(io)?;
+    writeln!(o, "}}").map_err(ExportError::Io)
 }

@@ -11,12 +11,15 @@ use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use super::UNREACHABLE;
-use super::{Budget, Cutoff, Outcome, Space, Stats};
+use super::{Budget, Cutoff, Outcome, Space, Stats, Ticker};
 use crate::engine::{StateStore, Successors};
 
 /// Queue entry: `f`, then deeper first, then first queued, then the state id.
 type Entry = (u64, Reverse<u32>, u64, u32);
 
+/// A* for unit costs: a solution with the fewest moves within `budget.max_depth` (not
+/// necessarily the one the tie rule picks). States that cannot reach a goal within the
+/// limit by the estimate are not queued.
 pub fn astar<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
     let t0 = Instant::now();
     let words = space.words();
@@ -32,7 +35,8 @@ pub fn astar<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
     // (f, -g, order, id)
     let mut heap: BinaryHeap<Reverse<Entry>> = BinaryHeap::new();
     let mut order = 0u64;
-    if h0 != UNREACHABLE {
+    let mut ticker = Ticker::default();
+    if h0 != UNREACHABLE && budget.max_depth.is_none_or(|m| h0 <= m) {
         heap.push(Reverse((h0 as u64, Reverse(0), order, 0)));
     }
     let mut cur = vec![0u32; words];
@@ -57,15 +61,13 @@ pub fn astar<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
         if budget.max_depth.is_some_and(|m| gs >= m) {
             continue;
         }
-        if stats.expanded.is_multiple_of(super::CHECK_EVERY) {
-            if let Some(c) = budget.check(&stats) {
-                done(&mut stats, &store);
-                return (Outcome::Cutoff(c), stats);
-            }
-        }
         space.successors(&cur, &mut succ);
         stats.expanded += 1;
         stats.generated += succ.len() as u64;
+        if let Err(c) = ticker.tick(1 + succ.len() as u64, budget, &stats) {
+            done(&mut stats, &store);
+            return (Outcome::Cutoff(c), stats);
+        }
         for k in 0..succ.len() {
             let s = succ.state(k, words);
             let j = match store.insert(s) {
@@ -82,7 +84,11 @@ pub fn astar<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
                 continue;
             }
             let h = space.estimate(s);
-            if h == UNREACHABLE {
+            if h == UNREACHABLE
+                || budget
+                    .max_depth
+                    .is_some_and(|m| (gs + 1) as u64 + h as u64 > m as u64)
+            {
                 continue;
             }
             g[j] = gs + 1;
@@ -97,9 +103,11 @@ pub fn astar<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
             )));
         }
         stats.peak_frontier = stats.peak_frontier.max(heap.len() as u64);
-        if budget.max_states.is_some_and(|m| store.len() >= m) {
-            done(&mut stats, &store);
-            return (Outcome::Cutoff(Cutoff::States(store.len())), stats);
+        if let Some(m) = budget.max_states {
+            if store.len() >= m {
+                done(&mut stats, &store);
+                return (Outcome::Cutoff(Cutoff::States(m)), stats);
+            }
         }
     }
     done(&mut stats, &store);

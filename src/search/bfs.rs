@@ -7,9 +7,11 @@
 
 use std::time::Instant;
 
-use super::{actions_between, Budget, Cutoff, Outcome, Path, Space, Stats};
+use super::{actions_between, Budget, Cutoff, Outcome, Path, Space, Stats, Ticker};
 use crate::engine::{StateStore, Successors};
 
+/// Breadth-first search for unit costs: the lexicographically smallest of the shortest
+/// solutions within `budget.max_depth` moves.
 pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
     let t0 = Instant::now();
     let words = space.words();
@@ -37,6 +39,7 @@ pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
         });
         return (finish(&mut stats, &store, out), stats);
     }
+    let mut ticker = Ticker::default();
     let mut head = 0usize;
     let mut depth = 0u32;
     let mut layer_end = 1usize;
@@ -49,15 +52,13 @@ pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
             break;
         }
         stats.peak_frontier = stats.peak_frontier.max((queue.len() - head) as u64);
-        if stats.expanded.is_multiple_of(super::CHECK_EVERY) {
-            if let Some(c) = budget.check(&stats) {
-                return (finish(&mut stats, &store, Outcome::Cutoff(c)), stats);
-            }
-        }
         store.load(queue[head], &mut cur);
         space.successors(&cur, &mut succ);
         stats.expanded += 1;
         stats.generated += succ.len() as u64;
+        if let Err(c) = ticker.tick(1 + succ.len() as u64, budget, &stats) {
+            return (finish(&mut stats, &store, Outcome::Cutoff(c)), stats);
+        }
         for i in 0..succ.len() {
             let s = succ.state(i, words);
             if let Ok(id) = store.insert(s) {

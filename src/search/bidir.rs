@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use super::{actions_between, Budget, Cutoff, Outcome, Path, Space, Stats};
+use super::{actions_between, Budget, Cutoff, Outcome, Path, Space, Stats, Ticker};
 use crate::engine::{StateStore, Successors};
 
 /// One search direction: its store, parents (by id) and current layer.
@@ -51,7 +51,9 @@ impl Side {
     }
 }
 
-/// `goals`: every goal state (the caller enumerates them).
+/// Bidirectional breadth-first search between the start and `goals` (every goal state,
+/// which the caller enumerates), for spaces whose moves are all invertible at unit cost:
+/// a solution with the fewest moves within `budget.max_depth`, ties not by the tie rule.
 pub fn bidirectional<S: Space>(
     space: &mut S,
     budget: &Budget,
@@ -62,6 +64,7 @@ pub fn bidirectional<S: Space>(
     let mut stats = Stats::default();
     let start = space.start();
     if space.is_goal(&start) {
+        stats.elapsed = t0.elapsed();
         return (
             Outcome::Solved(Path {
                 actions: vec![],
@@ -74,6 +77,7 @@ pub fn bidirectional<S: Space>(
     let mut bwd = Side::new(words, goals);
     let mut cur = vec![0u32; words];
     let mut succ = Successors::default();
+    let mut ticker = Ticker::default();
     let finish = |stats: &mut Stats, f: &Side, b: &Side| {
         stats.stored = (f.store.len() + b.store.len()) as u64;
         stats.store_bytes = (f.store.bytes() + b.store.bytes()) as u64;
@@ -119,11 +123,9 @@ pub fn bidirectional<S: Space>(
                     stats,
                 );
             }
-            if stats.expanded.is_multiple_of(super::CHECK_EVERY) {
-                if let Some(c) = budget.check(&stats) {
-                    finish(&mut stats, &fwd, &bwd);
-                    return (Outcome::Cutoff(c), stats);
-                }
+            if let Err(c) = ticker.tick(1 + succ.len() as u64, budget, &stats) {
+                finish(&mut stats, &fwd, &bwd);
+                return (Outcome::Cutoff(c), stats);
             }
         }
         grow.layer = next;

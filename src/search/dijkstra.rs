@@ -31,12 +31,18 @@ use crate::engine::{StateStore, Successors};
 
 /// Which cost components each action adds one to.
 pub struct CostTable {
+    /// Cost components (at least one: moves count as one when no cost is declared).
     pub components: usize,
     /// `adds[action * components + i]` is 0 or 1.
     pub adds: Vec<u8>,
 }
 
 impl CostTable {
+    /// Every action costs one unit of a single component: fewest moves is cheapest.
+    pub fn unit(&self) -> bool {
+        self.components == 1 && self.adds.iter().all(|&a| a == 1)
+    }
+
     fn adds(&self, action: u32, i: usize) -> bool {
         self.adds[action as usize * self.components + i] != 0
     }

@@ -1,99 +1,142 @@
 //! The reachable state graph as a petgraph graph, and what a designer wants to know of it.
+//!
+//! Building, analysis and export run under the same [`Budget`] as a search: the state
+//! limit bounds the graph (refused with [`GraphError::TooLarge`]), the deadline and the
+//! memory limit are checked as the work goes, in every phase.
 
 use std::collections::VecDeque;
 
-use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 
-use super::Space;
+use super::count::Count;
+use super::{Budget, Cutoff, Space, Ticker};
 use crate::engine::{StateStore, Successors};
 
-/// A node: a state, whether it is a goal, and its distance (moves) from the start.
-#[derive(Clone, Debug)]
+/// A node: whether its state is a goal, and its distance (moves) from the start. The
+/// state itself lives in the graph's store ([`StateGraph::state`]).
+#[derive(Clone, Copy, Debug)]
 pub struct StateNode {
-    pub state: Vec<u32>,
+    /// The state meets the goal.
     pub goal: bool,
+    /// Fewest moves from the start.
     pub depth: u32,
 }
 
-/// The reachable state graph: node 0 is the start; edges carry action numbers.
+/// The reachable state graph: node 0 is the start; edges carry action numbers. Nodes are
+/// numbered in breadth-first order, so a node's depth never decreases with its index.
 pub struct StateGraph {
+    /// Nodes and edges.
     pub graph: DiGraph<StateNode, u32>,
+    /// State `i` is node `i`'s.
+    store: StateStore,
+    words: usize,
 }
 
-/// Building stopped: more reachable states than allowed.
+/// Why a state graph was not built, analyzed or exported.
 #[derive(Debug, thiserror::Error)]
-#[error("the state graph has more than {limit} states; raise --max-states or pick a smaller level")]
-pub struct TooLarge {
-    pub limit: usize,
+pub enum GraphError {
+    /// More reachable states than the state limit.
+    #[error(
+        "the state graph has more than {limit} states; raise --max-states or pick a smaller level"
+    )]
+    TooLarge {
+        /// The state limit.
+        limit: usize,
+    },
+    /// The deadline or the memory limit was reached.
+    #[error("building the state graph stopped: {0}")]
+    Cutoff(Cutoff),
+}
+
+impl From<Cutoff> for GraphError {
+    fn from(c: Cutoff) -> GraphError {
+        match c {
+            Cutoff::States(limit) => GraphError::TooLarge { limit },
+            c => GraphError::Cutoff(c),
+        }
+    }
 }
 
 impl StateGraph {
-    /// Explores every state reachable from the start (within the model's move limit when
-    /// `max_depth` is set), breadth first.
-    pub fn build<S: Space>(
-        space: &mut S,
-        max_states: usize,
-        max_depth: Option<u32>,
-    ) -> Result<StateGraph, TooLarge> {
+    /// Explores every state reachable from the start, breadth first, within the move
+    /// limit `budget.max_depth` when set. More than `budget.max_states` states (unbounded
+    /// when unset) is [`GraphError::TooLarge`]; the deadline and memory limit are
+    /// [`GraphError::Cutoff`].
+    pub fn build<S: Space>(space: &mut S, budget: &Budget) -> Result<StateGraph, GraphError> {
         let words = space.words();
+        let max_states = budget.max_states.unwrap_or(usize::MAX);
         let mut store = StateStore::hashed(words);
         let mut graph: DiGraph<StateNode, u32> = DiGraph::new();
         let start = space.start();
         let _ = store.insert(&start);
-        let goal = space.is_goal(&start);
         graph.add_node(StateNode {
-            state: start,
-            goal,
+            goal: space.is_goal(&start),
             depth: 0,
         });
-        let mut queue = VecDeque::from([0u32]);
+        let mut ticker = Ticker::default();
+        let mut cur = vec![0u32; words];
         let mut succ = Successors::default();
-        while let Some(id) = queue.pop_front() {
-            let node = &graph[NodeIndex::new(id as usize)];
-            if max_depth.is_some_and(|m| node.depth >= m) {
+        // Breadth first: nodes are queued in index order, so the queue is a counter.
+        let mut next = 0usize;
+        while next < graph.node_count() {
+            let id = next;
+            next += 1;
+            let depth = graph[NodeIndex::new(id)].depth;
+            if budget.max_depth.is_some_and(|m| depth >= m) {
                 continue;
             }
-            let (state, depth) = (node.state.clone(), node.depth);
-            space.successors(&state, &mut succ);
+            store.load(id as u32, &mut cur);
+            space.successors(&cur, &mut succ);
+            ticker.tick_work(1 + succ.len() as u64, budget)?;
             for k in 0..succ.len() {
                 let s = succ.state(k, words);
                 let to = match store.insert(s) {
                     Ok(j) => {
                         if graph.node_count() >= max_states {
-                            return Err(TooLarge { limit: max_states });
+                            return Err(GraphError::TooLarge { limit: max_states });
                         }
-                        let goal = space.is_goal(s);
                         graph.add_node(StateNode {
-                            state: s.to_vec(),
-                            goal,
+                            goal: space.is_goal(s),
                             depth: depth + 1,
                         });
-                        queue.push_back(j);
                         j
                     }
                     Err(j) => j,
                 };
                 graph.add_edge(
-                    NodeIndex::new(id as usize),
+                    NodeIndex::new(id),
                     NodeIndex::new(to as usize),
                     succ.actions[k],
                 );
             }
         }
-        Ok(StateGraph { graph })
+        Ok(StateGraph {
+            graph,
+            store,
+            words,
+        })
+    }
+
+    /// The state of node `n`.
+    pub fn state(&self, n: NodeIndex) -> Vec<u32> {
+        let mut s = vec![0; self.words];
+        self.store.load(n.index() as u32, &mut s);
+        s
     }
 
     /// Nodes from which some goal is reachable.
-    pub fn live(&self) -> Vec<bool> {
+    pub fn live(&self, budget: &Budget) -> Result<Vec<bool>, Cutoff> {
         let g = &self.graph;
+        let mut ticker = Ticker::default();
         let mut live = vec![false; g.node_count()];
         let mut queue: VecDeque<NodeIndex> = g.node_indices().filter(|&n| g[n].goal).collect();
         for &n in &queue {
             live[n.index()] = true;
         }
         while let Some(n) = queue.pop_front() {
+            ticker.tick_work(1, budget)?;
             for e in g.edges_directed(n, Direction::Incoming) {
                 let p = e.source();
                 if !live[p.index()] {
@@ -102,11 +145,13 @@ impl StateGraph {
                 }
             }
         }
-        live
+        Ok(live)
     }
 
-    /// The edges of one shortest (fewest moves) path from the start to the nearest goal.
-    pub fn shortest_path_edges(&self) -> Vec<petgraph::graph::EdgeIndex> {
+    /// The edges of one shortest (fewest moves) path from the start to the nearest goal:
+    /// the goal of lowest index, then from each node the incoming edge from the parent of
+    /// lowest index and lowest action.
+    pub fn shortest_path_edges(&self) -> Vec<EdgeIndex> {
         let g = &self.graph;
         let Some(goal) = g
             .node_indices()
@@ -134,14 +179,19 @@ impl StateGraph {
 /// Figures about a level's state graph.
 #[derive(Debug, serde::Serialize)]
 pub struct Analysis {
+    /// States reachable from the start (within the move limit).
     pub reachable_states: usize,
+    /// Moves between them.
     pub transitions: usize,
+    /// Reachable states that meet the goal.
     pub goal_states: usize,
     /// States from which no goal can be reached.
     pub dead_states: usize,
     /// Moves from a state that can still win into a dead state.
     pub moves_into_dead_states: usize,
+    /// Strongly connected components of the graph.
     pub strongly_connected_components: usize,
+    /// States in the largest of them.
     pub largest_component: usize,
     /// Every move can be undone by some sequence of moves.
     pub reversible: bool,
@@ -149,29 +199,32 @@ pub struct Analysis {
     pub states_at_distance: Vec<usize>,
     /// Fewest moves to a goal, if any.
     pub optimal_moves: Option<u32>,
-    /// Distinct move sequences of that length reaching a goal (saturating).
-    pub optimal_solutions: Option<u128>,
+    /// Distinct move sequences of that length reaching a goal, exact. In JSON a number,
+    /// or a string of decimal digits when it exceeds 2^128.
+    pub optimal_solutions: Option<Count>,
     /// Moves to the farthest reachable state.
     pub farthest_distance: u32,
 }
 
 impl StateGraph {
-    pub fn analyze(&self) -> Analysis {
+    /// Computes the [`Analysis`], checking the budget's deadline and memory limit as it
+    /// goes.
+    pub fn analyze(&self, budget: &Budget) -> Result<Analysis, Cutoff> {
         let g = &self.graph;
-        let n = g.node_count();
-        let live = self.live();
+        let mut ticker = Ticker::default();
+        let live = self.live(budget)?;
         let dead = live.iter().filter(|&&l| !l).count();
         let into_dead = g
             .edge_references()
             .filter(|e| live[e.source().index()] && !live[e.target().index()])
             .count();
-        let sccs = petgraph::algo::kosaraju_scc(g);
-        let mut comp = vec![0usize; n];
-        for (i, c) in sccs.iter().enumerate() {
-            for v in c {
-                comp[v.index()] = i;
-            }
+        let comp = components(g, budget)?;
+        let count = comp.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
+        let mut sizes = vec![0usize; count];
+        for &c in &comp {
+            sizes[c as usize] += 1;
         }
+        ticker.tick_work(g.edge_count() as u64, budget)?;
         let reversible = g
             .edge_references()
             .all(|e| comp[e.source().index()] == comp[e.target().index()]);
@@ -181,40 +234,240 @@ impl StateGraph {
             layers[w.depth as usize] += 1;
         }
         let optimal = g.node_weights().filter(|w| w.goal).map(|w| w.depth).min();
-        // Shortest-path counts over the layered DAG of depth-increasing edges.
-        let optimal_solutions = optimal.map(|best| {
-            let mut ways = vec![0u128; n];
-            ways[0] = 1;
-            let mut order: Vec<NodeIndex> = g.node_indices().collect();
-            order.sort_by_key(|&v| g[v].depth);
-            for v in order {
-                if g[v].depth >= best {
-                    continue;
-                }
-                let w = ways[v.index()];
-                for e in g.edges(v) {
-                    if g[e.target()].depth == g[v].depth + 1 {
-                        ways[e.target().index()] = ways[e.target().index()].saturating_add(w);
-                    }
-                }
-            }
-            g.node_indices()
-                .filter(|&v| g[v].goal && g[v].depth == best)
-                .fold(0u128, |acc, v| acc.saturating_add(ways[v.index()]))
-        });
-        Analysis {
-            reachable_states: n,
+        let optimal_solutions = match optimal {
+            Some(best) => Some(self.count_shortest(best, budget)?),
+            None => None,
+        };
+        Ok(Analysis {
+            reachable_states: g.node_count(),
             transitions: g.edge_count(),
             goal_states: g.node_weights().filter(|w| w.goal).count(),
             dead_states: dead,
             moves_into_dead_states: into_dead,
-            strongly_connected_components: sccs.len(),
-            largest_component: sccs.iter().map(Vec::len).max().unwrap_or(0),
+            strongly_connected_components: count,
+            largest_component: sizes.iter().copied().max().unwrap_or(0),
             reversible,
             states_at_distance: layers,
             optimal_moves: optimal,
             optimal_solutions,
             farthest_distance: farthest,
+        })
+    }
+
+    /// Distinct move sequences of `best` moves from the start to a goal at depth `best`:
+    /// path counts over the layered graph of depth-increasing edges, in `u128` while they
+    /// fit and exactly beyond.
+    fn count_shortest(&self, best: u32, budget: &Budget) -> Result<Count, Cutoff> {
+        match self.count_with::<u128>(best, budget)? {
+            Some(n) => Ok(Count::from(n)),
+            None => Ok(self
+                .count_with::<Count>(best, budget)?
+                .expect("exact counts never overflow")),
         }
+    }
+
+    /// [`Self::count_shortest`] in the number type `N`; `None` when it overflows.
+    fn count_with<N: Ways>(&self, best: u32, budget: &Budget) -> Result<Option<N>, Cutoff> {
+        let g = &self.graph;
+        let mut ticker = Ticker::default();
+        let mut ways: Vec<N> = vec![N::zero(); g.node_count()];
+        ways[0] = N::one();
+        // Breadth-first numbering: every edge that goes one layer deeper points to a
+        // higher index, so one pass in index order sees each node's count complete.
+        let mut total = N::zero();
+        for v in g.node_indices() {
+            let depth = g[v].depth;
+            if depth > best {
+                break;
+            }
+            if depth == best {
+                if g[v].goal && !total.add(&ways[v.index()]) {
+                    return Ok(None);
+                }
+                continue;
+            }
+            ticker.tick_work(1, budget)?;
+            let w = std::mem::replace(&mut ways[v.index()], N::zero());
+            for e in g.edges(v) {
+                let t = e.target();
+                if g[t].depth == depth + 1 && !ways[t.index()].add(&w) {
+                    return Ok(None);
+                }
+            }
+        }
+        Ok(Some(total))
+    }
+}
+
+/// A number of paths: added to, reporting overflow.
+trait Ways: Clone {
+    fn zero() -> Self;
+    fn one() -> Self;
+    /// Adds `other`; false on overflow.
+    fn add(&mut self, other: &Self) -> bool;
+}
+
+impl Ways for u128 {
+    fn zero() -> u128 {
+        0
+    }
+    fn one() -> u128 {
+        1
+    }
+    fn add(&mut self, other: &u128) -> bool {
+        match self.checked_add(*other) {
+            Some(s) => {
+                *self = s;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl Ways for Count {
+    fn zero() -> Count {
+        Count::from(0u128)
+    }
+    fn one() -> Count {
+        Count::from(1u128)
+    }
+    fn add(&mut self, other: &Count) -> bool {
+        *self += other;
+        true
+    }
+}
+
+/// The strongly connected component of every node (numbered from 0), by an iterative
+/// Tarjan search that checks the budget as it goes.
+fn components(g: &DiGraph<StateNode, u32>, budget: &Budget) -> Result<Vec<u32>, Cutoff> {
+    const NONE: u32 = u32::MAX;
+    let n = g.node_count();
+    let mut ticker = Ticker::default();
+    let mut index = vec![NONE; n];
+    let mut low = vec![0u32; n];
+    let mut on_stack = vec![false; n];
+    let mut comp = vec![NONE; n];
+    let mut stack: Vec<u32> = vec![];
+    let mut next_index = 0u32;
+    let mut next_comp = 0u32;
+    // Call frames: a node and the edges still to look at.
+    let mut frames: Vec<(u32, petgraph::graph::Edges<'_, u32, petgraph::Directed>)> = vec![];
+    for root in 0..n as u32 {
+        if index[root as usize] != NONE {
+            continue;
+        }
+        let visit = |v: u32, index: &mut [u32], low: &mut [u32], next: &mut u32| {
+            index[v as usize] = *next;
+            low[v as usize] = *next;
+            *next += 1;
+        };
+        visit(root, &mut index, &mut low, &mut next_index);
+        stack.push(root);
+        on_stack[root as usize] = true;
+        frames.push((root, g.edges(NodeIndex::new(root as usize))));
+        while let Some((v, edges)) = frames.last_mut() {
+            let v = *v;
+            ticker.tick_work(1, budget)?;
+            match edges.next() {
+                Some(e) => {
+                    let w = e.target().index() as u32;
+                    if index[w as usize] == NONE {
+                        visit(w, &mut index, &mut low, &mut next_index);
+                        stack.push(w);
+                        on_stack[w as usize] = true;
+                        frames.push((w, g.edges(NodeIndex::new(w as usize))));
+                    } else if on_stack[w as usize] {
+                        low[v as usize] = low[v as usize].min(index[w as usize]);
+                    }
+                }
+                None => {
+                    frames.pop();
+                    if let Some(&(parent, _)) = frames.last() {
+                        low[parent as usize] = low[parent as usize].min(low[v as usize]);
+                    }
+                    if low[v as usize] == index[v as usize] {
+                        loop {
+                            let w = stack.pop().expect("v is on the stack");
+                            on_stack[w as usize] = false;
+                            comp[w as usize] = next_comp;
+                            if w == v {
+                                break;
+                            }
+                        }
+                        next_comp += 1;
+                    }
+                }
+            }
+        }
+    }
+    Ok(comp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A graph from an edge list, every node at depth 0 (enough for components).
+    fn graph(n: usize, edges: &[(u32, u32)]) -> DiGraph<StateNode, u32> {
+        let mut g = DiGraph::new();
+        for _ in 0..n {
+            g.add_node(StateNode {
+                goal: false,
+                depth: 0,
+            });
+        }
+        for &(a, b) in edges {
+            g.add_edge(NodeIndex::new(a as usize), NodeIndex::new(b as usize), 0);
+        }
+        g
+    }
+
+    fn partition(comp: &[u32]) -> Vec<Vec<usize>> {
+        let mut groups: std::collections::BTreeMap<u32, Vec<usize>> = Default::default();
+        for (v, &c) in comp.iter().enumerate() {
+            groups.entry(c).or_default().push(v);
+        }
+        let mut out: Vec<Vec<usize>> = groups.into_values().collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn components_match_petgraph() {
+        let mut rng = 0x2545f4914f6cdd1du64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for _ in 0..200 {
+            let n = (next() % 12 + 1) as usize;
+            let m = next() % 30;
+            let edges: Vec<(u32, u32)> = (0..m)
+                .map(|_| ((next() % n as u64) as u32, (next() % n as u64) as u32))
+                .collect();
+            let g = graph(n, &edges);
+            let ours = partition(&components(&g, &Budget::default()).expect("no budget"));
+            let mut theirs: Vec<Vec<usize>> = petgraph::algo::kosaraju_scc(&g)
+                .into_iter()
+                .map(|c| {
+                    let mut c: Vec<usize> = c.into_iter().map(|v| v.index()).collect();
+                    c.sort();
+                    c
+                })
+                .collect();
+            theirs.sort();
+            assert_eq!(ours, theirs, "edges {edges:?}");
+        }
+    }
+
+    #[test]
+    fn a_long_cycle_does_not_overflow_the_stack() {
+        let n = 200_000u32;
+        let edges: Vec<(u32, u32)> = (0..n).map(|v| (v, (v + 1) % n)).collect();
+        let comp = components(&graph(n as usize, &edges), &Budget::default()).expect("no budget");
+        assert!(comp.iter().all(|&c| c == comp[0]));
     }
 }

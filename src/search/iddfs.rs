@@ -10,10 +10,12 @@ use std::time::Instant;
 
 use hashbrown::HashMap;
 
-use super::{Budget, Cutoff, Outcome, Path, Space, Stats};
+use super::{Budget, Cutoff, Outcome, Path, Space, Stats, Ticker};
 use crate::engine::Successors;
 
-/// Searches depth-first to `bound` moves; `None` bound means "until no new state appears".
+/// Iterative deepening for unit costs: depth-first searches to 1, 2, ... moves (at most
+/// `budget.max_depth`) until one finds a goal or no branch reaches the bound; the answer
+/// is the one breadth-first search gives.
 pub fn iddfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
     let t0 = Instant::now();
     let mut stats = Stats::default();
@@ -29,11 +31,12 @@ pub fn iddfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
         );
     }
     let mut bound = 1u32;
+    let mut ticker = Ticker::default();
     loop {
         if budget.max_depth.is_some_and(|m| bound > m) {
             break;
         }
-        match depth_limited(space, budget, &start, bound, &mut stats) {
+        match depth_limited(space, budget, &start, bound, &mut stats, &mut ticker) {
             Limited::Found(path) => {
                 stats.elapsed = t0.elapsed();
                 return (Outcome::Solved(path), stats);
@@ -73,6 +76,7 @@ fn depth_limited<S: Space>(
     start: &[u32],
     bound: u32,
     stats: &mut Stats,
+    ticker: &mut Ticker,
 ) -> Limited {
     let words = space.words();
     let mut best: HashMap<Vec<u32>, u32> = HashMap::new();
@@ -96,6 +100,9 @@ fn depth_limited<S: Space>(
         }
         let i = top.next;
         top.next += 1;
+        if let Err(c) = ticker.tick(1, budget, stats) {
+            return Limited::Cut(c);
+        }
         let s = top.succ.state(i, words).to_vec();
         let a = top.succ.actions[i];
         let depth = stack.len() as u32;
@@ -111,12 +118,9 @@ fn depth_limited<S: Space>(
             states.push(s);
             return Limited::Found(Path { actions, states });
         }
-        if budget.max_states.is_some_and(|m| best.len() >= m) {
-            return Limited::Cut(Cutoff::States(best.len()));
-        }
-        if stats.expanded.is_multiple_of(super::CHECK_EVERY) {
-            if let Some(c) = budget.check(stats) {
-                return Limited::Cut(c);
+        if let Some(m) = budget.max_states {
+            if best.len() >= m {
+                return Limited::Cut(Cutoff::States(m));
             }
         }
         if depth >= bound {

@@ -2,10 +2,14 @@
 //!
 //! Backends know nothing of the language: they see a start state, a goal test and
 //! successors in a fixed action order, and return the action sequence with statistics.
+//! [`BACKENDS`] lists them with what each needs of the rules; [`Backend::run`] runs one
+//! after checking what it can check itself. Every backend honours the move limit
+//! (`Budget::max_depth`) exactly, and the state, time and memory limits as it goes.
 
 mod astar;
 mod bfs;
 mod bidir;
+pub mod count;
 mod dijkstra;
 pub mod graph;
 mod iddfs;
@@ -21,13 +25,209 @@ pub use iddfs::iddfs;
 
 use crate::engine::{Expander, Successors};
 
+/// A search backend of the interpreter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// Breadth-first search: [`bfs`].
+    Bfs,
+    /// Dijkstra over lexicographic cost vectors: [`dijkstra`].
+    Dijkstra,
+    /// A* guided by [`Space::estimate`]: [`astar`].
+    Astar,
+    /// Iterative deepening depth-first search: [`iddfs`].
+    Iddfs,
+    /// Bidirectional breadth-first search: [`bidirectional`].
+    Bidir,
+}
+
+/// What a backend needs of the rules to give exact answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Needs {
+    /// Nothing: any cost vector.
+    Nothing,
+    /// Every move costs one unit of a single cost component.
+    UnitCosts,
+    /// Unit costs, every move undone by a move of the same cost (so successors are also
+    /// predecessors), and every goal state enumerated up front.
+    Invertible,
+}
+
+/// One row of [`BACKENDS`].
+#[derive(Debug)]
+pub struct BackendInfo {
+    /// The backend.
+    pub backend: Backend,
+    /// Its name on the command line (`--search NAME`).
+    pub name: &'static str,
+    /// What it needs of the rules.
+    pub needs: Needs,
+    /// Returns the answer the README's tie rule picks among the cheapest; otherwise some
+    /// cheapest answer.
+    pub tie_rule: bool,
+    /// One line for help texts.
+    pub summary: &'static str,
+}
+
+/// Every search backend, with what it needs. [`Backend::run`] maps each to its function.
+pub const BACKENDS: [BackendInfo; 5] = [
+    BackendInfo {
+        backend: Backend::Bfs,
+        name: "bfs",
+        needs: Needs::UnitCosts,
+        tie_rule: true,
+        summary: "breadth-first search: fewest moves, smallest move sequence",
+    },
+    BackendInfo {
+        backend: Backend::Dijkstra,
+        name: "dijkstra",
+        needs: Needs::Nothing,
+        tie_rule: true,
+        summary: "Dijkstra over lexicographic cost vectors with the projection tie rule",
+    },
+    BackendInfo {
+        backend: Backend::Astar,
+        name: "astar",
+        needs: Needs::UnitCosts,
+        tie_rule: false,
+        summary: "A* guided by a lower bound on the moves left",
+    },
+    BackendInfo {
+        backend: Backend::Iddfs,
+        name: "iddfs",
+        needs: Needs::UnitCosts,
+        tie_rule: true,
+        summary: "iterative deepening depth-first search: memory for one path and a table",
+    },
+    BackendInfo {
+        backend: Backend::Bidir,
+        name: "bidir",
+        needs: Needs::Invertible,
+        tie_rule: false,
+        summary: "bidirectional breadth-first search from the start and every goal",
+    },
+];
+
+/// What a backend is given besides the space and the budget.
+#[derive(Clone, Copy)]
+pub struct Inputs<'a> {
+    /// The cost components each action adds to.
+    pub costs: &'a CostTable,
+    /// Every goal state, for [`Backend::Bidir`]; `None` where they were not enumerated.
+    pub goals: Option<&'a [Vec<u32>]>,
+}
+
+/// Why [`Backend::run`] refused to run a backend.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The backend needs unit costs and some action costs otherwise.
+    #[error("--search {0} needs moves that all cost one unit of a single cost component")]
+    NotUnit(&'static str),
+    /// Bidirectional search was not given the goal states.
+    #[error("--search bidir needs every goal state to start from")]
+    NoGoals,
+}
+
+impl Backend {
+    /// Its row of [`BACKENDS`].
+    pub fn info(self) -> &'static BackendInfo {
+        BACKENDS
+            .iter()
+            .find(|b| b.backend == self)
+            .expect("every backend has a row")
+    }
+
+    /// The backend named `name` on the command line.
+    pub fn from_name(name: &str) -> Option<Backend> {
+        BACKENDS.iter().find(|b| b.name == name).map(|b| b.backend)
+    }
+
+    /// Runs this backend, after checking what it needs that `inputs` can show: unit costs
+    /// and the goal states. (That moves are invertible, the caller proves from the rules.)
+    pub fn run<S: Space>(
+        self,
+        space: &mut S,
+        budget: &Budget,
+        inputs: Inputs<'_>,
+    ) -> Result<(Outcome, Stats), Refusal> {
+        let info = self.info();
+        if info.needs != Needs::Nothing && !inputs.costs.unit() {
+            return Err(Refusal::NotUnit(info.name));
+        }
+        Ok(match self {
+            Backend::Bfs => bfs(space, budget),
+            Backend::Dijkstra => dijkstra(space, budget, inputs.costs),
+            Backend::Astar => astar(space, budget),
+            Backend::Iddfs => iddfs(space, budget),
+            Backend::Bidir => bidirectional(space, budget, inputs.goals.ok_or(Refusal::NoGoals)?),
+        })
+    }
+}
+
+/// Paces the budget checks in loops whose steps do uneven work (a slide may cross a
+/// hundred thousand cells): [`Ticker::tick`] counts work units (a state expanded, a state
+/// generated, a node or edge visited) and checks time, memory and progress once per
+/// [`CHECK_EVERY`] units, the deadline alone (a cheap clock read) once per 64.
+#[derive(Debug, Default)]
+pub(crate) struct Ticker {
+    work: u64,
+    next_fast: u64,
+    next_slow: u64,
+}
+
+impl Ticker {
+    /// Counts `units` more work; `Err` once a limit of `budget` is passed. `stats` go to
+    /// the progress callback.
+    #[inline]
+    pub(crate) fn tick(
+        &mut self,
+        units: u64,
+        budget: &Budget,
+        stats: &Stats,
+    ) -> Result<(), Cutoff> {
+        self.work += units;
+        if self.work < self.next_fast {
+            return Ok(());
+        }
+        self.next_fast = self.work + 64;
+        if self.work >= self.next_slow {
+            self.next_slow = self.work + CHECK_EVERY;
+            if let Some(c) = budget.check(stats) {
+                return Err(c);
+            }
+        } else if budget
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            return Err(Cutoff::Time);
+        }
+        Ok(())
+    }
+
+    /// [`Ticker::tick`] outside a search (graph building, analysis, export): no search
+    /// counters to report.
+    #[inline]
+    pub(crate) fn tick_work(&mut self, units: u64, budget: &Budget) -> Result<(), Cutoff> {
+        const NO_STATS: Stats = Stats {
+            expanded: 0,
+            generated: 0,
+            stored: 0,
+            peak_frontier: 0,
+            store_bytes: 0,
+            elapsed: std::time::Duration::ZERO,
+        };
+        self.tick(units, budget, &NO_STATS)
+    }
+}
+
 /// A state space: what a search backend needs from an expander.
 pub trait Space {
     /// Words per state.
     fn words(&self) -> usize;
     /// The range of each word (for dense stores).
     fn radix(&self) -> Vec<u32>;
+    /// The start state.
     fn start(&self) -> Vec<u32>;
+    /// Whether `s` meets the goal.
     fn is_goal(&self, s: &[u32]) -> bool;
     /// All successors of `s` in increasing action order.
     fn successors(&mut self, s: &[u32], out: &mut Successors);
@@ -62,23 +262,28 @@ impl Space for Expander<'_> {
 /// A solution: the actions taken and every state along the way (start included).
 #[derive(Clone, Debug)]
 pub struct Path {
+    /// The actions, in order.
     pub actions: Vec<u32>,
+    /// The states: the start, then the state after each action.
     pub states: Vec<Vec<u32>>,
 }
 
+/// How a search ended.
 #[derive(Clone, Debug)]
 pub enum Outcome {
+    /// A cheapest solution.
     Solved(Path),
     /// Solved, cost only: a fast path asked not to build a path.
     Cost(Vec<u64>),
     /// Every reachable state (within the move limit) was explored; none is a goal.
     Unsolvable,
+    /// A limit of the budget was reached first: no answer.
     Cutoff(Cutoff),
 }
 
 /// The path to state `goal` from per-id parent and action arrays (`u32::MAX` parent at
 /// the start).
-pub fn path_from_parents(
+fn path_from_parents(
     store: &crate::engine::StateStore,
     parent: &[u32],
     action: &[u32],
@@ -105,7 +310,7 @@ pub fn path_from_parents(
 
 /// Rebuilds the actions between consecutive states by re-expanding each parent: the
 /// lowest action leading to the child is the one a search in action order took.
-pub fn actions_between<S: Space>(space: &mut S, states: &[Vec<u32>]) -> Option<Vec<u32>> {
+fn actions_between<S: Space>(space: &mut S, states: &[Vec<u32>]) -> Option<Vec<u32>> {
     let words = space.words();
     let mut succ = Successors::default();
     let mut actions = Vec::with_capacity(states.len().saturating_sub(1));
