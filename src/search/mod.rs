@@ -335,3 +335,6 @@ pub fn replay<S: Space>(space: &mut S, actions: &[u32]) -> Result<Vec<Vec<u32>>,
     }
     Ok(states)
 }
+
+#[cfg(test)]
+mod tests;
