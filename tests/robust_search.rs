@@ -497,3 +497,304 @@ answered where it should refuse"
         "only {binding} cases where the limit changes the optimum"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Reproducers through the binary
+// ---------------------------------------------------------------------------------------
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    took: Duration,
+}
+
+fn data(name: &str) -> String {
+    format!(
+        "{}/tests/data/robustness/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn puz(args: &[&str]) -> Run {
+    let t0 = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_puz"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    Run {
+        code: out.status.code().expect("exits, not killed by a signal"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        took: t0.elapsed(),
+    }
+}
+
+/// The line of `text` that starts with `prefix`, without it.
+fn line<'a>(text: &'a str, prefix: &str) -> &'a str {
+    text.lines()
+        .find_map(|l| l.strip_prefix(prefix))
+        .unwrap_or_else(|| panic!("no line `{prefix}` in:\n{text}"))
+}
+
+#[test]
+fn walk_or_jump_within_three_moves() {
+    let r = puz(&["solve", &data("dijkstra_limit_wrong_unsolvable.puz")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(line(&r.stdout, "cost: "), "3 jumps, 0 walks");
+    assert_eq!(line(&r.stdout, "moves (3): "), "JJJ");
+}
+
+/// One-box Sokoban as `puzzles/sokoban.puz` says: walks `nswe`, pushes `NSWE`, off-board
+/// and `#` are walls; the least (pushes, walks) within `limit` moves, by a layered search
+/// over (state, moves made) keeping the least cost of each.
+fn sokoban_least_cost(level: &str, limit: u32) -> Option<(u32, u32)> {
+    let (b, start) = sokoban_board(level);
+    let mut layer: std::collections::HashMap<State, (u32, u32)> = [(start, (0, 0))].into();
+    let mut best: Option<(u32, u32)> = None;
+    for depth in 0..=limit {
+        for (&s, &c) in &layer {
+            if b.target[s.1] && best.is_none_or(|x| c < x) {
+                best = Some(c);
+            }
+        }
+        if depth == limit {
+            break;
+        }
+        let mut next: std::collections::HashMap<State, (u32, u32)> = Default::default();
+        for (&s, &(p, w)) in &layer {
+            for m in 0..2 {
+                for d in 0..4 {
+                    if let Some(t) = step(Family::Pusher, &b, s, m, d) {
+                        let c = if m == 0 { (p, w + 1) } else { (p + 1, w) };
+                        let e = next.entry(t).or_insert(c);
+                        *e = (*e).min(c);
+                    }
+                }
+            }
+        }
+        layer = next;
+    }
+    best
+}
+
+fn sokoban_board(level: &str) -> (Board, State) {
+    let rows: Vec<&str> = level.lines().filter(|l| !l.is_empty()).collect();
+    let cols = rows.iter().map(|r| r.len()).max().unwrap_or(0);
+    let (mut man, mut bx) = (0, 0);
+    let mut wall = vec![];
+    let mut target = vec![];
+    for (r, row) in rows.iter().enumerate() {
+        for c in 0..cols {
+            let ch = row.as_bytes().get(c).copied().unwrap_or(b'#');
+            let i = r * cols + c;
+            wall.push(ch == b'#');
+            target.push(ch == b'T');
+            if ch == b'S' {
+                man = i;
+            }
+            if ch == b'B' {
+                bx = i;
+            }
+        }
+    }
+    let b = Board {
+        rows: rows.len() as i32,
+        cols: cols as i32,
+        wall,
+        target,
+    };
+    (b, (man, bx))
+}
+
+#[test]
+fn sokoban_under_a_move_limit_finds_the_cheapest_that_fits() {
+    for (name, limit) in [("sokoban_limit15", 15), ("sokoban_limit_b", 22)] {
+        let lvl = data(&format!("{name}.lvl"));
+        let r = puz(&["solve", &data(&format!("{name}.puz")), &lvl]);
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        let text = std::fs::read_to_string(&lvl).expect("the level reads");
+        let (pushes, walks) = sokoban_least_cost(&text, limit).expect("solvable in the limit");
+        assert_eq!(
+            line(&r.stdout, "cost: "),
+            format!("{pushes} pushes, {walks} walks"),
+            "{name}"
+        );
+        let moves = line(&r.stdout, "moves (");
+        let letters = moves.split_once("): ").expect("moves (N): LETTERS").1;
+        let shape = &SHAPES[9];
+        let (b, start) = sokoban_board(&text);
+        let acts = replay(shape, &b, start, letters).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(acts.len() as u32 <= limit, "{name}: {letters} is too long");
+        assert_eq!(key_of(shape, &acts).0, vec![pushes, walks], "{name}");
+    }
+}
+
+#[test]
+fn analyze_honours_every_budget() {
+    let slide = data("slide_line_100k.puz");
+    for (args, code, says) in [
+        (&["--timeout", "1"][..], 3, "the time limit was reached"),
+        (
+            &["--max-memory", "1"][..],
+            3,
+            "the memory limit of 1 MiB was reached",
+        ),
+        (&["--max-states", "50"][..], 6, "more than 50 states"),
+    ] {
+        let mut all = vec!["analyze", &slide];
+        all.extend_from_slice(args);
+        all.push("--stats");
+        let r = puz(&all);
+        assert_eq!(r.code, code, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{args:?}: no figures on a cutoff");
+        assert!(
+            r.took < Duration::from_secs(20),
+            "{args:?} took {:?}",
+            r.took
+        );
+        // The stats count from the command's start, not from some inner loop.
+        let secs: f64 = line(&r.stderr, "stats: ")
+            .rsplit_once("time ")
+            .and_then(|(_, t)| t.strip_suffix('s'))
+            .and_then(|t| t.parse().ok())
+            .expect("a time in the stats");
+        if args[0] == "--timeout" {
+            assert!(secs >= 1.0, "stats say {secs}s after a 1 s timeout");
+        }
+    }
+}
+
+#[test]
+fn graph_export_is_refused_past_the_output_limit() {
+    for format in ["dot", "json"] {
+        let r = puz(&[
+            "graph",
+            &data("walker.puz"),
+            &data("big_graph_level.txt"),
+            "--format",
+            format,
+        ]);
+        assert_eq!(r.code, 6, "{format}: {}", r.stderr);
+        assert!(r.stderr.contains("output limit of 64 MiB"), "{}", r.stderr);
+        assert!(r.stderr.contains("--max-output"), "{}", r.stderr);
+        assert!(r.stdout.is_empty(), "nothing is written when refused");
+        assert!(r.took < Duration::from_secs(30), "took {:?}", r.took);
+    }
+    // A graph under the limit is written whole.
+    let r = puz(&[
+        "graph",
+        &data("walker.puz"),
+        "--level",
+        "tiny",
+        "--max-output",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("whole JSON");
+    assert_eq!(v["nodes"].as_array().map(Vec::len), Some(3));
+}
+
+#[test]
+fn graph_export_honours_the_deadline() {
+    let r = puz(&[
+        "graph",
+        &data("slide_line_100k.puz"),
+        "--max-states",
+        "200000",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("the time limit was reached"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.took < Duration::from_secs(20), "took {:?}", r.took);
+}
+
+#[test]
+fn a_closed_pipe_ends_the_export_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("puz-robust-search-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let level = dir.join("open40.txt");
+    let mut text = String::from("S");
+    text.push_str(&".".repeat(39));
+    text.push('\n');
+    for _ in 1..40 {
+        text.push_str(&".".repeat(40));
+        text.push('\n');
+    }
+    std::fs::write(&level, text).expect("level written");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_puz"))
+        .args(["graph", &data("walker.puz")])
+        .arg(&level)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut first = [0u8; 10];
+    child
+        .stdout
+        .take()
+        .expect("piped")
+        .read_exact(&mut first)
+        .expect("ten bytes");
+    // The reader is gone: the rest of the 1,600-node graph meets a closed pipe.
+    let out = child.wait_with_output().expect("it ends");
+    assert_eq!(&first, b"digraph st");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn optimal_solution_counts_are_exact_past_u128() {
+    // C(138, 69): the shortest walks across a 70 x 70 room from corner to corner.
+    const C138_69: &str = "23623985175715118288974865541854103729000";
+    let (puz_file, level) = (data("walker.puz"), data("open70.txt"));
+    let r = puz(&["analyze", &puz_file, &level]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        line(&r.stdout, "fewest moves to a goal: "),
+        format!("138 ({C138_69} distinct optimal solutions)")
+    );
+    let r = puz(&["analyze", &puz_file, &level, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+    assert_eq!(v["optimal_solutions"], C138_69);
+    // Below 2^128 the count stays a JSON number: C(20, 10) across an 11 x 11 room.
+    let dir = std::env::temp_dir().join(format!("puz-robust-count-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let small = dir.join("open11.txt");
+    let mut text = String::new();
+    for r in 0..11 {
+        for c in 0..11 {
+            text.push(match (r, c) {
+                (0, 0) => 'S',
+                (10, 10) => 'T',
+                _ => '.',
+            });
+        }
+        text.push('\n');
+    }
+    std::fs::write(&small, text).expect("level written");
+    let r = puz(&[
+        "analyze",
+        &puz_file,
+        small.to_str().expect("utf-8"),
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+    assert_eq!(v["optimal_solutions"], 184756);
+    let _ = std::fs::remove_dir_all(&dir);
+}
