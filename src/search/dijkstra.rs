@@ -26,7 +26,7 @@ use std::time::Instant;
 
 use hashbrown::HashMap;
 
-use super::{Budget, Cutoff, Outcome, Path, Space, Stats};
+use super::{Budget, Cutoff, Outcome, Path, Space, Stats, Ticker};
 use crate::engine::{StateStore, Successors};
 
 /// Which cost components each action adds one to.
@@ -280,6 +280,7 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
         },
     };
     let mut tries = Tries::new(nc);
+    let mut ticker = Ticker::default();
     let start = space.start();
     let sid = match store.insert(&start) {
         Ok(i) | Err(i) => i,
@@ -340,15 +341,13 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
         if budget.max_depth.is_some_and(|m| depth >= m) {
             continue;
         }
-        if stats.expanded.is_multiple_of(super::CHECK_EVERY) {
-            if let Some(c) = budget.check(&stats) {
-                finish(&mut stats, &store, &labels, &index);
-                return (Outcome::Cutoff(c), stats);
-            }
-        }
         space.successors(&cur, &mut succ);
         stats.expanded += 1;
         stats.generated += succ.len() as u64;
+        if let Err(c) = ticker.tick(1 + succ.len() as u64, budget, &stats) {
+            finish(&mut stats, &store, &labels, &index);
+            return (Outcome::Cutoff(c), stats);
+        }
         for k in 0..succ.len() {
             let a = succ.actions[k];
             let cand = cost + inc[a as usize];

@@ -127,7 +127,7 @@ impl StateGraph {
     }
 
     /// Nodes from which some goal is reachable.
-    pub fn live(&self, budget: &Budget) -> Result<Vec<bool>, Cutoff> {
+    fn live(&self, budget: &Budget) -> Result<Vec<bool>, Cutoff> {
         let g = &self.graph;
         let mut ticker = Ticker::default();
         let mut live = vec![false; g.node_count()];
