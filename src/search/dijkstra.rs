@@ -14,8 +14,9 @@
 //! moves made), one label each: the same argument makes that exact. To keep it small, a
 //! label is dropped when a label of the same state with no more moves is already settled
 //! and is cheaper, or as cheap and no worse by the tie rule: every continuation of the
-//! dropped label is open to the settled one, at lower or equal cost. What remains per
-//! state is the set of labels that no other label dominates in both cost and moves.
+//! dropped label is open to the settled one, at lower or equal cost. Comparing with the
+//! settled label of fewest moves alone keeps the test cheap; it never drops a label that
+//! could still win.
 //!
 //! Projections are interned as nodes of one trie per component; comparing two nodes of
 //! equal depth walks up to where they diverge.
