@@ -798,3 +798,55 @@ fn optimal_solution_counts_are_exact_past_u128() {
     assert_eq!(v["optimal_solutions"], 184756);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_backend_stops_at_the_deadline_when_each_expansion_is_slow() {
+    // A stone on a 100,000-cell line that slides end to end: every expansion walks the
+    // line, and the target sits on another row behind walls, so nothing ends the search
+    // but the deadline.
+    let dir = std::env::temp_dir().join(format!("puz-robust-slide-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("slide.puz");
+    let width = 100_000;
+    let text = format!(
+        "puzzle \"slider\"\n\
+         tiles {{ floor wall }}\n\
+         marks {{ target }}\n\
+         piece stone\n\
+         legend {{ '.' floor '#' wall 'S' floor + stone 'T' floor + target }}\n\
+         dirs {{ w (0, -1) e (0, 1) }}\n\
+         move go(d) {{ slide stone d {{ off board: stop }} }}\n\
+         move step(d) {{ shift stone d }}\n\
+         forbid stone on wall\n\
+         goal stone on target\n\
+         level \"L\" \"\"\"\n  S{}\n  T{}\n  \"\"\"\n",
+        ".".repeat(width - 1),
+        "#".repeat(width - 1)
+    );
+    std::fs::write(&file, text).expect("rules written");
+    let file = file.to_str().expect("utf-8").to_string();
+    for search in ["bfs", "dijkstra", "iddfs"] {
+        let r = puz(&[
+            "solve",
+            &file,
+            "--engine",
+            "interp",
+            "--search",
+            search,
+            "--timeout",
+            "1",
+        ]);
+        assert_eq!(r.code, 3, "{search}: {}{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr.contains("the time limit was reached"),
+            "{}",
+            r.stderr
+        );
+        assert!(
+            r.took < Duration::from_secs(10),
+            "{search} took {:?}",
+            r.took
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
