@@ -27,13 +27,13 @@ use crate::engine::{Expander, Successors};
 /// A search backend of the interpreter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Backend {
-    /// Breadth-first search: [`bfs`].
+    /// Breadth-first search: [`bfs()`].
     Bfs,
-    /// Dijkstra over lexicographic cost vectors: [`dijkstra`].
+    /// Dijkstra over lexicographic cost vectors: [`dijkstra()`].
     Dijkstra,
-    /// A* guided by [`Space::estimate`]: [`astar`].
+    /// A* guided by [`Space::estimate`]: [`astar()`].
     Astar,
-    /// Iterative deepening depth-first search: [`iddfs`].
+    /// Iterative deepening depth-first search: [`iddfs()`].
     Iddfs,
     /// Bidirectional breadth-first search: [`bidirectional`].
     Bidir,
