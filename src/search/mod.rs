@@ -14,8 +14,8 @@ mod dijkstra;
 pub mod graph;
 mod iddfs;
 
-pub use crate::engine::budget::{peak_bytes, Budget, Cutoff, Progress, Stats};
-use crate::engine::budget::{CHECK_EVERY, UNREACHABLE};
+use crate::engine::budget::UNREACHABLE;
+pub use crate::engine::budget::{peak_bytes, Budget, Cutoff, Progress, Stats, CHECK_EVERY};
 pub use astar::astar;
 pub use bfs::bfs;
 pub use bidir::bidirectional;
