@@ -462,6 +462,20 @@ fn pick_level(
     }
 }
 
+/// The interpreter for a level, to build its graph or draw its states.
+fn setup(
+    model: &puz::compile::Model,
+    lvl: puz::engine::Level,
+) -> Result<puz::engine::Expander<'_>, u8> {
+    puz::engine::Expander::new(model, lvl, &Budget::default()).map_err(|e| {
+        eprintln!("error: {e}");
+        match e {
+            puz::engine::SetupError::Cutoff(_) => exit::CUTOFF,
+            puz::engine::SetupError::TooLarge(_) => exit::INPUT,
+        }
+    })
+}
+
 /// `puz graph` and `puz analyze`: build the reachable state graph, then export or study it.
 fn graph_cmd(
     file: &str,
@@ -472,7 +486,7 @@ fn graph_cmd(
 ) -> Result<(), u8> {
     let p = load(file)?;
     let lvl = pick_level(&p, file, level_file, level)?;
-    let mut exp = puz::engine::Expander::new(&p.model, lvl);
+    let mut exp = setup(&p.model, lvl)?;
     let g = puz::search::graph::StateGraph::build(&mut exp, max_states as usize, p.model.limit)
         .map_err(|e| {
             eprintln!("error: {e}");
@@ -593,7 +607,7 @@ fn solve_cmd(
             ans.engine, ans.engine_reason, ans.search
         );
     }
-    let exp = puz::engine::Expander::new(model, lvl);
+    let exp = setup(model, lvl)?;
     let form = p.form();
     let cost_names: Vec<String> = if model.costs.is_empty() {
         vec!["moves".to_string()]
@@ -673,14 +687,13 @@ fn solve_cmd(
                     outln!(o, "\nstart:");
                     out!(o, "{}", render(&exp, &path.states[0], form));
                     for (k, (a, s)) in path.actions.iter().zip(&path.states[1..]).enumerate() {
-                        let nd = model.dirs.len();
-                        let mv = &model.moves[*a as usize / nd];
+                        let mv = &model.moves[a.mv().index()];
                         outln!(
                             o,
                             "\n{}: {} {} ({})",
                             k + 1,
                             mv.name,
-                            model.dirs[*a as usize % nd].name,
+                            model.dirs[a.dir().index()].name,
                             model.letter(*a)
                         );
                         out!(o, "{}", render(&exp, s, form));

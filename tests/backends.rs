@@ -576,7 +576,8 @@ fn run(l: &Loaded, r: &Row, search: SearchChoice, engine: EngineChoice) -> Ran {
             let cost = match ans.outcome {
                 Outcome::Solved(path) => {
                     // Independent replay on a fresh expander.
-                    let mut exp = Expander::new(model, level);
+                    let mut exp =
+                        Expander::new(model, level, &Budget::default()).expect("the level sets up");
                     let states = puz::search::replay(&mut exp, &path.actions)
                         .unwrap_or_else(|k| panic!("{what}: move {} is not possible", k + 1));
                     assert_eq!(states, path.states, "{what}: the path's states differ");

@@ -346,7 +346,8 @@ fn check_replay_with(
     let level: Level = puzzle
         .level_from_file("r", text.clone())
         .unwrap_or_else(|d| panic!("{what}: valid level rejected:\n{text}{d:?}"));
-    let exp = Expander::new(&puzzle.model, level.clone());
+    let exp =
+        Expander::new(&puzzle.model, level.clone(), &Budget::default()).expect("the level sets up");
     let ans = solve(&puzzle.model, level, engine, &Budget::default())
         .unwrap_or_else(|e| panic!("{what}: solve failed: {e}\n{text}"));
     let want = brute_force(b, LIMIT);

@@ -12,7 +12,7 @@
 //! - The NOIP sample, the shipped inline levels, and fingerprints: renamed and reordered
 //!   copies of `puzzles/huarong.puz` still select `huarong`; altered rules do not.
 
-use puz::engine::{Board, Instance, Level};
+use puz::engine::{Action, Board, Instance, Level};
 use puz::io::judge::{run_judge, JudgeOptions};
 use puz::search::{Budget, Outcome};
 use puz::solver::{path_cost, solve, solve_with, EngineChoice, SolveError};
@@ -318,11 +318,11 @@ fn make_level(g: &Grid, ids: &Ids, blank: usize, token: usize, targets: &[usize]
 
 /// Replays a path of actions with the rules written out here: the blank trades places
 /// with its neighbour in the action's direction. Returns the token's last cell.
-fn replay(p: &Puzzle, g: &Grid, blank: usize, token: usize, actions: &[u32]) -> usize {
+fn replay(p: &Puzzle, g: &Grid, blank: usize, token: usize, actions: &[Action]) -> usize {
     let (mut b, mut t) = (blank as i64, token as i64);
     let cols = g.cols as i64;
     for (k, &a) in actions.iter().enumerate() {
-        let d = &p.model.dirs[a as usize % p.model.dirs.len()];
+        let d = &p.model.dirs[a.dir().index()];
         let (r, c) = (b / cols + d.dr as i64, b % cols + d.dc as i64);
         assert!(
             r >= 0 && c >= 0 && r < g.rows as i64 && c < cols && g.free[(r * cols + c) as usize],

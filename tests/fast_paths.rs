@@ -20,7 +20,7 @@ mod common;
 use common::bloxorz_board;
 use std::collections::HashMap;
 
-use puz::engine::Level;
+use puz::engine::{Action, Level};
 use puz::io::judge::{run_judge, JudgeOptions};
 use puz::search::{Budget, Outcome};
 use puz::solver::{path_cost, solve, EngineChoice, SolveError};
@@ -48,7 +48,10 @@ fn fast_name(p: &Puzzle) -> Option<&'static str> {
 /// What a solve found, in a form that compares engines exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Res {
-    Solved { cost: Vec<u64>, actions: Vec<u32> },
+    Solved {
+        cost: Vec<u64>,
+        actions: Vec<Action>,
+    },
     Unsolvable,
 }
 
@@ -557,11 +560,10 @@ fn compass_path(p: &Puzzle, r: &Res) -> String {
     let Res::Solved { actions, .. } = r else {
         return "-".to_string();
     };
-    let nd = p.model.dirs.len();
     actions
         .iter()
         .map(|&a| {
-            let d = &p.model.dirs[a as usize % nd];
+            let d = &p.model.dirs[a.dir().index()];
             match (d.dr, d.dc) {
                 (-1, 0) => 'n',
                 (1, 0) => 's',

@@ -47,6 +47,11 @@ impl Budget {
         if let Some(p) = &self.progress {
             p(stats);
         }
+        self.over()
+    }
+
+    /// The time and memory checks alone, for phases that report no progress.
+    pub fn over(&self) -> Option<Cutoff> {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             return Some(Cutoff::Time);
         }
@@ -56,6 +61,41 @@ impl Budget {
             }
         }
         None
+    }
+
+    /// Refuses up front a table of `bytes` more bytes that would take resident memory past
+    /// the memory limit.
+    pub fn room_for(&self, bytes: u64) -> Result<(), Cutoff> {
+        match self.max_bytes {
+            Some(max) if resident_bytes().unwrap_or(0).saturating_add(bytes) > max => {
+                Err(Cutoff::Memory(max))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Paces the slow budget checks in a loop whose steps do uneven work: [`Pacer::tick`]
+/// adds work units (cells looked at, nodes visited) and checks time and memory once per
+/// [`CHECK_EVERY`] units.
+#[derive(Debug, Default)]
+pub struct Pacer {
+    work: u64,
+    next: u64,
+}
+
+impl Pacer {
+    /// Counts `units` more work; `Err` once a limit of `budget` is passed.
+    #[inline]
+    pub fn tick(&mut self, units: u64, budget: &Budget) -> Result<(), Cutoff> {
+        self.work += units;
+        if self.work >= self.next {
+            self.next = self.work + CHECK_EVERY;
+            if let Some(c) = budget.over() {
+                return Err(c);
+            }
+        }
+        Ok(())
     }
 }
 

@@ -61,14 +61,6 @@ impl StateStore {
         })
     }
 
-    /// The number of distinct ids this store can hand out, when known up front.
-    pub fn dense_capacity(&self) -> Option<usize> {
-        match self {
-            StateStore::Dense(d) => Some(d.seen.len() * 64),
-            StateStore::Hashed(_) => None,
-        }
-    }
-
     /// Number of states inserted.
     pub fn len(&self) -> usize {
         match self {

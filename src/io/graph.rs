@@ -33,9 +33,12 @@ pub fn to_dot(g: &StateGraph, exp: &Expander, form: GridForm) -> String {
         let _ = writeln!(o, "  s{} [{attrs}];", n.index());
     }
     for e in g.graph.edge_references() {
-        let a = *e.weight() as usize;
-        let nd = model.dirs.len();
-        let label = format!("{} {}", model.moves[a / nd].name, model.dirs[a % nd].name);
+        let a = *e.weight();
+        let label = format!(
+            "{} {}",
+            model.moves[a.mv().index()].name,
+            model.dirs[a.dir().index()].name
+        );
         let style = if path.contains(&e.id()) {
             ", color=red, penwidth=2"
         } else {
@@ -56,7 +59,6 @@ pub fn to_dot(g: &StateGraph, exp: &Expander, form: GridForm) -> String {
 /// cost; the shortest solution's edges.
 pub fn to_json(g: &StateGraph, exp: &Expander, form: GridForm) -> serde_json::Value {
     let model = exp.model;
-    let nd = model.dirs.len();
     let nodes: Vec<serde_json::Value> = g
         .graph
         .node_indices()
@@ -70,10 +72,10 @@ pub fn to_json(g: &StateGraph, exp: &Expander, form: GridForm) -> serde_json::Va
         .edge_references()
         .map(|e| {
             let a = *e.weight();
-            let mv = &model.moves[a as usize / nd];
+            let mv = &model.moves[a.mv().index()];
             serde_json::json!({
                 "from": e.source().index(), "to": e.target().index(), "move": mv.name,
-                "dir": model.dirs[a as usize % nd].name, "letter": model.letter(a),
+                "dir": model.dirs[a.dir().index()].name, "letter": model.letter(a),
                 "cost": crate::solver::path_cost(model, &[a]),
             })
         })

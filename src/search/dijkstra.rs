@@ -16,36 +16,41 @@ use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use super::{Budget, Cutoff, Outcome, Path, Space, Stats};
-use crate::engine::{StateStore, Successors};
+use crate::compile::{DirId, MoveId};
+use crate::engine::{Action, StateStore, Successors};
 
-/// Which cost components each action adds one to.
+/// Which cost components each move adds one to.
 pub struct CostTable {
+    /// Cost components.
     pub components: usize,
-    /// `adds[action * components + i]` is 0 or 1.
+    /// `adds[move * components + i]` is 0 or 1.
     pub adds: Vec<u8>,
 }
 
 impl CostTable {
-    fn adds(&self, action: u32, i: usize) -> bool {
-        self.adds[action as usize * self.components + i] != 0
+    fn adds(&self, action: Action, i: usize) -> bool {
+        self.adds[action.mv().index() * self.components + i] != 0
     }
 }
+
+/// The letter of the root of a trie, never compared.
+const ROOT: Action = Action::new(MoveId(0), DirId(0));
 
 /// One tree of projections per cost component: node 0 is the empty projection. Nodes are
 /// not shared, so two nodes may spell the same projection; comparison copes with that.
 struct Tries {
     /// Per component: (parent, letter) of each node.
-    nodes: Vec<Vec<(u32, u32)>>,
+    nodes: Vec<Vec<(u32, Action)>>,
 }
 
 impl Tries {
     fn new(components: usize) -> Tries {
         Tries {
-            nodes: vec![vec![(u32::MAX, 0)]; components],
+            nodes: vec![vec![(u32::MAX, ROOT)]; components],
         }
     }
 
-    fn child(&mut self, i: usize, parent: u32, letter: u32) -> u32 {
+    fn child(&mut self, i: usize, parent: u32, letter: Action) -> u32 {
         let nodes = &mut self.nodes[i];
         nodes.push((parent, letter));
         (nodes.len() - 1) as u32
@@ -69,7 +74,7 @@ impl Tries {
 
     /// Orders the projection `(parent, letter)` (or `parent` itself when `letter` is
     /// `None`) against node `b`, both of equal depth.
-    fn cmp_ext(&self, i: usize, parent: u32, letter: Option<u32>, b: u32) -> std::cmp::Ordering {
+    fn cmp_ext(&self, i: usize, parent: u32, letter: Option<Action>, b: u32) -> std::cmp::Ordering {
         match letter {
             None => self.cmp(i, parent, b),
             Some(l) => {
@@ -87,7 +92,7 @@ struct Labels {
     cost: Vec<u128>,
     node: Vec<u32>,
     parent: Vec<u32>,
-    action: Vec<u32>,
+    action: Vec<Action>,
     depth: Vec<u32>,
     done: Vec<bool>,
 }
@@ -99,7 +104,7 @@ impl Labels {
             self.cost.resize(n, u128::MAX);
             self.node.resize(n * self.components, 0);
             self.parent.resize(n, u32::MAX);
-            self.action.resize(n, u32::MAX);
+            self.action.resize(n, ROOT);
             self.depth.resize(n, 0);
             self.done.resize(n, false);
         }
@@ -118,7 +123,7 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
     let t0 = Instant::now();
     let words = space.words();
     let nc = table.components;
-    // The packed increment of each action.
+    // The packed increment of each move.
     let inc: Vec<u128> = (0..table.adds.len() / nc)
         .map(|a| (0..nc).fold(0u128, |acc, i| acc << 32 | table.adds[a * nc + i] as u128))
         .collect();
@@ -202,7 +207,7 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
         stats.generated += succ.len() as u64;
         for k in 0..succ.len() {
             let a = succ.actions[k];
-            let cand = cost + inc[a as usize];
+            let cand = cost + inc[a.mv().index()];
             let j = match store.insert(succ.state(k, words)) {
                 Ok(j) | Err(j) => j as usize,
             };

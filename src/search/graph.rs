@@ -7,7 +7,7 @@ use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 
 use super::Space;
-use crate::engine::{StateStore, Successors};
+use crate::engine::{Action, StateStore, Successors};
 
 /// A node: a state, whether it is a goal, and its distance (moves) from the start.
 #[derive(Clone, Debug)]
@@ -17,9 +17,9 @@ pub struct StateNode {
     pub depth: u32,
 }
 
-/// The reachable state graph: node 0 is the start; edges carry action numbers.
+/// The reachable state graph: node 0 is the start; edges carry actions.
 pub struct StateGraph {
-    pub graph: DiGraph<StateNode, u32>,
+    pub graph: DiGraph<StateNode, Action>,
 }
 
 /// Building stopped: more reachable states than allowed.
@@ -39,7 +39,7 @@ impl StateGraph {
     ) -> Result<StateGraph, TooLarge> {
         let words = space.words();
         let mut store = StateStore::hashed(words);
-        let mut graph: DiGraph<StateNode, u32> = DiGraph::new();
+        let mut graph: DiGraph<StateNode, Action> = DiGraph::new();
         let start = space.start();
         let _ = store.insert(&start);
         let goal = space.is_goal(&start);

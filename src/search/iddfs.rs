@@ -11,7 +11,7 @@ use std::time::Instant;
 use hashbrown::HashMap;
 
 use super::{Budget, Cutoff, Outcome, Path, Space, Stats};
-use crate::engine::Successors;
+use crate::engine::{Action, Successors};
 
 /// Searches depth-first to `bound` moves; `None` bound means "until no new state appears".
 pub fn iddfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
@@ -78,7 +78,7 @@ fn depth_limited<S: Space>(
     let mut best: HashMap<Vec<u32>, u32> = HashMap::new();
     best.insert(start.to_vec(), 0);
     let mut stack: Vec<Frame> = vec![];
-    let mut actions: Vec<u32> = vec![];
+    let mut actions: Vec<Action> = vec![];
     let mut first = Successors::default();
     space.successors(start, &mut first);
     stats.expanded += 1;

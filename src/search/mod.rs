@@ -19,7 +19,7 @@ pub use bidir::bidirectional;
 pub use dijkstra::{dijkstra, CostTable, MAX_COMPONENTS};
 pub use iddfs::iddfs;
 
-use crate::engine::{Expander, Successors};
+use crate::engine::{Action, Expander, Successors};
 
 /// A state space: what a search backend needs from an expander.
 pub trait Space {
@@ -62,7 +62,7 @@ impl Space for Expander<'_> {
 /// A solution: the actions taken and every state along the way (start included).
 #[derive(Clone, Debug)]
 pub struct Path {
-    pub actions: Vec<u32>,
+    pub actions: Vec<Action>,
     pub states: Vec<Vec<u32>>,
 }
 
@@ -81,7 +81,7 @@ pub enum Outcome {
 pub fn path_from_parents(
     store: &crate::engine::StateStore,
     parent: &[u32],
-    action: &[u32],
+    action: &[Action],
     goal: usize,
     words: usize,
 ) -> Path {
@@ -105,7 +105,7 @@ pub fn path_from_parents(
 
 /// Rebuilds the actions between consecutive states by re-expanding each parent: the
 /// lowest action leading to the child is the one a search in action order took.
-pub fn actions_between<S: Space>(space: &mut S, states: &[Vec<u32>]) -> Option<Vec<u32>> {
+pub fn actions_between<S: Space>(space: &mut S, states: &[Vec<u32>]) -> Option<Vec<Action>> {
     let words = space.words();
     let mut succ = Successors::default();
     let mut actions = Vec::with_capacity(states.len().saturating_sub(1));
@@ -119,7 +119,7 @@ pub fn actions_between<S: Space>(space: &mut S, states: &[Vec<u32>]) -> Option<V
 
 /// Replays actions from the start, checking each is legal; returns the states visited,
 /// or the index of the first action that is not possible.
-pub fn replay<S: Space>(space: &mut S, actions: &[u32]) -> Result<Vec<Vec<u32>>, usize> {
+pub fn replay<S: Space>(space: &mut S, actions: &[Action]) -> Result<Vec<Vec<u32>>, usize> {
     let words = space.words();
     let mut succ = Successors::default();
     let mut states = vec![space.start()];
