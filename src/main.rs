@@ -607,7 +607,6 @@ fn solve_cmd(
             ans.engine, ans.engine_reason, ans.search
         );
     }
-    let exp = setup(model, lvl)?;
     let form = p.form();
     let cost_names: Vec<String> = if model.costs.is_empty() {
         vec!["moves".to_string()]
@@ -653,6 +652,8 @@ fn solve_cmd(
             );
         }
         Outcome::Solved(path) => {
+            // Built only to draw boards: a stopped search must not pay for a second setup.
+            let exp = setup(model, lvl)?;
             let cost = path_cost(model, &path.actions);
             let letters: String = path.actions.iter().map(|&a| model.letter(a)).collect();
             if json {

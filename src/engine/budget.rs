@@ -117,11 +117,17 @@ pub fn peak_bytes() -> Option<u64> {
 /// Counters of one search.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Stats {
+    /// States whose successors were generated.
     pub expanded: u64,
+    /// Successors generated (duplicates included).
     pub generated: u64,
+    /// Distinct states stored.
     pub stored: u64,
+    /// The largest frontier (queue or heap) seen.
     pub peak_frontier: u64,
+    /// Bytes held by the state store at the end.
     pub store_bytes: u64,
+    /// Wall time of the whole solve.
     #[serde(serialize_with = "ser_secs")]
     pub elapsed: Duration,
 }
@@ -133,7 +139,9 @@ fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error>
 /// Why a search stopped early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cutoff {
+    /// This many states were stored.
     States(usize),
+    /// The deadline passed.
     Time,
     /// Resident memory passed this many bytes.
     Memory(u64),

@@ -19,10 +19,6 @@ pub(super) const OFF: u16 = u16::MAX;
 /// "No slot", "no mutable bit", "no binding".
 pub(super) const NONE: u32 = u32::MAX;
 
-/// Most cells the padded grid may have (the board's own limit is
-/// [`MAX_CELLS`](super::level::MAX_CELLS)); the grid costs 10 bytes a cell.
-pub const MAX_PADDED_CELLS: usize = 1 << 30;
-
 /// Where each kind's instances sit in the state.
 #[derive(Clone, Debug)]
 pub(super) struct KindSlots {
@@ -96,13 +92,6 @@ impl Layout {
             }
         }
         budget.room_for(planned.min(u64::MAX as u128) as u64)?;
-        if cells > MAX_PADDED_CELLS as u128 {
-            return Err(SetupError::TooLarge(format!(
-                "the level is too large: the board plus the {} rows and {} columns a footprint, turn or step can reach make {cells} cells, more than the limit of {MAX_PADDED_CELLS}",
-                2 * pad_r,
-                2 * pad_c
-            )));
-        }
         if let Some(k) = (0..bits.len()).find(|&k| placed(k) && cells << bits[k] > 1 << 32) {
             return Err(SetupError::TooLarge(format!(
                 "the level is too large for piece `{}`: {} padded cells (the board plus {} rows and {} columns a footprint, turn or step can reach) times {} pose values exceed the 2^32 places a state word holds",

@@ -42,3 +42,6 @@ pub use expander::{Expander, PrepareError, SetupError};
 pub use interpreter::Successors;
 pub use level::{Board, Instance, Level, SymbolGrid};
 pub use store::StateStore;
+
+#[cfg(test)]
+mod tests;

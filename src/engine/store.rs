@@ -8,14 +8,17 @@ use hashbrown::HashTable;
 use std::hash::BuildHasher;
 
 /// States up to this many possible ids use dense arrays.
-pub const DENSE_LIMIT: u64 = 1 << 26;
+const DENSE_LIMIT: u64 = 1 << 26;
 
 /// Maps states to ids and remembers which were seen.
 pub enum StateStore {
+    /// Ids are mixed-radix ranks; the visited set is a bit array.
     Dense(DenseStore),
+    /// States live in an arena; ids are handed out in insertion order.
     Hashed(HashedStore),
 }
 
+/// A visited bit per possible state, for small state spaces.
 pub struct DenseStore {
     /// Range of each word.
     radix: Vec<u32>,
@@ -23,6 +26,7 @@ pub struct DenseStore {
     len: usize,
 }
 
+/// Every state stored once, with a hash table from state to id.
 pub struct HashedStore {
     words: usize,
     arena: Vec<u32>,
@@ -69,6 +73,7 @@ impl StateStore {
         }
     }
 
+    /// Whether no state was inserted.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
