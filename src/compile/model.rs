@@ -302,13 +302,6 @@ impl Model {
         &self.moves[action.mv().index()].letters[action.dir().index()]
     }
 
-    /// Every action in tie-rule order: by move, then by direction.
-    pub fn actions(&self) -> impl Iterator<Item = Action> + '_ {
-        (0..self.moves.len()).flat_map(move |m| {
-            (0..self.dirs.len()).map(move |d| Action::new(MoveId(m as u16), DirId(d as u16)))
-        })
-    }
-
     /// Whether every move costs the same single unit, so breadth-first search is exact.
     pub fn unit_costs(&self) -> bool {
         self.facts.unit_costs

@@ -12,7 +12,7 @@ pub const UNREACHABLE: u32 = u32::MAX;
 /// Called now and then during a search with the counters so far (for progress bars).
 pub type Progress = std::sync::Arc<dyn Fn(&Stats) + Send + Sync>;
 
-/// Bounds on one search. A search that hits one stops with [`Outcome::Cutoff`].
+/// Bounds on one search or engine phase. One that hits a bound stops with a [`Cutoff`].
 #[derive(Clone, Default)]
 pub struct Budget {
     /// Stop after storing this many states.

@@ -79,11 +79,14 @@ impl Expander<'_> {
             return;
         }
         let nd = self.model.dirs.len();
-        let prog = std::mem::take(&mut self.prog);
+        // The programs are moved out while runs borrow the expander mutably (two vectors
+        // swapped per expansion; the local forms are only read, in place).
+        let moves = std::mem::take(&mut self.prog.moves);
+        let free_kinds = std::mem::take(&mut self.prog.free_kinds);
         let words = self.lay.words;
-        for (mi, ops) in prog.moves.iter().enumerate() {
+        for (mi, ops) in moves.iter().enumerate() {
             let mv = MoveId(mi as u16);
-            if let Some(local) = &prog.local[mi] {
+            if let Some(local) = &self.prog.local[mi] {
                 for d in 0..nd {
                     let Some(w) = self.run_local(s, local, d) else {
                         continue;
@@ -104,7 +107,7 @@ impl Expander<'_> {
                 }
                 continue;
             }
-            let free = &prog.free_kinds[mi];
+            let free = &free_kinds[mi];
             for d in 0..nd {
                 let action = Action::new(mv, DirId(d as u16));
                 if free.iter().all(|&k| self.lay.slots[k as usize].count == 1) {
@@ -117,7 +120,8 @@ impl Expander<'_> {
                 }
             }
         }
-        self.prog = prog;
+        self.prog.moves = moves;
+        self.prog.free_kinds = free_kinds;
     }
 
     /// Runs a move for every choice of instances of its free kinds.

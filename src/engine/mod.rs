@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `expander.rs` | the [`Expander`] value and its setup, in budget |
 //! | `layout.rs` | the padded grid and state packing: slots, radix, start state, cell queries |
-//! | `program.rs` | the compiled op program: every `compile::Op` as a [`KOp`](program) with its execution and its relaxation |
+//! | `program.rs` | the compiled op program: every `compile::Op` lowered to a `KOp`, with its reach, execution and relaxation |
 //! | `interpreter.rs` | the successor loop and its scratch buffers: run, finish, local and solo shortcuts |
 //! | `legality.rs` | legality and goal flags: per-place tables, forbids and overlaps in play, the goal test |
 //! | `heuristic.rs` | the relaxation heuristic for A* |
@@ -23,8 +23,9 @@
 //!    rechecks the moved instance);
 //! 4. say where it may take the relaxed piece in `Expander::relax_op` (the heuristic).
 //!
-//! The compiler then points at each of these `match`es, as none has a catch-all arm for
-//! operations that change a state.
+//! Every one of these `match`es lists each variant, so the compiler points at any that a
+//! new variant misses. (The local shortcut, `local_form`, takes only shifts and turns and
+//! needs no change.)
 
 pub mod budget;
 mod expander;

@@ -59,7 +59,6 @@ pub(super) struct LocalMove {
 }
 
 /// Every move's program, lowered for one level.
-#[derive(Default)]
 pub(super) struct Program {
     /// Per move: its ops.
     pub moves: Vec<Vec<KOp>>,
