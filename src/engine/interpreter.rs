@@ -5,7 +5,7 @@
 
 use crate::compile::{Action, DirId, MoveId};
 
-use super::expander::Expander;
+use super::expander::{Expander, Solo};
 use super::layout::NONE;
 use super::legality::LEGAL;
 use super::program::KOp;
@@ -62,22 +62,33 @@ impl Scratch {
 
 impl Expander<'_> {
     /// All successors of `s`, in action order.
+    #[inline]
     pub fn successors(&mut self, s: &[u32], out: &mut Successors) {
         out.states.clear();
         out.actions.clear();
-        if let Some(solo) = &self.solo {
-            let bits = self.lay.slots[solo.kind].bits;
-            let flags = &self.flags[solo.kind];
-            let w = s[0];
-            for &(dw, action) in &solo.table[(w & ((1 << bits) - 1)) as usize] {
-                let nw = (w as i64 + dw) as u32;
-                if flags[nw as usize] & LEGAL != 0 {
-                    out.states.push(nw);
-                    out.actions.push(action);
-                }
-            }
-            return;
+        match &self.solo {
+            Some(solo) => self.solo_successors(solo, s[0], out),
+            None => self.run_moves(s, out),
         }
+    }
+
+    /// Successors when one piece moves alone by one-step programs on a static board: a
+    /// table lookup and a legality flag per action.
+    #[inline]
+    fn solo_successors(&self, solo: &Solo, w: u32, out: &mut Successors) {
+        let bits = self.lay.slots[solo.kind].bits;
+        let flags = &self.flags[solo.kind];
+        for &(dw, action) in &solo.table[(w & ((1 << bits) - 1)) as usize] {
+            let nw = (w as i64 + dw) as u32;
+            if flags[nw as usize] & LEGAL != 0 {
+                out.states.push(nw);
+                out.actions.push(action);
+            }
+        }
+    }
+
+    /// Successors by running every move program in every direction.
+    fn run_moves(&mut self, s: &[u32], out: &mut Successors) {
         let nd = self.model.dirs.len();
         // The programs are moved out while runs borrow the expander mutably (two vectors
         // swapped per expansion; the local forms are only read, in place).
