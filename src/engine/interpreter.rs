@@ -88,6 +88,7 @@ impl Expander<'_> {
     }
 
     /// Successors by running every move program in every direction.
+    #[inline]
     fn run_moves(&mut self, s: &[u32], out: &mut Successors) {
         let nd = self.model.dirs.len();
         // The programs are moved out while runs borrow the expander mutably (two vectors
