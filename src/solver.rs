@@ -319,17 +319,15 @@ impl<'m> Solver<'m> {
                     SearchChoice::Bfs | SearchChoice::Iddfs => {
                         return Err(needs_unit(search_name(search)))
                     }
-                    SearchChoice::Astar => {
-                        match exp.prepare_heuristic(&budget) {
-                            Ok(()) => search::astar(&mut exp, &budget),
-                            Err(PrepareError::Cutoff(c)) => cut_off(c, t0),
-                            Err(PrepareError::Refused(e)) => {
-                                return Err(SolveError::SearchUnavailable(format!(
-                                    "--search astar: no heuristic can be derived: {e}"
-                                )))
-                            }
+                    SearchChoice::Astar => match exp.prepare_heuristic(&budget) {
+                        Ok(()) => search::astar(&mut exp, &budget),
+                        Err(PrepareError::Cutoff(c)) => cut_off(c, t0),
+                        Err(PrepareError::Refused(e)) => {
+                            return Err(SolveError::SearchUnavailable(format!(
+                                "--search astar: no heuristic can be derived: {e}"
+                            )))
                         }
-                    }
+                    },
                     SearchChoice::Bidir => {
                         invertible(model).map_err(|e| {
                             SolveError::NotInvertible(format!("--search bidir: {e}"))
