@@ -8,8 +8,7 @@ mod common;
 use common::bloxorz::{board, brute_force, judge_input, judge_output, replay, Board, Frame};
 
 use puz::io::judge::{run_judge, JudgeOptions};
-use puz::search::{Budget, Outcome};
-use puz::solver::{path_cost, solve, EngineChoice};
+use puz::solver::EngineChoice;
 use puz::Puzzle;
 
 // ---------------------------------------------------------------------------------------
@@ -28,31 +27,11 @@ fn load_puzzle() -> Puzzle {
 
 /// Solves a board with the crate's interpreter: `Some((cost, letters))` or `None`.
 fn crate_solve(puzzle: &Puzzle, text: &str) -> Option<(u64, String)> {
-    let level = puzzle
-        .level_from_file("random", text.to_string())
-        .unwrap_or_else(|d| panic!("valid board rejected:\n{text}\n{d:?}"));
-    let ans = solve(
-        &puzzle.model,
-        level,
-        EngineChoice::Interp,
-        &Budget::default(),
-    )
-    .unwrap_or_else(|e| panic!("solve failed on\n{text}\n{e}"));
-    match ans.outcome {
-        Outcome::Solved(path) => {
-            let cost = path_cost(&puzzle.model, &path.actions);
-            assert_eq!(cost.len(), 1, "bloxorz has one cost component");
-            let letters: String = path
-                .actions
-                .iter()
-                .map(|&a| puzzle.model.letter(a))
-                .collect();
-            Some((cost[0], letters))
-        }
-        Outcome::Unsolvable => None,
-        Outcome::Cutoff(c) => panic!("unbudgeted search cut off ({c}) on\n{text}"),
-        Outcome::Cost(_) => panic!("solve must return a path, not a bare cost, on\n{text}"),
-    }
+    let (_, found) = common::drive::solve_text(puzzle, text, EngineChoice::Interp);
+    found.map(|(cost, letters)| {
+        assert_eq!(cost.len(), 1, "bloxorz has one cost component");
+        (cost[0], letters)
+    })
 }
 
 fn compare(puzzle: &Puzzle, text: &str, what: &str) -> Option<usize> {

@@ -9,11 +9,11 @@ mod common;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use common::drive::judge_with;
 use common::sokoban::{agreement_shape, poj_data, seed_sample, Syms, ORIGINAL};
 
-use puz::io::judge::{run_judge, JudgeOptions};
 use puz::search::{Budget, Cutoff, Outcome};
-use puz::solver::{path_cost, solve, EngineChoice};
+use puz::solver::{solve, EngineChoice};
 use puz::Puzzle;
 
 fn original() -> String {
@@ -36,25 +36,7 @@ fn run(
     text: &str,
     engine: EngineChoice,
 ) -> (&'static str, Option<(Vec<u64>, String)>) {
-    let level = puzzle
-        .level_from_file("random", text.to_string())
-        .unwrap_or_else(|d| panic!("valid board rejected:\n{text}\n{d:?}"));
-    let ans = solve(&puzzle.model, level, engine, &Budget::default())
-        .unwrap_or_else(|e| panic!("solve ({engine:?}) failed on\n{text}\n{e}"));
-    let got = match ans.outcome {
-        Outcome::Solved(path) => {
-            let cost = path_cost(&puzzle.model, &path.actions);
-            let letters: String = path
-                .actions
-                .iter()
-                .map(|&a| puzzle.model.letter(a))
-                .collect();
-            Some((cost, letters))
-        }
-        Outcome::Unsolvable => None,
-        other => panic!("unbudgeted search gave {other:?} on\n{text}"),
-    };
-    (ans.engine, got)
+    common::drive::solve_text(puzzle, text, engine)
 }
 
 /// Both engines on one board; they must agree exactly. Returns whether it was solvable.
@@ -147,17 +129,6 @@ fn hand_made_boards_agree_with_the_interpreter() {
 // ---------------------------------------------------------------------------------------
 // Judge mode
 // ---------------------------------------------------------------------------------------
-
-fn judge_with(puzzle: &Puzzle, input: &str, engine: EngineChoice) -> String {
-    let opts = JudgeOptions {
-        engine,
-        ..JudgeOptions::default()
-    };
-    let mut out: Vec<u8> = vec![];
-    run_judge(puzzle, input, &mut out, &opts)
-        .unwrap_or_else(|e| panic!("judge ({engine:?}) failed: {e}"));
-    String::from_utf8(out).expect("judge output is UTF-8")
-}
 
 fn judge_both(puzzle: &Puzzle, input: &str, what: &str) -> String {
     let interp = judge_with(puzzle, input, EngineChoice::Interp);

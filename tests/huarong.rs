@@ -16,8 +16,7 @@ use std::collections::BTreeSet;
 
 use common::huarong::{bfs, judge_input as board_input, Board, Cell};
 use puz::io::judge::{run_judge, JudgeOptions, JudgeSummary};
-use puz::search::{Budget, Outcome};
-use puz::solver::{path_cost, solve, EngineChoice};
+use puz::solver::EngineChoice;
 use puz::Puzzle;
 
 /// Both engines: `auto` (a fast path when one matches) and the interpreter.
@@ -571,22 +570,11 @@ fn crate_solve(
     engine: EngineChoice,
     what: &str,
 ) -> Option<(u64, String)> {
-    let ans = solve(&puzzle.model, level, engine, &Budget::default())
-        .unwrap_or_else(|e| panic!("{what}: {engine:?}: solve failed: {e}"));
-    match ans.outcome {
-        Outcome::Solved(path) => {
-            let cost = path_cost(&puzzle.model, &path.actions);
-            assert_eq!(cost.len(), 1, "one cost component");
-            let letters: String = path
-                .actions
-                .iter()
-                .map(|&a| puzzle.model.letter(a))
-                .collect();
-            Some((cost[0], letters))
-        }
-        Outcome::Unsolvable => None,
-        other => panic!("{what}: {engine:?}: expected a path or no solution, got {other:?}"),
-    }
+    let (_, found) = common::drive::solve_level(puzzle, level, engine, what);
+    found.map(|(cost, letters)| {
+        assert_eq!(cost.len(), 1, "one cost component");
+        (cost[0], letters)
+    })
 }
 
 /// Solves a level with both engines; checks the optimum and replays each path.
@@ -606,7 +594,10 @@ fn check_level(puzzle: &Puzzle, level: puz::engine::Level, text: &str, what: &st
                 assert_eq!(letters.len(), best, "{what}: path length is not the cost");
                 let end = common::huarong::replay(&b, e, s, letters)
                     .unwrap_or_else(|err| panic!("{what}: {err}\n{text}"));
-                assert!(t.contains(&end), "{what}: path {letters:?} leaves the piece at {end:?}, not on a target\n{text}");
+                assert!(
+                    t.contains(&end),
+                    "{what}: path {letters:?} leaves the piece at {end:?}, not on a target\n{text}"
+                );
             }
             _ => panic!("{what}: crate says {got:?}, brute force says {want:?} on\n{text}"),
         }

@@ -11,13 +11,13 @@ mod common;
 
 use std::time::Instant;
 
+use common::drive::judge_with;
 use common::sokoban::{
     check_literally, judge_input, judge_output as expected_judge_output, poj_data, reference,
     replay, seed_sample, Board, Cost, Solution, REFERENCE_SHAPE,
 };
-use puz::io::judge::{run_judge, JudgeOptions};
 use puz::search::{Budget, Outcome};
-use puz::solver::{path_cost, solve, EngineChoice};
+use puz::solver::{solve, EngineChoice};
 use puz::Puzzle;
 
 // ---------------------------------------------------------------------------------------
@@ -35,25 +35,11 @@ fn load_puzzle() -> Puzzle {
 
 /// Solves a board with `engine`: `Some(((pushes, walks), letters))` or `None`.
 fn crate_solve_with(puzzle: &Puzzle, text: &str, engine: EngineChoice) -> Option<(Cost, String)> {
-    let level = puzzle
-        .level_from_file("random", text.to_string())
-        .unwrap_or_else(|d| panic!("valid board rejected:\n{text}\n{d:?}"));
-    let ans = solve(&puzzle.model, level, engine, &Budget::default())
-        .unwrap_or_else(|e| panic!("solve ({engine:?}) failed on\n{text}\n{e}"));
-    match ans.outcome {
-        Outcome::Solved(path) => {
-            let cost = path_cost(&puzzle.model, &path.actions);
-            assert_eq!(cost.len(), 2, "sokoban has two cost components");
-            let letters: String = path
-                .actions
-                .iter()
-                .map(|&a| puzzle.model.letter(a))
-                .collect();
-            Some(((cost[0] as u32, cost[1] as u32), letters))
-        }
-        Outcome::Unsolvable => None,
-        other => panic!("unbudgeted search gave {other:?} on\n{text}"),
-    }
+    let (_, found) = common::drive::solve_text(puzzle, text, engine);
+    found.map(|(cost, letters)| {
+        assert_eq!(cost.len(), 2, "sokoban has two cost components");
+        ((cost[0] as u32, cost[1] as u32), letters)
+    })
 }
 
 /// Compares the interpreter with the reference on one board; returns the reference.
@@ -98,17 +84,6 @@ fn compare_with(puzzle: &Puzzle, text: &str, what: &str, engine: EngineChoice) -
 /// Judge mode with the default options (`--engine auto`).
 fn judge(puzzle: &Puzzle, input: &str) -> String {
     judge_with(puzzle, input, EngineChoice::Auto)
-}
-
-fn judge_with(puzzle: &Puzzle, input: &str, engine: EngineChoice) -> String {
-    let opts = JudgeOptions {
-        engine,
-        ..JudgeOptions::default()
-    };
-    let mut out: Vec<u8> = vec![];
-    run_judge(puzzle, input, &mut out, &opts)
-        .unwrap_or_else(|e| panic!("judge ({engine:?}) failed: {e}"));
-    String::from_utf8(out).expect("judge output is UTF-8")
 }
 
 /// Splits judge input (`r c`, r rows, ..., `0 0`) into boards.

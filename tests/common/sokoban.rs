@@ -94,6 +94,14 @@ impl Board {
         }
     }
 
+    /// The state the board starts in.
+    pub fn start(&self) -> St {
+        St {
+            man: self.man,
+            bx: self.box_,
+        }
+    }
+
     pub fn cells(&self) -> usize {
         self.rows * self.cols
     }
@@ -193,10 +201,7 @@ pub struct Solution {
 pub fn reference(board: &Board) -> Option<Solution> {
     let n = board.cells();
     let id = |s: St| s.man * n + s.bx;
-    let start = St {
-        man: board.man,
-        bx: board.box_,
-    };
+    let start = board.start();
     // 1. Dijkstra.
     let mut dist: Vec<Option<Cost>> = vec![None; n * n];
     let mut heap = BinaryHeap::new();
@@ -417,10 +422,7 @@ pub fn literal(board: &Board, memo: &mut Memo, s: St, p: u32, w: u32) -> Option<
 /// Checks the reference against the literal rule on a solvable tiny board: no cheaper cost
 /// exists, and the smallest key at the optimal cost is the reference's path.
 pub fn check_literally(board: &Board, sol: &Solution, text: &str) {
-    let start = St {
-        man: board.man,
-        bx: board.box_,
-    };
+    let start = board.start();
     let mut memo = HashMap::new();
     let (p_opt, w_opt) = sol.cost;
     // A solution with p pushes can be shortened to one whose walk segments are simple.
@@ -451,10 +453,7 @@ pub fn check_literally(board: &Board, sol: &Solution, text: &str) {
 pub fn fewest_moves(board: &Board) -> Option<u32> {
     let n = board.cells();
     let id = |s: St| s.man * n + s.bx;
-    let start = St {
-        man: board.man,
-        bx: board.box_,
-    };
+    let start = board.start();
     let mut dist: Vec<Option<u32>> = vec![None; n * n];
     dist[id(start)] = Some(0);
     let mut queue = VecDeque::from([start]);
