@@ -237,6 +237,13 @@ fn reproducers_behave() {
             ],
         ),
         (
+            "an inline level row of 5,000 unknown symbols",
+            &[
+                "check",
+                "tests/data/fuzz/inline_level_5000_unknown_symbols.puz",
+            ],
+        ),
+        (
             "3,000 legend entries naming unknown tiles",
             &["check", "tests/data/fuzz/legend_3000_unknown_tiles.puz"],
         ),
