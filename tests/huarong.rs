@@ -209,7 +209,8 @@ fn judge_with(
         engine,
         ..JudgeOptions::default()
     };
-    let res = run_judge(puzzle, input, &mut out, &opts).map_err(|e| e.to_string());
+    let res = run_judge(puzzle, input, &mut out, &opts)
+        .map_err(|e| puz::diagnostics::render_plain(&e, 80));
     (String::from_utf8(out).expect("UTF-8 output"), res)
 }
 
@@ -504,7 +505,7 @@ fn malformed_input_reports_line_and_column() {
                 Err(e) => e,
             };
             assert!(
-                err.contains(&format!("line {line}, column {col}")),
+                err.contains(&format!(":{line}:{col}]")),
                 "{engine:?}: expected line {line}, column {col} in {err:?} for\n{input}"
             );
             assert_eq!(
@@ -526,7 +527,7 @@ fn short_last_query_reports_its_line() {
         let (out, res) = judge_with(&puzzle, &input, engine);
         let err = res.expect_err("a short last query must be an error");
         assert_eq!(out, "2\n-1\n", "{engine:?}");
-        assert!(err.contains("line 7, column 10"), "{engine:?}: {err}");
+        assert!(err.contains(":7:10]"), "{engine:?}: {err}");
     }
 }
 
@@ -558,7 +559,7 @@ fn short_query_names_its_own_line() {
         let err = res.expect_err("a short query must be an error");
         assert_eq!(out, before);
         assert!(
-            err.contains(&format!("line {line}, column 10")),
+            err.contains(&format!(":{line}:10]")),
             "{err}\ninput:\n{input}"
         );
     }
