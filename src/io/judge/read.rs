@@ -284,74 +284,46 @@ impl<'a> Reader<'a> {
         Some((at, tok))
     }
 
-    /// The next integer, on any line; `what` names it in errors.
-    fn int(&mut self, what: &str) -> Result<(SourceSpan, i64), InputProblem> {
-        let help = format!(
-            "each case starts with a header of {}",
-            header_words(self.fmt)
-        );
+    /// The next integer, on any line, or where it should be and what is there instead.
+    /// Messages are built by the caller, and only on failure: a query costs no
+    /// allocation when it reads well.
+    fn int(&mut self) -> Result<(SourceSpan, i64), (SourceSpan, String)> {
         match self.token() {
-            None => Err(InputProblem::ExpectedNumber {
-                what: what.to_string(),
-                found: "the end of the input".to_string(),
-                span: (self.text.len(), 0).into(),
-                help,
-            }),
+            None => Err((
+                (self.text.len(), 0).into(),
+                "the end of the input".to_string(),
+            )),
             Some((at, tok)) => {
                 let span = (at, tok.len()).into();
                 tok.parse::<i64>()
                     .map(|v| (span, v))
-                    .map_err(|_| InputProblem::ExpectedNumber {
-                        what: what.to_string(),
-                        found: format!("`{}`", short(tok)),
-                        span,
-                        help,
-                    })
+                    .map_err(|_| (span, format!("`{}`", short(tok))))
             }
         }
     }
 
     /// The next integer on the current line (the first one of a line may follow blank
     /// lines); the end of the line is an error at that end.
-    fn int_on_line(&mut self, what: &str, help: &str) -> Result<(SourceSpan, i64), InputProblem> {
+    fn int_on_line(&mut self) -> Result<(SourceSpan, i64), (SourceSpan, String)> {
         let rest = &self.text[self.pos..];
         let blanks = rest.len() - rest.trim_start_matches([' ', '\t', '\r']).len();
         let after = &rest[blanks..];
         if after.is_empty() || after.starts_with('\n') {
             let at = self.pos + rest[..blanks].trim_end_matches('\r').len();
-            return Err(InputProblem::ExpectedNumber {
-                what: what.to_string(),
-                found: "the end of the line".to_string(),
-                span: (at, 0).into(),
-                help: help.to_string(),
-            });
+            return Err(((at, 0).into(), "the end of the line".to_string()));
         }
-        self.int(what).map_err(|p| match p {
-            InputProblem::ExpectedNumber {
-                what, found, span, ..
-            } => InputProblem::ExpectedNumber {
-                what,
-                found,
-                span,
-                help: help.to_string(),
-            },
-            p => p,
-        })
+        self.int()
     }
 
-    /// Ends the current line: only ASCII blanks may remain on it.
-    fn end_line(&mut self, after: &str, help: &str) -> Result<(), InputProblem> {
+    /// Ends the current line: only ASCII blanks may remain on it; else the span of the
+    /// first token left and the rest of the line.
+    fn end_line(&mut self) -> Result<(), (SourceSpan, String)> {
         let rest = &self.text[self.pos..];
         let line_end = rest.find('\n').unwrap_or(rest.len());
         let tail = &rest[..line_end];
         if let Some((i, tok)) = ascii_tokens(tail).next() {
             let found = tail[i..].trim_end_matches(|c: char| c.is_ascii_whitespace());
-            return Err(InputProblem::UnexpectedText {
-                found: short(found),
-                after: after.to_string(),
-                span: (self.pos + i, tok.len()).into(),
-                help: help.to_string(),
-            });
+            return Err(((self.pos + i, tok.len()).into(), short(found)));
         }
         self.pos += (line_end + 1).min(rest.len());
         Ok(())
@@ -417,7 +389,18 @@ impl<'a> Reader<'a> {
         let start = self.pos;
         let mut values = vec![];
         for f in &self.fmt.header {
-            values.push(self.int(field_what(*f))?);
+            let v = self
+                .int()
+                .map_err(|(span, found)| InputProblem::ExpectedNumber {
+                    what: field_what(*f).to_string(),
+                    found,
+                    span,
+                    help: format!(
+                        "each case starts with a header of {}",
+                        header_words(self.fmt)
+                    ),
+                })?;
+            values.push(v);
         }
         if self
             .fmt
@@ -427,8 +410,13 @@ impl<'a> Reader<'a> {
         {
             return Ok(None);
         }
-        let help = format!("a case header is one line of {}", header_words(self.fmt));
-        self.end_line("the case header", &help)?;
+        self.end_line()
+            .map_err(|(span, found)| InputProblem::UnexpectedText {
+                found,
+                after: "the case header".to_string(),
+                span,
+                help: format!("a case header is one line of {}", header_words(self.fmt)),
+            })?;
         let get = |f: HeaderField| {
             self.fmt
                 .header
@@ -541,26 +529,43 @@ impl<'a> Reader<'a> {
     /// Query line `qi`: each piece or mark the format names, at a (row, column) shifted
     /// by `base`.
     pub fn query(&mut self, qi: usize) -> Result<Vec<Placement>, InputProblem> {
-        let help = format!(
-            "a query is one line of {} numbers: a row and a column for each of {}",
-            2 * self.fmt.query.len(),
-            self.fmt.query.len()
-        );
-        let base = self.fmt.base;
-        let mut placed = vec![];
-        for s in &self.fmt.query {
+        let fmt = self.fmt;
+        let help = || {
+            format!(
+                "a query is one line of {} numbers: a row and a column for each of {}",
+                2 * fmt.query.len(),
+                fmt.query.len()
+            )
+        };
+        let mut placed = Vec::with_capacity(fmt.query.len());
+        for s in &fmt.query {
             let mut at = [0i64; 2];
             for (k, what) in ["a row number", "a column number"].into_iter().enumerate() {
-                let (span, v) = self.int_on_line(&format!("query {qi}: {what}"), &help)?;
-                at[k] = v.checked_sub(base).ok_or(InputProblem::CoordinateRange {
-                    value: v,
-                    base,
-                    span,
-                })?;
+                let (span, v) =
+                    self.int_on_line()
+                        .map_err(|(span, found)| InputProblem::ExpectedNumber {
+                            what: format!("query {qi}: {what}"),
+                            found,
+                            span,
+                            help: help(),
+                        })?;
+                at[k] = v
+                    .checked_sub(fmt.base)
+                    .ok_or(InputProblem::CoordinateRange {
+                        value: v,
+                        base: fmt.base,
+                        span,
+                    })?;
             }
             placed.push((*s, at[0], at[1]));
         }
-        self.end_line(&format!("query {qi}"), &help)?;
+        self.end_line()
+            .map_err(|(span, found)| InputProblem::UnexpectedText {
+                found,
+                after: format!("query {qi}"),
+                span,
+                help: help(),
+            })?;
         Ok(placed)
     }
 }
