@@ -515,6 +515,7 @@ fn solve_failed(e: SolveError) -> u8 {
         SolveError::SearchUnavailable(_) => exit::SEARCH,
         SolveError::NotInvertible(_) => exit::BIDIR,
         SolveError::BadPath(_) => exit::INTERNAL,
+        SolveError::TooLarge(_) => exit::INPUT,
     }
 }
 
@@ -566,7 +567,7 @@ fn setup(
     lvl: puz::engine::Level,
 ) -> Result<puz::engine::Expander<'_>, u8> {
     puz::engine::Expander::new(model, lvl, &Budget::default()).map_err(|e| {
-        eprintln!("error: {e}");
+        say!("error: {e}");
         match e {
             puz::engine::SetupError::Cutoff(_) => exit::CUTOFF,
             puz::engine::SetupError::TooLarge(_) => exit::INPUT,
