@@ -1450,7 +1450,11 @@ fn judge_run(
                 );
             }
         }
-        Some(2..=7) => {
+        Some(9) => fail(
+            format!("internal check failed (exit 9): {step}"),
+            excerpt(&r.stderr),
+        ),
+        Some(2..=8) => {
             if r.stderr.trim().is_empty() {
                 fail(
                     format!("silent error exit {}: {step}", r.code.unwrap()),
