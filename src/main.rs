@@ -13,15 +13,76 @@ use puz::search::{Budget, Outcome};
 use puz::solver::{path_cost, EngineChoice, SearchChoice, SolveError, Solver};
 use puz::Puzzle;
 
-/// Exit codes, documented in the README.
+/// Exit codes, documented in the README's table.
 mod exit {
+    /// Success; also a closed standard output (the reader has what it wanted).
+    pub const OK: u8 = 0;
+    /// The `.puz` file has errors.
     pub const RULES: u8 = 1;
+    /// Bad input: an unreadable file, a malformed level or judge input, bad usage.
     pub const INPUT: u8 = 2;
+    /// A search hit `--max-states`, `--timeout` or `--max-memory`.
     pub const CUTOFF: u8 = 3;
+    /// `--engine fast` with no matching fast path.
     pub const ENGINE: u8 = 4;
+    /// The requested search cannot run on these rules.
     pub const SEARCH: u8 = 5;
+    /// The state graph is larger than `--max-states` allows.
     pub const GRAPH: u8 = 6;
+    /// `bidir` refused.
     pub const BIDIR: u8 = 7;
+    /// The output could not be written (a full disk, a failing device).
+    pub const OUTPUT: u8 = 8;
+    /// A bug in puz caught by its own checks (a returned path that does not replay).
+    pub const INTERNAL: u8 = 9;
+}
+
+/// Every byte the binary prints goes through here, so that no write error is lost and
+/// none panics (`println!` panics on a closed pipe and hides a full disk until exit).
+mod output {
+    use std::io::Write;
+
+    /// Writes answers to standard output and flushes them.
+    pub fn stdout(text: &str) -> Result<(), u8> {
+        let mut o = std::io::stdout().lock();
+        o.write_all(text.as_bytes())
+            .and_then(|_| o.flush())
+            .map_err(write_failed)
+    }
+
+    /// The exit code for a failed write of the answers: a closed pipe (`| head`) means
+    /// the reader has all it wants, so the run ends quietly with 0; any other failure
+    /// (a full disk) loses answers, so it is reported and exits with
+    /// [`super::exit::OUTPUT`].
+    pub fn write_failed(e: std::io::Error) -> u8 {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return super::exit::OK;
+        }
+        stderr(&format!("error: cannot write the output: {e}\n"));
+        super::exit::OUTPUT
+    }
+
+    /// Writes a message to standard error. A failure is ignored: there is nowhere left
+    /// to report it, and the exit code still says how the run ended.
+    pub fn stderr(text: &str) {
+        let mut e = std::io::stderr().lock();
+        let _ = e.write_all(text.as_bytes()).and_then(|_| e.flush());
+    }
+
+    /// Writes a diagnostic report to standard error: miette's own handler (colours and
+    /// width follow the terminal, `NO_COLOR` is honoured) over a view of the source in
+    /// which any span on any line length renders.
+    pub fn report(d: &dyn miette::Diagnostic) {
+        let handler = miette::MietteHandlerOpts::new().build();
+        stderr(&puz::diagnostics::render_with(&handler, d));
+    }
+}
+
+/// `eprintln!` that cannot panic: a message line on standard error.
+macro_rules! say {
+    ($($t:tt)*) => {
+        output::stderr(&format!("{}\n", format_args!($($t)*)))
+    };
 }
 
 #[derive(Parser)]
@@ -162,7 +223,7 @@ fn print_stats(s: &puz::search::Stats) {
     let peak = puz::search::peak_bytes().map_or("unknown".to_string(), |b| {
         format!("{:.1} MiB", b as f64 / 1048576.0)
     });
-    eprintln!(
+    say!(
         "stats: expanded {}, generated {}, stored {}, peak frontier {}, peak memory {}, time {:.3}s",
         s.expanded,
         s.generated,
@@ -278,29 +339,46 @@ macro_rules! out {
     }};
 }
 
-/// Writes output to stdout; a closed pipe (`| head`) is not an error worth a panic.
-fn emit(text: &str) {
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout
-        .write_all(text.as_bytes())
-        .and_then(|_| stdout.flush());
+/// Writes answers to stdout (see [`output::stdout`]).
+fn emit(text: &str) -> Result<(), u8> {
+    output::stdout(text)
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(code) => ExitCode::from(code),
+    let code = match Cli::try_parse() {
+        Ok(cli) => run(cli).err().unwrap_or(exit::OK),
+        // `--help` and `--version` are answers (stdout, 0); usage errors are not (stderr, 2).
+        Err(e) if e.use_stderr() => {
+            use std::io::IsTerminal;
+            let text = e.render();
+            output::stderr(&if std::io::stderr().is_terminal() {
+                text.ansi().to_string()
+            } else {
+                text.to_string()
+            });
+            exit::INPUT
+        }
+        Err(e) => emit(&e.render().to_string()).err().unwrap_or(exit::OK),
+    };
+    ExitCode::from(code)
+}
+
+/// How reports name an input: its path, or "standard input" for `-`.
+fn source_name(path: &str) -> &str {
+    if path == "-" {
+        "standard input"
+    } else {
+        path
     }
 }
 
 fn load(file: &str) -> Result<Puzzle, u8> {
     let text = read_source(file).map_err(|e| {
-        eprintln!("error: {e}");
+        say!("error: {e}");
         exit::INPUT
     })?;
-    Puzzle::load(file, text).map_err(|d| {
-        eprintln!("{:?}", miette::Report::new(d));
+    Puzzle::load(source_name(file), text).map_err(|d| {
+        output::report(&d);
         exit::RULES
     })
 }
@@ -321,24 +399,23 @@ fn run(cli: Cli) -> Result<(), u8> {
                 } else {
                     ""
                 }
-            ));
-            Ok(())
+            ))
         }
         Command::Compile { file, dump, json } => {
             let p = load(&file)?;
             if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&p.model).expect("the model serializes")
-                );
+                let text = serde_json::to_string_pretty(&p.model).map_err(|e| {
+                    say!("error: cannot write the model as JSON: {e}");
+                    exit::OUTPUT
+                })?;
+                emit(&(text + "\n"))
             } else if dump {
-                emit(&puz::compile::dump(&p.model));
+                emit(&puz::compile::dump(&p.model))
             } else {
                 emit(&format!(
                     "{file}: compiled; use --dump or --json to print the model\n"
-                ));
+                ))
             }
-            Ok(())
         }
         Command::Solve {
             file,
@@ -393,7 +470,7 @@ fn run(cli: Cli) -> Result<(), u8> {
             let p = load(&file)?;
             let path = input.unwrap_or_else(|| "-".to_string());
             let text = read_source(&path).map_err(|e| {
-                eprintln!("error: {e}");
+                say!("error: {e}");
                 exit::INPUT
             })?;
             let opts = JudgeOptions {
@@ -404,32 +481,56 @@ fn run(cli: Cli) -> Result<(), u8> {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
             let res = run_judge(&p, &text, &mut out, &opts);
-            let _ = out.flush();
+            let flushed = out.flush();
             match res {
                 Ok(summary) => {
+                    flushed.map_err(output::write_failed)?;
                     for w in &summary.warnings {
-                        eprintln!("warning: {w}");
+                        say!("warning: {w}");
                     }
                     if search.verbose {
-                        eprintln!(
+                        say!(
                             "puz: {} case(s), engine {} ({}), search {}",
-                            summary.cases, summary.engine, summary.engine_reason, summary.search
+                            summary.cases,
+                            summary.engine,
+                            summary.engine_reason,
+                            summary.search
                         );
                     }
                     Ok(())
                 }
+                Err(JudgeError::Output(e)) => Err(output::write_failed(e)),
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    flushed.map_err(output::write_failed)?;
                     Err(match e {
-                        JudgeError::Cutoff { .. } => exit::CUTOFF,
-                        JudgeError::Solve(SolveError::NoFastPath(_)) => exit::ENGINE,
-                        JudgeError::Solve(SolveError::SearchUnavailable(_)) => exit::SEARCH,
-                        JudgeError::Solve(SolveError::NotInvertible(_)) => exit::BIDIR,
-                        _ => exit::INPUT,
+                        JudgeError::Input(d) => {
+                            output::report(&d.renamed(source_name(&path)));
+                            exit::INPUT
+                        }
+                        JudgeError::Solve(e) => solve_failed(e),
+                        e => {
+                            say!("error: {e}");
+                            match e {
+                                JudgeError::Cutoff { .. } => exit::CUTOFF,
+                                _ => exit::INPUT,
+                            }
+                        }
                     })
                 }
             }
         }
+    }
+}
+
+/// Reports a solver refusal and gives its exit code.
+fn solve_failed(e: SolveError) -> u8 {
+    say!("error: {e}");
+    match e {
+        SolveError::NoFastPath(_) => exit::ENGINE,
+        SolveError::SearchUnavailable(_) => exit::SEARCH,
+        SolveError::NotInvertible(_) => exit::BIDIR,
+        SolveError::BadPath(_) => exit::INTERNAL,
+        SolveError::TooLarge(_) => exit::INPUT,
     }
 }
 
@@ -443,11 +544,11 @@ fn pick_level(
     match (level_file, level) {
         (Some(path), _) => {
             let text = read_source(&path).map_err(|e| {
-                eprintln!("error: {e}");
+                say!("error: {e}");
                 exit::INPUT
             })?;
-            p.level_from_file(&path, text).map_err(|d| {
-                eprintln!("{:?}", miette::Report::new(d));
+            p.level_from_file(source_name(&path), text).map_err(|d| {
+                output::report(&d);
                 exit::INPUT
             })
         }
@@ -455,26 +556,38 @@ fn pick_level(
             let idx = match &name {
                 Some(n) => p.level_index(n).ok_or_else(|| {
                     let names: Vec<&str> = p.model.levels.iter().map(|l| l.name.as_str()).collect();
-                    eprintln!(
+                    say!(
                         "error: {file} has no level named {n:?}; its levels: {}",
                         names.join(", ")
                     );
                     exit::INPUT
                 })?,
                 None if p.model.levels.is_empty() => {
-                    eprintln!(
-                        "error: {file} has no levels; give a level file: puz solve {file} LEVEL"
-                    );
+                    say!("error: {file} has no levels; give a level file: puz solve {file} LEVEL");
                     return Err(exit::INPUT);
                 }
                 None => 0,
             };
             p.inline_level(idx).map_err(|d| {
-                eprintln!("{:?}", miette::Report::new(d));
+                output::report(&d);
                 exit::RULES
             })
         }
     }
+}
+
+/// The interpreter for a level, to build its graph or draw its states.
+fn setup(
+    model: &puz::compile::Model,
+    lvl: puz::engine::Level,
+) -> Result<puz::engine::Expander<'_>, u8> {
+    puz::engine::Expander::new(model, lvl, &Budget::default()).map_err(|e| {
+        say!("error: {e}");
+        match e {
+            puz::engine::SetupError::Cutoff(_) => exit::CUTOFF,
+            puz::engine::SetupError::TooLarge(_) => exit::INPUT,
+        }
+    })
 }
 
 /// Time and memory limits of `puz graph` and `puz analyze`, and their statistics.
@@ -509,16 +622,6 @@ fn graph_cmd(
         max_depth: None,
         progress: None,
     };
-    let p = load(file)?;
-    let lvl = pick_level(&p, file, level_file, level)?;
-    let mut exp = puz::engine::Expander::new(&p.model, lvl);
-    let built = puz::search::graph::StateGraph::build(
-        &mut exp,
-        &Budget {
-            max_depth: p.model.limit,
-            ..budget.clone()
-        },
-    );
     // Time counts from the start of the command: loading, setup, building, the rest.
     let stats = |graph: Option<(usize, usize)>| {
         if limits.stats {
@@ -528,14 +631,31 @@ fn graph_cmd(
             let size = graph.map_or("graph not built".to_string(), |(n, m)| {
                 format!("states {n}, moves {m}")
             });
-            eprintln!(
+            say!(
                 "stats: {size}, peak memory {peak}, time {:.3}s",
                 t0.elapsed().as_secs_f64()
             );
         }
     };
+    let p = load(file)?;
+    let lvl = pick_level(&p, file, level_file, level)?;
+    let mut exp = puz::engine::Expander::new(&p.model, lvl, &budget).map_err(|e| {
+        say!("error: {e}");
+        stats(None);
+        match e {
+            puz::engine::SetupError::Cutoff(_) => exit::CUTOFF,
+            puz::engine::SetupError::TooLarge(_) => exit::INPUT,
+        }
+    })?;
+    let built = puz::search::graph::StateGraph::build(
+        &mut exp,
+        &Budget {
+            max_depth: p.model.limit,
+            ..budget.clone()
+        },
+    );
     let g = built.map_err(|e| {
-        eprintln!("error: {e}");
+        say!("error: {e}");
         stats(None);
         match e {
             puz::search::graph::GraphError::TooLarge { .. } => exit::GRAPH,
@@ -550,35 +670,26 @@ fn graph_cmd(
             let out = std::io::BufWriter::new(stdout.lock());
             match puz::io::graph::export(&g, &exp, form, format, out, &budget, max_bytes) {
                 Ok(()) => Ok(()),
-                Err(puz::io::graph::ExportError::Io(e))
-                    if e.kind() == std::io::ErrorKind::BrokenPipe =>
-                {
-                    Ok(())
-                }
+                // A closed pipe ends quietly (0); a full disk is lost output (8).
+                Err(puz::io::graph::ExportError::Io(e)) => Err(output::write_failed(e)),
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    say!("error: {e}");
                     Err(match e {
-                        puz::io::graph::ExportError::TooLarge { .. }
-                        | puz::io::graph::ExportError::LimitPassed { .. } => exit::GRAPH,
                         puz::io::graph::ExportError::Cutoff(_) => exit::CUTOFF,
-                        puz::io::graph::ExportError::Io(_) => exit::INPUT,
+                        _ => exit::GRAPH,
                     })
                 }
             }
         }
         GraphOutput::Analysis { json } => match g.analyze(&budget) {
             Err(c) => {
-                eprintln!("error: the analysis stopped: {c}");
+                say!("error: the analysis stopped: {c}");
                 Err(exit::CUTOFF)
             }
             Ok(a) if json => {
-                emit(&(serde_json::to_string_pretty(&a).expect("analysis serializes") + "\n"));
-                Ok(())
+                emit(&(serde_json::to_string_pretty(&a).expect("analysis serializes") + "\n"))
             }
-            Ok(a) => {
-                emit(&analysis_text(&a, &g, &exp, form));
-                Ok(())
-            }
+            Ok(a) => emit(&analysis_text(&a, &g, &exp, form)),
         },
     };
     stats(Some((states, moves)));
@@ -672,28 +783,20 @@ fn solve_cmd(
     let model = &p.model;
     let level_name = lvl.name.clone();
     let (rows, cols) = (lvl.board.rows, lvl.board.cols);
-    let solve_error = |e: SolveError| {
-        eprintln!("error: {e}");
-        match e {
-            SolveError::NoFastPath(_) => exit::ENGINE,
-            SolveError::SearchUnavailable(_) => exit::SEARCH,
-            SolveError::NotInvertible(_) => exit::BIDIR,
-            _ => exit::INPUT,
-        }
-    };
     let ans = Solver::new(model, search.engine.into(), search.search.into())
         .and_then(|mut s| s.solve(lvl.clone(), &search.budget(), true))
-        .map_err(solve_error)?;
+        .map_err(solve_failed)?;
     if search.stats {
         print_stats(&ans.stats);
     }
     if search.verbose {
-        eprintln!(
+        say!(
             "puz: engine {} ({}), search {}",
-            ans.engine, ans.engine_reason, ans.search
+            ans.engine,
+            ans.engine_reason,
+            ans.search
         );
     }
-    let exp = puz::engine::Expander::new(model, lvl);
     let form = p.form();
     let cost_names: Vec<String> = if model.costs.is_empty() {
         vec!["moves".to_string()]
@@ -702,7 +805,7 @@ fn solve_cmd(
     };
     match &ans.outcome {
         Outcome::Cutoff(c) => {
-            eprintln!(
+            say!(
                 "error: search stopped: {c}; no answer (expanded {} states, stored {}, {:.3}s)",
                 ans.stats.expanded,
                 ans.stats.stored,
@@ -739,6 +842,8 @@ fn solve_cmd(
             );
         }
         Outcome::Solved(path) => {
+            // Built only to draw boards: a stopped search must not pay for a second setup.
+            let exp = setup(model, lvl)?;
             let cost = path_cost(model, &path.actions);
             let letters: String = path.actions.iter().map(|&a| model.letter(a)).collect();
             if json {
@@ -773,14 +878,13 @@ fn solve_cmd(
                     outln!(o, "\nstart:");
                     out!(o, "{}", render(&exp, &path.states[0], form));
                     for (k, (a, s)) in path.actions.iter().zip(&path.states[1..]).enumerate() {
-                        let nd = model.dirs.len();
-                        let mv = &model.moves[*a as usize / nd];
+                        let mv = &model.moves[a.mv().index()];
                         outln!(
                             o,
                             "\n{}: {} {} ({})",
                             k + 1,
                             mv.name,
-                            model.dirs[*a as usize % nd].name,
+                            model.dirs[a.dir().index()].name,
                             model.letter(*a)
                         );
                         out!(o, "{}", render(&exp, s, form));
@@ -789,6 +893,5 @@ fn solve_cmd(
             }
         }
     }
-    emit(&o);
-    Ok(())
+    emit(&o)
 }

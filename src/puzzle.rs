@@ -11,15 +11,19 @@ use crate::syntax::ast::GridForm;
 /// A `.puz` file that parsed, checked and compiled, with its inline levels validated.
 #[derive(Debug, Clone)]
 pub struct Puzzle {
+    /// The name reports give the file (usually its path).
     pub name: String,
+    /// The file's text, which diagnostics point into.
     pub source: Arc<String>,
+    /// The compiled rules.
     pub model: Model,
 }
 
 impl Puzzle {
-    /// Runs every stage on `text`; all problems of the file come back in one report.
+    /// Runs every stage on `text`; all problems of the file come back in one report. A
+    /// UTF-8 byte-order mark at the start is skipped.
     pub fn load(name: &str, text: String) -> Result<Puzzle, Diagnostics> {
-        let source = Arc::new(text);
+        let source = Arc::new(crate::io::source::without_bom(text));
         let fail = |problems: Vec<Problem>| Diagnostics::new(name, source.clone(), problems);
         let file = crate::syntax::parse(&source).map_err(fail)?;
         let syms = crate::check::check(&file).map_err(fail)?;
@@ -63,9 +67,10 @@ impl Puzzle {
         self.model.levels.iter().position(|l| l.name == name)
     }
 
-    /// A level read from a separate file, in the legend's default form.
+    /// A level read from a separate file, in the legend's default form. A UTF-8
+    /// byte-order mark at the start is skipped.
     pub fn level_from_file(&self, path: &str, text: String) -> Result<Level, Diagnostics> {
-        let text = Arc::new(text);
+        let text = Arc::new(crate::io::source::without_bom(text));
         let blank_is_cell = self
             .model
             .legend
@@ -83,25 +88,8 @@ impl Puzzle {
     }
 }
 
-/// Rejects levels whose start position already breaks a rule, pointing at the piece.
-pub fn check_start(
-    model: &Model,
-    level: Level,
-    locate: &dyn Fn(usize, usize) -> miette::SourceSpan,
-    whole: miette::SourceSpan,
-) -> Result<Level, Vec<Problem>> {
-    match level.start_violation(model) {
-        None => Ok(level),
-        Some((cells, rule)) => {
-            let span = match cells.first() {
-                Some(&(r, c)) => locate(r, c),
-                None => whole,
-            };
-            Err(vec![Problem::IllegalStart {
-                rule,
-                span,
-                label: "this piece".to_string(),
-            }])
-        }
+impl AsRef<Model> for Puzzle {
+    fn as_ref(&self) -> &Model {
+        &self.model
     }
 }

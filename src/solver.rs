@@ -5,8 +5,8 @@
 //! judge queries afterwards. The choices are plain enums: the command line maps its flags
 //! onto them.
 
-use crate::compile::Model;
-use crate::engine::{Expander, Level};
+use crate::compile::{Action, Model};
+use crate::engine::{Expander, Level, PrepareError, SetupError};
 use crate::fast::{FastOutcome, FastPath};
 use crate::search::{self, Budget, Outcome, Path, Stats};
 
@@ -91,44 +91,61 @@ pub enum SolveError {
     /// A path failed its replay through the interpreter (a bug in a solver).
     #[error("internal error: the solver returned a path that does not replay ({0})")]
     BadPath(String),
+    /// The level does not fit the engine's limits.
+    #[error("{0}")]
+    TooLarge(String),
+}
+
+/// An answer that stopped at a budget before searching (level setup, heuristic or goal
+/// preparation).
+fn cut_off(c: crate::search::Cutoff, t0: std::time::Instant) -> (Outcome, Stats) {
+    let stats = Stats {
+        elapsed: t0.elapsed(),
+        ..Stats::default()
+    };
+    (Outcome::Cutoff(c), stats)
+}
+
+/// Sets up the interpreter for `level`; `Err(Ok(..))` when a budget ran out first.
+#[allow(clippy::result_large_err)]
+fn expander<'m>(
+    model: &'m Model,
+    level: Level,
+    budget: &Budget,
+) -> Result<Expander<'m>, Result<crate::search::Cutoff, SolveError>> {
+    Expander::new(model, level, budget).map_err(|e| match e {
+        SetupError::Cutoff(c) => Ok(c),
+        SetupError::TooLarge(why) => Err(SolveError::TooLarge(why)),
+    })
 }
 
 /// The cost vector of an action sequence (moves count when no cost is declared).
-pub fn path_cost(model: &Model, actions: &[u32]) -> Vec<u64> {
+pub fn path_cost(model: &Model, actions: &[Action]) -> Vec<u64> {
     if model.costs.is_empty() {
         return vec![actions.len() as u64];
     }
-    let nd = model.dirs.len();
     let mut cost = vec![0u64; model.costs.len()];
     for &a in actions {
-        for (c, add) in cost.iter_mut().zip(&model.moves[a as usize / nd].adds) {
+        for (c, add) in cost.iter_mut().zip(&model.moves[a.mv().index()].adds) {
             *c += *add as u64;
         }
     }
     cost
 }
 
-/// Which components each action adds to (moves count as one component when no cost is
+/// Which components each move adds to (moves count as one component when no cost is
 /// declared).
 pub fn cost_table(model: &Model) -> search::CostTable {
-    let nd = model.dirs.len();
     let components = model.costs.len().max(1);
     let mut adds = vec![];
     for m in &model.moves {
-        for _ in 0..nd {
-            if model.costs.is_empty() {
-                adds.push(1);
-            } else {
-                adds.extend(m.adds.iter().map(|&x| u8::from(x > 0)));
-            }
+        if model.costs.is_empty() {
+            adds.push(1);
+        } else {
+            adds.extend(m.adds.iter().map(|&x| u8::from(x > 0)));
         }
     }
     search::CostTable { components, adds }
-}
-
-/// Whether every move costs the same single unit, so breadth-first search is exact.
-pub fn unit_costs(model: &Model) -> bool {
-    model.costs.len() <= 1 && model.moves.iter().all(|m| m.adds.iter().all(|&a| a == 1))
 }
 
 /// The engine a [`Solver`] runs, chosen once for its model.
@@ -171,7 +188,7 @@ impl<'m> Solver<'m> {
             Ok(f) => Engine::Fast(f),
             Err(why) if engine == EngineChoice::Fast => return Err(SolveError::NoFastPath(why)),
             Err(why) => {
-                let unit = unit_costs(model);
+                let unit = model.unit_costs();
                 let search = match search {
                     SearchChoice::Auto if unit => SearchChoice::Bfs,
                     SearchChoice::Auto => SearchChoice::Dijkstra,
@@ -222,6 +239,7 @@ impl<'m> Solver<'m> {
         budget: &Budget,
         need_path: bool,
     ) -> Result<Answer, SolveError> {
+        let t0 = std::time::Instant::now();
         let model = self.model;
         let mut budget = budget.clone();
         budget.max_depth = model.limit;
@@ -235,7 +253,19 @@ impl<'m> Solver<'m> {
                         cost,
                         actions: Some(actions),
                     } => {
-                        let mut exp = Expander::new(model, level);
+                        let mut exp = match expander(model, level, &budget) {
+                            Ok(exp) => exp,
+                            Err(Ok(c)) => {
+                                return Ok(Answer {
+                                    outcome: Outcome::Cutoff(c),
+                                    stats,
+                                    engine,
+                                    engine_reason,
+                                    search,
+                                })
+                            }
+                            Err(Err(e)) => return Err(e),
+                        };
                         let states = search::replay(&mut exp, &actions).map_err(|k| {
                             SolveError::BadPath(format!(
                                 "fast path: move {} is not possible",
@@ -262,8 +292,21 @@ impl<'m> Solver<'m> {
             }
             Engine::Interp { search, .. } => {
                 let search = *search;
-                let mut exp = Expander::new(model, level);
-                let unit = unit_costs(model);
+                let mut exp = match expander(model, level, &budget) {
+                    Ok(exp) => exp,
+                    Err(Ok(c)) => {
+                        let (outcome, stats) = cut_off(c, t0);
+                        return Ok(Answer {
+                            outcome,
+                            stats,
+                            engine,
+                            engine_reason,
+                            search: search_name(search),
+                        });
+                    }
+                    Err(Err(e)) => return Err(e),
+                };
+                let unit = model.unit_costs();
                 let needs_unit = |name: &str| {
                     SolveError::SearchUnavailable(format!(
                         "--search {name} needs moves that all cost one unit; this puzzle's cost is ({}); use --search dijkstra",
@@ -276,24 +319,28 @@ impl<'m> Solver<'m> {
                     SearchChoice::Bfs | SearchChoice::Iddfs => {
                         return Err(needs_unit(search_name(search)))
                     }
-                    SearchChoice::Astar => {
-                        exp.prepare_heuristic().map_err(|e| {
-                            SolveError::SearchUnavailable(format!(
+                    SearchChoice::Astar => match exp.prepare_heuristic(&budget) {
+                        Ok(()) => search::astar(&mut exp, &budget),
+                        Err(PrepareError::Cutoff(c)) => cut_off(c, t0),
+                        Err(PrepareError::Refused(e)) => {
+                            return Err(SolveError::SearchUnavailable(format!(
                                 "--search astar: no heuristic can be derived: {e}"
-                            ))
-                        })?;
-                        search::astar(&mut exp, &budget)
-                    }
+                            )))
+                        }
+                    },
                     SearchChoice::Bidir => {
                         invertible(model).map_err(|e| {
                             SolveError::NotInvertible(format!("--search bidir: {e}"))
                         })?;
-                        let goals = exp.goal_states(MAX_GOAL_STATES).map_err(|e| {
-                            SolveError::NotInvertible(format!(
-                                "--search bidir: cannot start from the goal: {e}"
-                            ))
-                        })?;
-                        search::bidirectional(&mut exp, &budget, &goals)
+                        match exp.goal_states(MAX_GOAL_STATES, &budget) {
+                            Ok(goals) => search::bidirectional(&mut exp, &budget, &goals),
+                            Err(PrepareError::Cutoff(c)) => cut_off(c, t0),
+                            Err(PrepareError::Refused(e)) => {
+                                return Err(SolveError::NotInvertible(format!(
+                                    "--search bidir: cannot start from the goal: {e}"
+                                )))
+                            }
+                        }
                     }
                     SearchChoice::Dijkstra | SearchChoice::Auto => {
                         let table = cost_table(model);
@@ -350,10 +397,10 @@ pub fn search_name(s: SearchChoice) -> &'static str {
 /// move's direction, or one `turn` whose table undoes itself, with no tests, on a board
 /// whose tiles never change, with every direction's opposite declared.
 pub fn invertible(model: &Model) -> Result<(), String> {
-    if model.tiles.iter().any(|t| t.becomes.is_some()) {
+    if !model.static_tiles() {
         return Err("tiles change during play, so moves cannot be undone".into());
     }
-    if !unit_costs(model) {
+    if !model.unit_costs() {
         return Err("moves do not all cost one unit".into());
     }
     let nd = model.dirs.len();

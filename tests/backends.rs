@@ -19,11 +19,12 @@
 //!   and a push is several statements).
 //!
 //! The expected costs are not taken on trust: `table_agrees_with_brute_force` recomputes
-//! every row with small brute-force solvers written here from the puzzles' descriptions
-//! (nothing shared with the crate).
+//! every row with the brute-force references of `tests/common/` (written from the puzzles'
+//! descriptions, nothing shared with the crate).
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
+mod common;
+
+use std::collections::HashMap;
 
 use puz::engine::{Expander, Level};
 use puz::search::{Budget, Outcome};
@@ -318,225 +319,23 @@ fn describe(r: &Row) -> String {
 // Independent brute force
 // ---------------------------------------------------------------------------------------
 
-/// A grid of symbols; for integer levels, each number's first character.
-struct Grid {
-    cells: Vec<Vec<char>>,
-}
-
-const DIRS: [(i64, i64); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
-
-impl Grid {
-    fn new(rows: &[String], ints: bool) -> Grid {
-        let cells = rows
-            .iter()
-            .map(|r| {
-                if ints {
-                    r.split_whitespace()
-                        .map(|t| t.chars().next().expect("a number"))
-                        .collect()
-                } else {
-                    r.chars().collect()
-                }
-            })
-            .collect();
-        Grid { cells }
-    }
-
-    fn at(&self, (r, c): (i64, i64)) -> Option<char> {
-        if r < 0 || c < 0 {
-            return None;
-        }
-        self.cells.get(r as usize)?.get(c as usize).copied()
-    }
-
-    fn find(&self, f: impl Fn(char) -> bool) -> Vec<(i64, i64)> {
-        let mut out = vec![];
-        for (r, row) in self.cells.iter().enumerate() {
-            for (c, &ch) in row.iter().enumerate() {
-                if f(ch) {
-                    out.push((r as i64, c as i64));
-                }
-            }
-        }
-        out
-    }
-}
-
-fn add((r, c): (i64, i64), (dr, dc): (i64, i64)) -> (i64, i64) {
-    (r + dr, c + dc)
-}
-
-/// Bloxorz: the block is its one or two cells. Rolling a standing block in direction d
-/// lays it on the next two cells; rolling a lying block along its length stands it on the
-/// cell beyond; rolling it sideways shifts both cells. No cell may be void or off the
-/// board; a standing block may not be on fragile floor. Goal: standing on the target.
-fn brute_bloxorz(g: &Grid) -> Option<u64> {
-    type B = ((i64, i64), (i64, i64));
-    let xs = g.find(|c| c == 'X');
-    let start: B = (xs[0], *xs.last().expect("a block"));
-    let target = g.find(|c| c == 'O')[0];
-    let legal = |(a, b): B| {
-        let ok = |p| matches!(g.at(p), Some('.' | 'X' | 'O' | 'E'));
-        ok(a) && ok(b) && (a != b || g.at(a) != Some('E'))
-    };
-    let roll = |(a, b): B, d: (i64, i64)| -> B {
-        if a == b {
-            let n1 = add(a, d);
-            let n2 = add(n1, d);
-            (n1.min(n2), n1.max(n2))
-        } else if add(a, d) == b || add(b, d) == a {
-            let far = if add(a, d) == b { b } else { a };
-            let n = add(far, d);
-            (n, n)
-        } else {
-            (add(a, d), add(b, d))
-        }
-    };
-    let mut dist: HashMap<B, u64> = HashMap::from([(start, 0)]);
-    let mut q = VecDeque::from([start]);
-    while let Some(s) = q.pop_front() {
-        if s.0 == s.1 && s.0 == target {
-            return Some(dist[&s]);
-        }
-        for d in DIRS {
-            let t = roll(s, d);
-            if legal(t) && !dist.contains_key(&t) {
-                dist.insert(t, dist[&s] + 1);
-                q.push_back(t);
-            }
-        }
-    }
-    None
-}
-
-/// Curling 2.0: a throw is refused when the next cell is a standing block; the stone
-/// slides until it enters the goal, or stops before a block (which disappears), or leaves
-/// the board (lost). At most 10 throws.
-fn brute_curling(g: &Grid) -> Option<u64> {
-    let start = g.find(|c| c == '2')[0];
-    let blocks = g.find(|c| c == '1');
-    let index: HashMap<(i64, i64), usize> =
-        blocks.iter().enumerate().map(|(i, &p)| (p, i)).collect();
-    // State: stone cell and which blocks stand.
-    type S = ((i64, i64), Vec<bool>);
-    let s0: S = (start, vec![true; blocks.len()]);
-    let mut seen: HashSet<S> = HashSet::from([s0.clone()]);
-    let mut layer = vec![s0];
-    for throws in 1..=10u64 {
-        let mut next = vec![];
-        for (pos, standing) in &layer {
-            let block = |p: (i64, i64)| index.get(&p).is_some_and(|&i| standing[i]);
-            for d in DIRS {
-                if block(add(*pos, d)) {
-                    continue;
-                }
-                let mut at = *pos;
-                loop {
-                    let n = add(at, d);
-                    match g.at(n) {
-                        None => break, // lost
-                        Some(_) if block(n) => {
-                            let mut st = standing.clone();
-                            st[index[&n]] = false;
-                            let s = (at, st);
-                            if seen.insert(s.clone()) {
-                                next.push(s);
-                            }
-                            break;
-                        }
-                        Some('3') => return Some(throws),
-                        Some(_) => at = n,
-                    }
-                }
-            }
-        }
-        layer = next;
-    }
-    None
-}
-
-/// Huarong Dao: the blank trades places with a neighbouring free cell's piece; only the
-/// blank and the token are told apart. Goal: the token on a target.
-fn brute_huarong(g: &Grid) -> Option<u64> {
-    let token = g.find(|c| c == 'S' || c == '*')[0];
-    let blank = g.find(|c| c == 'E')[0];
-    let targets = g.find(|c| c == 'T' || c == '*');
-    let free = |p| matches!(g.at(p), Some('.' | 'S' | 'E' | 'T' | '*'));
-    let s0 = (blank, token);
-    let mut dist = HashMap::from([(s0, 0u64)]);
-    let mut q = VecDeque::from([s0]);
-    while let Some((b, t)) = q.pop_front() {
-        if targets.contains(&t) {
-            return Some(dist[&(b, t)]);
-        }
-        for d in DIRS {
-            let nb = add(b, d);
-            if !free(nb) {
-                continue;
-            }
-            let nt = if nb == t { b } else { t };
-            if !dist.contains_key(&(nb, nt)) {
-                dist.insert((nb, nt), dist[&(b, t)] + 1);
-                q.push_back((nb, nt));
-            }
-        }
-    }
-    None
-}
-
-/// Sokoban: the man walks onto free floor, or pushes the box one cell onto floor; the
-/// cost (pushes, walks) is compared lexicographically (`one_cost`: their sum). Goal: the
-/// box on the target.
-fn brute_sokoban(g: &Grid, one_cost: bool) -> Option<Vec<u64>> {
-    let man = g.find(|c| c == 'S')[0];
-    let bx = g.find(|c| c == 'B')[0];
-    let target = g.find(|c| c == 'T')[0];
-    let floor = |p| matches!(g.at(p), Some('.' | 'S' | 'B' | 'T'));
-    let mut best: HashMap<_, (u64, u64)> = HashMap::from([((man, bx), (0, 0))]);
-    let mut heap = BinaryHeap::from([Reverse(((0u64, 0u64), man, bx))]);
-    while let Some(Reverse((cost, m, b))) = heap.pop() {
-        if best[&(m, b)] < cost {
-            continue;
-        }
-        if b == target {
-            return Some(if one_cost {
-                vec![cost.1]
-            } else {
-                vec![cost.0, cost.1]
-            });
-        }
-        for d in DIRS {
-            let n = add(m, d);
-            let (s, c) = if n == b {
-                let nb = add(b, d);
-                if !floor(nb) {
-                    continue;
-                }
-                ((n, nb), (cost.0 + 1, cost.1))
-            } else if floor(n) {
-                ((n, b), (cost.0, cost.1 + 1))
-            } else {
-                continue;
-            };
-            // One cost: count every move as a walk.
-            let c = if one_cost { (0, c.0 + c.1) } else { c };
-            if best.get(&s).is_none_or(|&old| c < old) {
-                best.insert(s, c);
-                heap.push(Reverse((c, s.0, s.1)));
-            }
-        }
-    }
-    None
-}
-
+/// The optimal cost vector of a level by the references of `tests/common/`, or `None`.
 fn brute(p: P, rows: &[String]) -> Option<Vec<u64>> {
-    let g = Grid::new(rows, p == P::Curling);
+    use common::{bloxorz, curling, huarong, sokoban};
+    let text: String = rows.iter().map(|r| format!("{r}\n")).collect();
+    let one = |c: Option<usize>| c.map(|c| vec![c as u64]);
     match p {
-        P::Bloxorz => brute_bloxorz(&g).map(|c| vec![c]),
-        P::Curling => brute_curling(&g).map(|c| vec![c]),
-        P::Huarong => brute_huarong(&g).map(|c| vec![c]),
-        P::Sokoban => brute_sokoban(&g, false),
-        P::SokobanMoves => brute_sokoban(&g, true),
+        P::Bloxorz => one(bloxorz::brute_force(&bloxorz::Board::parse(&text))),
+        P::Curling => one(curling::brute_force(
+            &curling::Board::from_text(&text),
+            curling::LIMIT,
+        )),
+        P::Huarong => one(huarong::solve_chars(&text)),
+        P::Sokoban => sokoban::reference(&sokoban::Board::parse(&text))
+            .map(|s| vec![u64::from(s.cost.0), u64::from(s.cost.1)]),
+        P::SokobanMoves => {
+            sokoban::fewest_moves(&sokoban::Board::parse(&text)).map(|c| vec![u64::from(c)])
+        }
     }
 }
 
@@ -576,7 +375,8 @@ fn run(l: &Loaded, r: &Row, search: SearchChoice, engine: EngineChoice) -> Ran {
             let cost = match ans.outcome {
                 Outcome::Solved(path) => {
                     // Independent replay on a fresh expander.
-                    let mut exp = Expander::new(model, level);
+                    let mut exp =
+                        Expander::new(model, level, &Budget::default()).expect("the level sets up");
                     let states = puz::search::replay(&mut exp, &path.actions)
                         .unwrap_or_else(|k| panic!("{what}: move {} is not possible", k + 1));
                     assert_eq!(states, path.states, "{what}: the path's states differ");

@@ -652,7 +652,7 @@ fn judge_malformed_inputs_name_line_and_column() {
         let o = puz_stdin(&["judge", BLOXORZ], input.as_bytes());
         expect_code(&o, 2, what);
         let err = stderr(&o);
-        let at = format!("line {line}, column {col}");
+        let at = format!(":{line}:{col}]");
         assert!(
             err.contains(&at),
             "{what}: expected `{at}` in stderr:\n{err}"
@@ -787,5 +787,5 @@ fn judge_columns_count_characters() {
     // The fourth character of the row is the one too many: column 4, not byte column 7.
     let o = puz_stdin(&["judge", BLOXORZ], "3 3\nééé.\n".as_bytes());
     expect_code(&o, 2, "long row of multi-byte characters");
-    assert!(stderr(&o).contains("line 2, column 4"), "{}", stderr(&o));
+    assert!(stderr(&o).contains(":2:4]"), "{}", stderr(&o));
 }

@@ -1,275 +1,29 @@
 //! Randomised differential test of `puzzles/curling.puz` (Curling 2.0, POJ 3009 / AOJ 1144)
-//! against an independent brute force written from the spec (`/work/shared/spec/puzzles.md`,
-//! section 4). Nothing here is shared with the crate:
-//!
-//! - cells: `0` vacant, `1` block, `2` start, `3` goal; the judge header is `w h` (width
-//!   first), then h rows of w integers; `0 0` ends the input;
-//! - a throw picks n/s/w/e; it is not allowed when the adjacent cell that way is a block;
-//! - the stone slides until it enters the goal (stops: solved), or the next cell is a block
-//!   (stops before it; the block disappears), or it leaves the board (the throw is lost);
-//! - at most 10 throws; the answer is the fewest throws, or `-1`.
-//!
-//! The brute force is a breadth-first search over (stone cell, blocks still standing).
+//! against the independent brute force of `tests/common/curling.rs`, written from the spec
+//! (`/work/shared/spec/puzzles.md`, section 4) and sharing nothing with the crate.
 
-use std::collections::HashSet;
+mod common;
+
+use common::curling::{answer, brute_force, corridor, Board, Throw, DIRS, LIMIT};
 
 use puz::engine::{Expander, Level};
 use puz::io::judge::{run_judge, JudgeOptions};
 use puz::io::render::render;
 use puz::search::{Budget, Outcome};
 use puz::solver::{path_cost, solve, EngineChoice};
-
-/// Both engines: `auto` (a fast path when one matches) and the interpreter.
-const ENGINES: [EngineChoice; 2] = [EngineChoice::Auto, EngineChoice::Interp];
 use puz::syntax::ast::GridForm;
 use puz::Puzzle;
 
-// ---------------------------------------------------------------------------------------
-// Independent brute force
-// ---------------------------------------------------------------------------------------
+/// Both engines: `auto` (a fast path when one matches) and the interpreter.
+const ENGINES: [EngineChoice; 2] = [EngineChoice::Auto, EngineChoice::Interp];
 
-/// Direction vectors (row, column) in the letter order `n s w e`.
-const DIRS: [(i64, i64); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
-const LIMIT: usize = 10;
-
-#[derive(Clone, Debug)]
-struct Board {
-    w: usize,
-    h: usize,
-    /// Row-major cell codes 0..=3 as in the input.
-    cells: Vec<u8>,
-}
-
-/// Which blocks still stand: one bit per cell.
-type Blocks = Vec<u64>;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Throw {
-    /// The adjacent cell is a block.
-    Forbidden,
-    /// The stone left the board.
-    Lost,
-    /// The stone entered the goal.
-    Goal,
-    /// The stone stopped at `at` and the block at `broke` disappeared.
-    Stop { at: usize, broke: usize },
-}
-
-impl Board {
-    fn find(&self, code: u8) -> usize {
-        let v: Vec<usize> = (0..self.cells.len())
-            .filter(|&i| self.cells[i] == code)
-            .collect();
-        assert_eq!(v.len(), 1, "generator must place exactly one {code}");
-        v[0]
-    }
-
-    fn start(&self) -> usize {
-        self.find(2)
-    }
-
-    fn goal(&self) -> usize {
-        self.find(3)
-    }
-
-    fn blocks(&self) -> Blocks {
-        let mut b = vec![0u64; self.cells.len().div_ceil(64)];
-        for (i, &c) in self.cells.iter().enumerate() {
-            if c == 1 {
-                b[i / 64] |= 1 << (i % 64);
-            }
-        }
-        b
-    }
-
-    fn cell(&self, r: i64, c: i64) -> Option<usize> {
-        (r >= 0 && c >= 0 && (r as usize) < self.h && (c as usize) < self.w)
-            .then(|| r as usize * self.w + c as usize)
-    }
-
-    fn throw(&self, blocks: &Blocks, from: usize, d: (i64, i64)) -> Throw {
-        let has = |i: usize| blocks[i / 64] >> (i % 64) & 1 == 1;
-        let (mut r, mut c) = ((from / self.w) as i64, (from % self.w) as i64);
-        if let Some(next) = self.cell(r + d.0, c + d.1) {
-            if has(next) {
-                return Throw::Forbidden;
-            }
-        }
-        let goal = self.goal();
-        loop {
-            let Some(next) = self.cell(r + d.0, c + d.1) else {
-                return Throw::Lost;
-            };
-            if next == goal {
-                return Throw::Goal;
-            }
-            if has(next) {
-                return Throw::Stop {
-                    at: r as usize * self.w + c as usize,
-                    broke: next,
-                };
-            }
-            r += d.0;
-            c += d.1;
-        }
-    }
-
-    fn judge_text(&self) -> String {
-        let mut s = format!("{} {}\n", self.w, self.h);
-        s.push_str(&self.level_text());
-        s
-    }
-
-    fn level_text(&self) -> String {
-        render_board(self, &self.blocks(), self.start())
-    }
-}
-
-/// The board as rows of spaced integers: standing blocks, the goal, and the stone (`2`,
-/// also when it stands on the goal).
-fn render_board(b: &Board, blocks: &Blocks, stone: usize) -> String {
-    let goal = b.goal();
-    let mut s = String::new();
-    for r in 0..b.h {
-        let row: Vec<&str> = (0..b.w)
-            .map(|c| {
-                let i = r * b.w + c;
-                if i == stone {
-                    "2"
-                } else if blocks[i / 64] >> (i % 64) & 1 == 1 {
-                    "1"
-                } else if i == goal {
-                    "3"
-                } else {
-                    "0"
-                }
-            })
-            .collect();
-        s.push_str(&row.join(" "));
-        s.push('\n');
-    }
-    s
-}
-
-/// Fewest throws reaching the goal, if at most `limit` suffice.
-fn brute_force(b: &Board, limit: usize) -> Option<usize> {
-    let mut seen: HashSet<(usize, Blocks)> = HashSet::new();
-    let mut frontier = vec![(b.start(), b.blocks())];
-    seen.insert(frontier[0].clone());
-    for depth in 1..=limit {
-        let mut next = vec![];
-        for (at, blocks) in &frontier {
-            for d in DIRS {
-                match b.throw(blocks, *at, d) {
-                    Throw::Forbidden | Throw::Lost => {}
-                    Throw::Goal => return Some(depth),
-                    Throw::Stop { at, broke } => {
-                        let mut nb = blocks.clone();
-                        nb[broke / 64] &= !(1 << (broke % 64));
-                        if seen.insert((at, nb.clone())) {
-                            next.push((at, nb));
-                        }
-                    }
-                }
-            }
-        }
-        if next.is_empty() {
-            break;
-        }
-        frontier = next;
-    }
-    None
-}
-
-fn answer(b: &Board) -> String {
-    match brute_force(b, LIMIT) {
-        Some(n) => n.to_string(),
-        None => "-1".to_string(),
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// Random boards
-// ---------------------------------------------------------------------------------------
-
+/// A random board: one in ten 8..=12 on a side, the others up to 8.
 fn random_board(rng: &mut fastrand::Rng, big: bool) -> Board {
-    let (w, h) = if big {
-        (rng.usize(8..=12), rng.usize(8..=12))
-    } else {
-        (rng.usize(2..=8), rng.usize(1..=8))
-    };
-    let density = match rng.u8(0..5) {
-        0 => rng.u8(0..10),
-        1 => rng.u8(50..80),
-        _ => rng.u8(10..50),
-    };
-    let mut cells: Vec<u8> = (0..w * h)
-        .map(|_| u8::from(rng.u8(0..100) < density))
-        .collect();
-    let s = rng.usize(0..w * h);
-    let mut g = rng.usize(0..w * h - 1);
-    if g >= s {
-        g += 1;
-    }
-    cells[s] = 2;
-    cells[g] = 3;
-    Board { w, h, cells }
-}
-
-/// A straight run: start, one vacant cell, `k` blocks, the goal (k + 1 throws when nothing
-/// else helps), in any of the four directions, sometimes inside other rows.
-fn corridor(rng: &mut fastrand::Rng, k: usize) -> Board {
-    let len = k + 3;
-    let mut line = vec![2u8, 0];
-    line.extend(std::iter::repeat_n(1u8, k));
-    line.push(3);
-    if rng.bool() {
-        line.reverse();
-    }
-    let pad_before = rng.usize(0..=1);
-    let pad_after = rng.usize(0..=1);
-    let mut full = vec![0u8; pad_before];
-    full.extend(line);
-    full.extend(std::iter::repeat_n(0u8, pad_after));
-    let len = len + pad_before + pad_after;
-    let others = rng.usize(0..=3);
-    let filler = rng.u8(0..3); // 0: all blocks, 1: all vacant, 2: random
-    let at = rng.usize(0..=others);
-    let mut rows: Vec<Vec<u8>> = (0..others)
-        .map(|_| {
-            (0..len)
-                .map(|_| match filler {
-                    0 => 1,
-                    1 => 0,
-                    _ => u8::from(rng.u8(0..100) < 30),
-                })
-                .collect()
-        })
-        .collect();
-    rows.insert(at, full);
-    let (h, w) = (rows.len(), len);
-    if rng.bool() {
-        // Vertical: transpose.
-        let cells = (0..w)
-            .flat_map(|c| rows.iter().map(move |r| r[c]))
-            .collect();
-        Board { w: h, h: w, cells }
-    } else {
-        Board {
-            w,
-            h,
-            cells: rows.concat(),
-        }
-    }
+    common::curling::board(rng, big, 12)
 }
 
 fn parse_board(w: usize, h: usize, rows: &[&str]) -> Board {
-    let cells: Vec<u8> = rows
-        .iter()
-        .flat_map(|r| r.split_whitespace().map(|t| t.parse::<u8>().unwrap()))
-        .collect();
-    assert_eq!(cells.len(), w * h);
-    Board { w, h, cells }
+    Board::parse(w, h, rows)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -305,8 +59,7 @@ fn judge(puzzle: &Puzzle, input: &str) -> String {
 
 /// Judges `boards` in one input and compares every line with the brute force.
 fn check_judge(puzzle: &Puzzle, boards: &[Board], what: &str) -> Vec<String> {
-    let mut input: String = boards.iter().map(Board::judge_text).collect();
-    input.push_str("0 0\n");
+    let input = common::curling::judge_input(boards);
     let got = judge(puzzle, &input);
     let want: Vec<String> = boards.iter().map(answer).collect();
     let lines: Vec<&str> = got.lines().collect();
@@ -342,11 +95,12 @@ fn check_replay_with(
     what: &str,
 ) -> Option<usize> {
     let what = &format!("{what} ({engine:?})");
-    let text = b.level_text();
+    let text = b.text();
     let level: Level = puzzle
         .level_from_file("r", text.clone())
         .unwrap_or_else(|d| panic!("{what}: valid level rejected:\n{text}{d:?}"));
-    let exp = Expander::new(&puzzle.model, level.clone());
+    let exp =
+        Expander::new(&puzzle.model, level.clone(), &Budget::default()).expect("the level sets up");
     let ans = solve(&puzzle.model, level, engine, &Budget::default())
         .unwrap_or_else(|e| panic!("{what}: solve failed: {e}\n{text}"));
     let want = brute_force(b, LIMIT);
@@ -405,7 +159,7 @@ fn check_replay_with(
         }
         assert_eq!(
             render(&exp, &path.states[k + 1], GridForm::Ints),
-            render_board(b, &blocks, at),
+            b.render(&blocks, at),
             "{what}: the board after throw {} ({ch}) of {letters}, from\n{text}",
             k + 1
         );

@@ -12,7 +12,10 @@
 //! - The NOIP sample, the shipped inline levels, and fingerprints: renamed and reordered
 //!   copies of `puzzles/huarong.puz` still select `huarong`; altered rules do not.
 
-use puz::engine::{Board, Instance, Level};
+mod common;
+
+use common::huarong::{judge_input, maze as random_grid, Board as Grid};
+use puz::engine::{Action, Board, Instance, Level};
 use puz::io::judge::{run_judge, JudgeOptions};
 use puz::search::{Budget, Outcome};
 use puz::solver::{path_cost, solve, solve_with, EngineChoice, SolveError};
@@ -47,77 +50,13 @@ fn judge(p: &Puzzle, input: &str, engine: EngineChoice) -> String {
     String::from_utf8(out).expect("UTF-8")
 }
 
-/// A board of free (`true`) and fixed cells.
-#[derive(Clone, Debug)]
-struct Grid {
-    rows: usize,
-    cols: usize,
-    free: Vec<bool>,
-}
-
-impl Grid {
-    fn free_cells(&self) -> Vec<usize> {
-        (0..self.rows * self.cols)
-            .filter(|&c| self.free[c])
-            .collect()
-    }
-}
-
-/// A random small board: open fields, sparse walls, corridors with dead ends and cut
-/// cells, or nearly all fixed.
-fn random_grid(rng: &mut fastrand::Rng) -> Grid {
-    let rows = rng.usize(1..=6);
-    let cols = rng.usize(1..=7);
-    let n = rows * cols;
-    let free = match rng.u8(0..5) {
-        0 => vec![true; n],
-        1 => (0..n).map(|_| rng.u8(0..100) < 85).collect(),
-        2 => (0..n).map(|_| rng.u8(0..100) < 65).collect(),
-        3 => {
-            // Corridors: a random spanning tree's cells on the odd lattice, plus a few
-            // extra openings (cycles).
-            let mut f = vec![false; n];
-            let (mut stack, mut seen) = (vec![(0usize, 0usize)], vec![false; n]);
-            seen[0] = true;
-            f[0] = true;
-            while let Some(&(r, c)) = stack.last() {
-                let mut opts = vec![];
-                for (dr, dc) in [(-2i64, 0i64), (2, 0), (0, -2), (0, 2)] {
-                    let (r2, c2) = (r as i64 + dr, c as i64 + dc);
-                    if r2 >= 0 && c2 >= 0 && (r2 as usize) < rows && (c2 as usize) < cols {
-                        let i = r2 as usize * cols + c2 as usize;
-                        if !seen[i] {
-                            opts.push((r2 as usize, c2 as usize));
-                        }
-                    }
-                }
-                if opts.is_empty() {
-                    stack.pop();
-                    continue;
-                }
-                let (r2, c2) = opts[rng.usize(0..opts.len())];
-                seen[r2 * cols + c2] = true;
-                f[r2 * cols + c2] = true;
-                f[(r + r2) / 2 * cols + (c + c2) / 2] = true;
-                stack.push((r2, c2));
-            }
-            for _ in 0..rng.usize(0..4) {
-                f[rng.usize(0..n)] = true;
-            }
-            f
-        }
-        _ => (0..n).map(|_| rng.u8(0..100) < 40).collect(),
-    };
-    Grid { rows, cols, free }
-}
-
 // ---------------------------------------------------------------------------------------
 // Judge agreement
 // ---------------------------------------------------------------------------------------
 
 /// A query line (1-based) and whether it is an ordinary valid query.
 fn random_query(rng: &mut fastrand::Rng, g: &Grid) -> (String, bool) {
-    let free = g.free_cells();
+    let free = g.free_indices();
     let any = |rng: &mut fastrand::Rng| (rng.usize(0..g.rows) + 1, rng.usize(0..g.cols) + 1);
     let cell = |c: usize| (c / g.cols + 1, c % g.cols + 1);
     let (e, s, t, valid) = if free.len() >= 2 && rng.u8(0..10) < 8 {
@@ -142,22 +81,6 @@ fn random_query(rng: &mut fastrand::Rng, g: &Grid) -> (String, bool) {
         format!("{} {} {} {} {} {}", e.0, e.1, s.0, s.1, t.0, t.1),
         valid,
     )
-}
-
-fn judge_input(g: &Grid, queries: &[String]) -> String {
-    let mut s = format!("{} {} {}\n", g.rows, g.cols, queries.len());
-    for r in 0..g.rows {
-        let row: Vec<&str> = (0..g.cols)
-            .map(|c| if g.free[r * g.cols + c] { "1" } else { "0" })
-            .collect();
-        s.push_str(&row.join(" "));
-        s.push('\n');
-    }
-    for q in queries {
-        s.push_str(q);
-        s.push('\n');
-    }
-    s
 }
 
 #[test]
@@ -227,7 +150,7 @@ fn judge_agrees_across_alternating_boards() {
     let grids: Vec<Grid> = (0..12)
         .map(|_| loop {
             let g = random_grid(&mut rng);
-            if g.free_cells().len() >= 6 {
+            if g.free_indices().len() >= 6 {
                 break g;
             }
         })
@@ -316,26 +239,14 @@ fn make_level(g: &Grid, ids: &Ids, blank: usize, token: usize, targets: &[usize]
     }
 }
 
-/// Replays a path of actions with the rules written out here: the blank trades places
-/// with its neighbour in the action's direction. Returns the token's last cell.
-fn replay(p: &Puzzle, g: &Grid, blank: usize, token: usize, actions: &[u32]) -> usize {
-    let (mut b, mut t) = (blank as i64, token as i64);
-    let cols = g.cols as i64;
-    for (k, &a) in actions.iter().enumerate() {
-        let d = &p.model.dirs[a as usize % p.model.dirs.len()];
-        let (r, c) = (b / cols + d.dr as i64, b % cols + d.dc as i64);
-        assert!(
-            r >= 0 && c >= 0 && r < g.rows as i64 && c < cols && g.free[(r * cols + c) as usize],
-            "move {} of {actions:?} leaves the free cells",
-            k + 1
-        );
-        let nb = r * cols + c;
-        if nb == t {
-            t = b;
-        }
-        b = nb;
-    }
-    t as usize
+/// Replays a path with the brute force's rules (`tests/common/huarong.rs`), by its
+/// letters; returns the token's last cell.
+fn replay(p: &Puzzle, g: &Grid, blank: usize, token: usize, actions: &[Action]) -> usize {
+    let cell = |i: usize| ((i / g.cols) as i64, (i % g.cols) as i64);
+    let letters: String = actions.iter().map(|&a| p.model.letter(a)).collect();
+    let (r, c) = common::huarong::replay(g, cell(blank), cell(token), &letters)
+        .unwrap_or_else(|e| panic!("{e}"));
+    r as usize * g.cols + c as usize
 }
 
 /// Solves random levels with a path on the fast path and checks them; returns how many
@@ -347,7 +258,7 @@ fn check_paths(p: &Puzzle, names: [&str; 5], seed: u64, count: usize) -> usize {
     let mut done = 0;
     while done < count {
         let g = random_grid(&mut rng);
-        let free = g.free_cells();
+        let free = g.free_indices();
         if free.len() < 2 {
             continue;
         }
@@ -416,7 +327,7 @@ fn cost_only_answers_match_paths() {
     let mut rng = fastrand::Rng::with_seed(77);
     for _ in 0..300 {
         let g = random_grid(&mut rng);
-        let free = g.free_cells();
+        let free = g.free_indices();
         if free.len() < 3 {
             continue;
         }

@@ -17,10 +17,13 @@
 
 mod common;
 
-use common::bloxorz_board;
+use common::bloxorz::{board as bloxorz_board, boards as bloxorz_boards};
+use common::curling::{
+    boards as curling_boards, corridor, judge_input as curling_judge_input, row, Board as Curl,
+};
 use std::collections::HashMap;
 
-use puz::engine::Level;
+use puz::engine::{Action, Level};
 use puz::io::judge::{run_judge, JudgeOptions};
 use puz::search::{Budget, Outcome};
 use puz::solver::{path_cost, solve, EngineChoice, SolveError};
@@ -48,7 +51,10 @@ fn fast_name(p: &Puzzle) -> Option<&'static str> {
 /// What a solve found, in a form that compares engines exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Res {
-    Solved { cost: Vec<u64>, actions: Vec<u32> },
+    Solved {
+        cost: Vec<u64>,
+        actions: Vec<Action>,
+    },
     Unsolvable,
 }
 
@@ -274,23 +280,8 @@ fn commented(text: &str) -> String {
 // Bloxorz boards
 // ---------------------------------------------------------------------------------------
 
-fn bloxorz_boards(seed: u64, n: usize, max: usize) -> Vec<String> {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    (0..n).map(|_| bloxorz_board(&mut rng, max).0).collect()
-}
-
 fn bloxorz_judge_input(boards: &[String]) -> String {
-    let mut input = String::new();
-    for b in boards {
-        let lines: Vec<&str> = b.lines().collect();
-        input.push_str(&format!("{} {}\n", lines.len(), lines[0].len()));
-        for l in lines {
-            input.push_str(l);
-            input.push('\n');
-        }
-    }
-    input.push_str("0 0\n");
-    input
+    common::bloxorz::judge_input(boards, "\n")
 }
 
 /// Relabels a board's symbols.
@@ -304,113 +295,7 @@ fn map_chars(text: &str, map: &[(char, char)]) -> String {
 // Curling boards
 // ---------------------------------------------------------------------------------------
 
-/// A Curling board in the shipped codes: 0 ice, 1 block, 2 start, 3 goal.
-#[derive(Clone, Debug)]
-struct Curl {
-    w: usize,
-    h: usize,
-    cells: Vec<u8>,
-}
-
-impl Curl {
-    /// Level text with the codes relabelled by `codes[code]`.
-    fn text_with(&self, codes: &[&str; 4]) -> String {
-        let mut s = String::new();
-        for r in 0..self.h {
-            let row: Vec<&str> = (0..self.w)
-                .map(|c| codes[self.cells[r * self.w + c] as usize])
-                .collect();
-            s.push_str(&row.join(" "));
-            s.push('\n');
-        }
-        s
-    }
-
-    fn text(&self) -> String {
-        self.text_with(&["0", "1", "2", "3"])
-    }
-}
-
-fn curling_board(rng: &mut fastrand::Rng, max: usize) -> Curl {
-    let (w, h) = if max > 8 && rng.u8(0..4) == 0 {
-        (rng.usize(8..=max), rng.usize(8..=max))
-    } else {
-        (rng.usize(2..=max.min(8)), rng.usize(1..=max.min(8)))
-    };
-    let density = match rng.u8(0..5) {
-        0 => rng.u8(0..10),
-        1 => rng.u8(50..80),
-        _ => rng.u8(10..50),
-    };
-    let mut cells: Vec<u8> = (0..w * h)
-        .map(|_| u8::from(rng.u8(0..100) < density))
-        .collect();
-    let s = rng.usize(0..w * h);
-    let mut g = rng.usize(0..w * h - 1);
-    if g >= s {
-        g += 1;
-    }
-    cells[s] = 2;
-    cells[g] = 3;
-    Curl { w, h, cells }
-}
-
-/// A straight run: start, one vacant cell, `k` blocks, the goal (k + 1 throws when nothing
-/// else helps), in any direction, sometimes inside other rows.
-fn corridor(rng: &mut fastrand::Rng, k: usize) -> Curl {
-    let mut line = vec![2u8, 0];
-    line.extend(std::iter::repeat_n(1u8, k));
-    line.push(3);
-    if rng.bool() {
-        line.reverse();
-    }
-    let mut full = vec![0u8; rng.usize(0..=1)];
-    full.extend(line);
-    full.extend(std::iter::repeat_n(0u8, rng.usize(0..=1)));
-    let len = full.len();
-    let others = rng.usize(0..=3);
-    let filler = rng.u8(0..3);
-    let at = rng.usize(0..=others);
-    let mut rows: Vec<Vec<u8>> = (0..others)
-        .map(|_| {
-            (0..len)
-                .map(|_| match filler {
-                    0 => 1,
-                    1 => 0,
-                    _ => u8::from(rng.u8(0..100) < 30),
-                })
-                .collect()
-        })
-        .collect();
-    rows.insert(at, full);
-    let (h, w) = (rows.len(), len);
-    if rng.bool() {
-        let cells = (0..w)
-            .flat_map(|c| rows.iter().map(move |r| r[c]))
-            .collect();
-        Curl { w: h, h: w, cells }
-    } else {
-        Curl {
-            w,
-            h,
-            cells: rows.concat(),
-        }
-    }
-}
-
-fn curling_boards(seed: u64, n: usize, max: usize) -> Vec<Curl> {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    (0..n).map(|_| curling_board(&mut rng, max)).collect()
-}
-
-fn curling_judge_input(boards: &[Curl]) -> String {
-    let mut input = String::new();
-    for b in boards {
-        input.push_str(&format!("{} {}\n{}", b.w, b.h, b.text()));
-    }
-    input.push_str("0 0\n");
-    input
-}
+// The boards, their generators and the judge format are in `tests/common/curling.rs`.
 
 // ---------------------------------------------------------------------------------------
 // 1. Agreement on random levels
@@ -557,11 +442,10 @@ fn compass_path(p: &Puzzle, r: &Res) -> String {
     let Res::Solved { actions, .. } = r else {
         return "-".to_string();
     };
-    let nd = p.model.dirs.len();
     actions
         .iter()
         .map(|&a| {
-            let d = &p.model.dirs[a as usize % nd];
+            let d = &p.model.dirs[a.dir().index()];
             match (d.dr, d.dc) {
                 (-1, 0) => 'n',
                 (1, 0) => 's',
@@ -1123,19 +1007,6 @@ fn curling_fingerprint_survives_renaming_relabelling_reordering() {
     }
     input.push_str("0 0\n");
     assert_eq!(judge_all_engines(&recoded, &input, "recoded"), want);
-}
-
-/// A one-row board in the shipped codes.
-fn row(cells: &str) -> Curl {
-    let cells: Vec<u8> = cells
-        .split_whitespace()
-        .map(|t| t.parse().unwrap())
-        .collect();
-    Curl {
-        w: cells.len(),
-        h: 1,
-        cells,
-    }
 }
 
 #[test]

@@ -4,12 +4,16 @@
 //! other way round), and in judge mode on the seed 003 sample and the POJ 1475 data; the
 //! fingerprint accepts renamed copies and rejects altered ones.
 
+mod common;
+
 use std::path::PathBuf;
 use std::time::Instant;
 
-use puz::io::judge::{run_judge, JudgeOptions};
+use common::drive::judge_with;
+use common::sokoban::{agreement_shape, poj_data, seed_sample, Syms, ORIGINAL};
+
 use puz::search::{Budget, Cutoff, Outcome};
-use puz::solver::{path_cost, solve, EngineChoice};
+use puz::solver::{solve, EngineChoice};
 use puz::Puzzle;
 
 fn original() -> String {
@@ -32,25 +36,7 @@ fn run(
     text: &str,
     engine: EngineChoice,
 ) -> (&'static str, Option<(Vec<u64>, String)>) {
-    let level = puzzle
-        .level_from_file("random", text.to_string())
-        .unwrap_or_else(|d| panic!("valid board rejected:\n{text}\n{d:?}"));
-    let ans = solve(&puzzle.model, level, engine, &Budget::default())
-        .unwrap_or_else(|e| panic!("solve ({engine:?}) failed on\n{text}\n{e}"));
-    let got = match ans.outcome {
-        Outcome::Solved(path) => {
-            let cost = path_cost(&puzzle.model, &path.actions);
-            let letters: String = path
-                .actions
-                .iter()
-                .map(|&a| puzzle.model.letter(a))
-                .collect();
-            Some((cost, letters))
-        }
-        Outcome::Unsolvable => None,
-        other => panic!("unbudgeted search gave {other:?} on\n{text}"),
-    };
-    (ans.engine, got)
+    common::drive::solve_text(puzzle, text, engine)
 }
 
 /// Both engines on one board; they must agree exactly. Returns whether it was solvable.
@@ -66,103 +52,10 @@ fn agree(puzzle: &Puzzle, text: &str, what: &str) -> bool {
     interp.is_some()
 }
 
-/// Level symbols of one rule set's legend.
-struct Syms {
-    floor: u8,
-    wall: u8,
-    man: u8,
-    box_: u8,
-    goal: u8,
-    /// Man and box standing on a goal cell, when the legend can say so.
-    man_on_goal: Option<u8>,
-    box_on_goal: Option<u8>,
-    /// At most this many goal cells.
-    goals: usize,
-}
-
-const ORIGINAL: Syms = Syms {
-    floor: b'.',
-    wall: b'#',
-    man: b'S',
-    box_: b'B',
-    goal: b'T',
-    man_on_goal: None,
-    box_on_goal: None,
-    goals: 1,
-};
-
 /// A random board of 1..=`max` x 1..=`max` cells (mostly at least 3): walls at a random
 /// density (sometimes a frame), one man, one box and 1..=`goals` goal cells.
 fn random_board(rng: &mut fastrand::Rng, s: &Syms, max: usize) -> String {
-    loop {
-        let mut side = || {
-            if rng.f64() < 0.25 {
-                rng.usize(1..=max)
-            } else {
-                rng.usize(3..=max)
-            }
-        };
-        let (rows, cols) = (side(), side());
-        let goals = rng.usize(1..=s.goals);
-        if rows * cols < 2 + goals {
-            continue;
-        }
-        let density = [0.0, 0.0, 0.08, 0.15, 0.25, 0.4][rng.usize(0..6)];
-        let framed = rows >= 3 && cols >= 3 && (rows - 2) * (cols - 2) >= 2 + goals && rng.bool();
-        let mut g = vec![vec![s.floor; cols]; rows];
-        for (r, row) in g.iter_mut().enumerate() {
-            for (c, cell) in row.iter_mut().enumerate() {
-                let border = r == 0 || c == 0 || r == rows - 1 || c == cols - 1;
-                if (framed && border) || rng.f64() < density {
-                    *cell = s.wall;
-                }
-            }
-        }
-        let inner: Vec<(usize, usize)> = (0..rows)
-            .flat_map(|r| (0..cols).map(move |c| (r, c)))
-            .filter(|&(r, c)| !framed || (r > 0 && c > 0 && r < rows - 1 && c < cols - 1))
-            .collect();
-        // The box usually away from the board's edge, where it could never move.
-        let away: Vec<(usize, usize)> = inner
-            .iter()
-            .copied()
-            .filter(|&(r, c)| r > 0 && c > 0 && r < rows - 1 && c < cols - 1)
-            .collect();
-        let mut picks: Vec<(usize, usize)> = vec![];
-        while picks.len() < 2 + goals {
-            let p = if picks.len() == 1 && !away.is_empty() && rng.f64() < 0.7 {
-                away[rng.usize(0..away.len())]
-            } else {
-                inner[rng.usize(0..inner.len())]
-            };
-            if !picks.contains(&p) {
-                picks.push(p);
-            }
-        }
-        for &(r, c) in &picks[2..] {
-            g[r][c] = s.goal;
-        }
-        // Now and then the man or the box starts on a goal cell, when the legend allows.
-        let (mut man, mut bx) = (picks[0], picks[1]);
-        if s.man_on_goal.is_some() && rng.f64() < 0.1 {
-            man = picks[2];
-        } else if s.box_on_goal.is_some() && rng.f64() < 0.05 {
-            bx = picks[2];
-        }
-        for (at, plain, on_goal) in [(man, s.man, s.man_on_goal), (bx, s.box_, s.box_on_goal)] {
-            let cell = &mut g[at.0][at.1];
-            *cell = if *cell == s.goal {
-                on_goal.expect("allowed")
-            } else {
-                plain
-            };
-        }
-        let text: Vec<String> = g
-            .into_iter()
-            .map(|r| String::from_utf8(r).unwrap())
-            .collect();
-        return text.join("\n");
-    }
+    common::sokoban::board(rng, s, &agreement_shape(max))
 }
 
 /// Runs `count` random boards of `syms` through both engines; returns how many were
@@ -237,17 +130,6 @@ fn hand_made_boards_agree_with_the_interpreter() {
 // Judge mode
 // ---------------------------------------------------------------------------------------
 
-fn judge_with(puzzle: &Puzzle, input: &str, engine: EngineChoice) -> String {
-    let opts = JudgeOptions {
-        engine,
-        ..JudgeOptions::default()
-    };
-    let mut out: Vec<u8> = vec![];
-    run_judge(puzzle, input, &mut out, &opts)
-        .unwrap_or_else(|e| panic!("judge ({engine:?}) failed: {e}"));
-    String::from_utf8(out).expect("judge output is UTF-8")
-}
-
 fn judge_both(puzzle: &Puzzle, input: &str, what: &str) -> String {
     let interp = judge_with(puzzle, input, EngineChoice::Interp);
     let fast = judge_with(puzzle, input, EngineChoice::Fast);
@@ -255,32 +137,10 @@ fn judge_both(puzzle: &Puzzle, input: &str, what: &str) -> String {
     fast
 }
 
-/// The sample input of seed 003, between 输入样例 and 输出样例.
-fn seed_sample_input() -> String {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/seeds");
-    let file = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("003_"))
-        .expect("seed 003 is in tests/data/seeds");
-    let text = std::fs::read_to_string(file).unwrap();
-    let after_in = &text[text.find("输入样例").unwrap()..];
-    let input = &after_in[after_in.find('\n').unwrap() + 1..after_in.find("输出样例").unwrap()];
-    input.trim_start().to_string()
-}
-
-fn poj_data(name: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/pushing_boxes_poj1475")
-        .join(name);
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read the shared judge data {}: {e}", path.display()))
-}
-
 #[test]
 fn seed_sample_through_judge_mode() {
     let puzzle = load("sokoban.puz", original());
-    let out = judge_both(&puzzle, &seed_sample_input(), "seed 003 sample");
+    let out = judge_both(&puzzle, &seed_sample().0, "seed 003 sample");
     assert_eq!(
         out,
         "Maze #1\nEEEEE\n\nMaze #2\nImpossible.\n\nMaze #3\n\

@@ -10,107 +10,21 @@
 //!   piece on a fixed cell or off the board, or blank and piece on the same cell); else the
 //!   fewest moves, or `-1`.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+mod common;
 
+use std::collections::BTreeSet;
+
+use common::huarong::{bfs, judge_input as board_input, Board, Cell};
 use puz::io::judge::{run_judge, JudgeOptions, JudgeSummary};
-use puz::search::{Budget, Outcome};
-use puz::solver::{path_cost, solve, EngineChoice};
+use puz::solver::EngineChoice;
+use puz::Puzzle;
 
 /// Both engines: `auto` (a fast path when one matches) and the interpreter.
 const ENGINES: [EngineChoice; 2] = [EngineChoice::Auto, EngineChoice::Interp];
-use puz::Puzzle;
 
 // ---------------------------------------------------------------------------------------
-// Independent brute force
+// Queries (the brute force is `tests/common/huarong.rs`)
 // ---------------------------------------------------------------------------------------
-
-/// Cells are (row, column), 0-based.
-type Cell = (i64, i64);
-
-/// Direction vectors in the letter order `n s w e`.
-const DIRS: [(i64, i64); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
-
-#[derive(Clone, Debug)]
-struct Board {
-    rows: usize,
-    cols: usize,
-    /// `true` for a movable cell (`1`).
-    free: Vec<bool>,
-}
-
-impl Board {
-    fn on_board(&self, (r, c): Cell) -> bool {
-        r >= 0 && c >= 0 && (r as usize) < self.rows && (c as usize) < self.cols
-    }
-
-    fn is_free(&self, p: Cell) -> bool {
-        self.on_board(p) && self.free[p.0 as usize * self.cols + p.1 as usize]
-    }
-
-    fn free_cells(&self) -> Vec<Cell> {
-        let mut v = vec![];
-        for r in 0..self.rows as i64 {
-            for c in 0..self.cols as i64 {
-                if self.is_free((r, c)) {
-                    v.push((r, c));
-                }
-            }
-        }
-        v
-    }
-
-    fn judge_text(&self) -> String {
-        let mut s = String::new();
-        for r in 0..self.rows {
-            let row: Vec<&str> = (0..self.cols)
-                .map(|c| {
-                    if self.free[r * self.cols + c] {
-                        "1"
-                    } else {
-                        "0"
-                    }
-                })
-                .collect();
-            s.push_str(&row.join(" "));
-            s.push('\n');
-        }
-        s
-    }
-}
-
-/// One move of the blank towards `d`: the new (blank, piece), or `None` when illegal.
-fn step(board: &Board, blank: Cell, piece: Cell, d: (i64, i64)) -> Option<(Cell, Cell)> {
-    let next = (blank.0 + d.0, blank.1 + d.1);
-    if !board.is_free(next) {
-        return None;
-    }
-    let piece = if next == piece { blank } else { piece };
-    Some((next, piece))
-}
-
-/// Fewest moves bringing the piece from `piece` onto `target`; the blank starts at `blank`.
-/// Both start cells must be distinct free cells.
-fn bfs(board: &Board, blank: Cell, piece: Cell, target: Cell) -> Option<usize> {
-    let mut dist: HashMap<(Cell, Cell), usize> = HashMap::new();
-    let mut queue = VecDeque::new();
-    dist.insert((blank, piece), 0);
-    queue.push_back((blank, piece));
-    while let Some((b, p)) = queue.pop_front() {
-        let d0 = dist[&(b, p)];
-        if p == target {
-            return Some(d0);
-        }
-        for d in DIRS {
-            if let Some(s) = step(board, b, p, d) {
-                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(s) {
-                    e.insert(d0 + 1);
-                    queue.push_back(s);
-                }
-            }
-        }
-    }
-    None
-}
 
 /// A query, 1-based as in the input: `EX EY SX SY TX TY`.
 #[derive(Clone, Copy, Debug)]
@@ -140,35 +54,10 @@ fn expected(board: &Board, q: &Query) -> (String, bool) {
     if !board.is_free(e) || !board.is_free(s) || e == s {
         return ("-1".to_string(), true);
     }
-    match bfs(board, e, s, t) {
+    match bfs(board, e, s, &[t]) {
         Some(n) => (n.to_string(), false),
         None => ("-1".to_string(), false),
     }
-}
-
-/// Replays a path of blank moves (`n s w e`) with the brute-force rules; panics on an
-/// illegal move or when the piece does not end on the target.
-fn replay(board: &Board, blank: Cell, piece: Cell, target: Cell, letters: &str, what: &str) {
-    let (mut b, mut p) = (blank, piece);
-    for (k, ch) in letters.chars().enumerate() {
-        let d = match ch {
-            'n' => DIRS[0],
-            's' => DIRS[1],
-            'w' => DIRS[2],
-            'e' => DIRS[3],
-            other => panic!("{what}: unexpected letter {other:?} in {letters:?}"),
-        };
-        (b, p) = step(board, b, p, d).unwrap_or_else(|| {
-            panic!(
-                "{what}: move {} ({ch}) of {letters:?} is illegal (blank {b:?}, piece {p:?})",
-                k + 1
-            )
-        });
-    }
-    assert_eq!(
-        p, target,
-        "{what}: path {letters:?} leaves the piece at {p:?}, not on the target {target:?}"
-    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -176,15 +65,7 @@ fn replay(board: &Board, blank: Cell, piece: Cell, target: Cell, letters: &str, 
 // ---------------------------------------------------------------------------------------
 
 fn random_board(rng: &mut fastrand::Rng) -> Board {
-    let rows = rng.usize(1..=6);
-    let cols = rng.usize(1..=6);
-    // Per-board density of movable cells, from nearly all fixed to all movable.
-    let density = match rng.u8(0..4) {
-        0 => 100,
-        _ => rng.u8(20..=100),
-    };
-    let free = (0..rows * cols).map(|_| rng.u8(0..100) < density).collect();
-    Board { rows, cols, free }
+    common::huarong::board(rng)
 }
 
 /// Query kinds the generator makes, for coverage counts.
@@ -303,13 +184,8 @@ fn random_query(rng: &mut fastrand::Rng, b: &Board) -> Option<(Query, Kind)> {
 }
 
 fn judge_input(b: &Board, queries: &[Query]) -> String {
-    let mut s = format!("{} {} {}\n", b.rows, b.cols, queries.len());
-    s.push_str(&b.judge_text());
-    for q in queries {
-        s.push_str(&q.line());
-        s.push('\n');
-    }
-    s
+    let lines: Vec<String> = queries.iter().map(Query::line).collect();
+    board_input(b, &lines)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -333,7 +209,8 @@ fn judge_with(
         engine,
         ..JudgeOptions::default()
     };
-    let res = run_judge(puzzle, input, &mut out, &opts).map_err(|e| e.to_string());
+    let res = run_judge(puzzle, input, &mut out, &opts)
+        .map_err(|e| puz::diagnostics::render_plain(&e, 80));
     (String::from_utf8(out).expect("UTF-8 output"), res)
 }
 
@@ -437,11 +314,7 @@ fn noip_sample() {
     assert!(summary.warnings.is_empty(), "{:?}", summary.warnings);
     eprintln!("default judge engine: {}", summary.engine);
     // The brute force agrees with the spec's sample too.
-    let b = Board {
-        rows: 3,
-        cols: 4,
-        free: SAMPLE_BOARD.split_whitespace().map(|t| t == "1").collect(),
-    };
+    let b = Board::from_codes(3, 4, SAMPLE_BOARD);
     assert_eq!(expected(&b, &Query([3, 2, 1, 2, 2, 2])).0, "2");
     assert_eq!(expected(&b, &Query([1, 2, 2, 2, 3, 2])).0, "-1");
     // Windows line breaks and blank lines change nothing.
@@ -523,11 +396,7 @@ fn random_boards_through_judge_mode() {
 #[test]
 fn on_target_answers_zero_first() {
     let puzzle = load_puzzle();
-    let b = Board {
-        rows: 3,
-        cols: 4,
-        free: SAMPLE_BOARD.split_whitespace().map(|t| t == "1").collect(),
-    };
+    let b = Board::from_codes(3, 4, SAMPLE_BOARD);
     let qs = [
         Query([1, 1, 2, 2, 2, 2]), // blank on a fixed cell
         Query([0, 2, 2, 2, 2, 2]), // blank off the board
@@ -547,11 +416,7 @@ fn on_target_answers_zero_first() {
 
 fn on_target_off_the_board_answers_zero() {
     let puzzle = load_puzzle();
-    let b = Board {
-        rows: 3,
-        cols: 4,
-        free: SAMPLE_BOARD.split_whitespace().map(|t| t == "1").collect(),
-    };
+    let b = Board::from_codes(3, 4, SAMPLE_BOARD);
     let qs = [
         Query([3, 2, 0, 9, 0, 9]),
         Query([3, 2, 4, 2, 4, 2]),
@@ -569,11 +434,7 @@ fn on_target_off_the_board_answers_zero() {
 
 fn target_off_the_board_is_not_malformed() {
     let puzzle = load_puzzle();
-    let b = Board {
-        rows: 3,
-        cols: 4,
-        free: SAMPLE_BOARD.split_whitespace().map(|t| t == "1").collect(),
-    };
+    let b = Board::from_codes(3, 4, SAMPLE_BOARD);
     let qs = [
         Query([3, 2, 1, 2, 4, 2]),
         Query([3, 2, 1, 2, 1, 5]),
@@ -587,11 +448,7 @@ fn target_off_the_board_is_not_malformed() {
 #[test]
 fn malformed_queries_warn_by_number() {
     let puzzle = load_puzzle();
-    let b = Board {
-        rows: 3,
-        cols: 4,
-        free: SAMPLE_BOARD.split_whitespace().map(|t| t == "1").collect(),
-    };
+    let b = Board::from_codes(3, 4, SAMPLE_BOARD);
     let qs = [
         Query([3, 2, 1, 2, 2, 2]),  // fine: 2
         Query([1, 1, 1, 2, 2, 2]),  // blank fixed
@@ -648,7 +505,7 @@ fn malformed_input_reports_line_and_column() {
                 Err(e) => e,
             };
             assert!(
-                err.contains(&format!("line {line}, column {col}")),
+                err.contains(&format!(":{line}:{col}]")),
                 "{engine:?}: expected line {line}, column {col} in {err:?} for\n{input}"
             );
             assert_eq!(
@@ -670,7 +527,7 @@ fn short_last_query_reports_its_line() {
         let (out, res) = judge_with(&puzzle, &input, engine);
         let err = res.expect_err("a short last query must be an error");
         assert_eq!(out, "2\n-1\n", "{engine:?}");
-        assert!(err.contains("line 7, column 10"), "{engine:?}: {err}");
+        assert!(err.contains(":7:10]"), "{engine:?}: {err}");
     }
 }
 
@@ -702,7 +559,7 @@ fn short_query_names_its_own_line() {
         let err = res.expect_err("a short query must be an error");
         assert_eq!(out, before);
         assert!(
-            err.contains(&format!("line {line}, column 10")),
+            err.contains(&format!(":{line}:10]")),
             "{err}\ninput:\n{input}"
         );
     }
@@ -714,64 +571,17 @@ fn crate_solve(
     engine: EngineChoice,
     what: &str,
 ) -> Option<(u64, String)> {
-    let ans = solve(&puzzle.model, level, engine, &Budget::default())
-        .unwrap_or_else(|e| panic!("{what}: {engine:?}: solve failed: {e}"));
-    match ans.outcome {
-        Outcome::Solved(path) => {
-            let cost = path_cost(&puzzle.model, &path.actions);
-            assert_eq!(cost.len(), 1, "one cost component");
-            let letters: String = path
-                .actions
-                .iter()
-                .map(|&a| puzzle.model.letter(a))
-                .collect();
-            Some((cost[0], letters))
-        }
-        Outcome::Unsolvable => None,
-        other => panic!("{what}: {engine:?}: expected a path or no solution, got {other:?}"),
-    }
-}
-
-/// Parses a character level (`#` fixed, `.` free, `E` blank, `S` piece, `T` target,
-/// `*` piece on target) into the brute force's terms.
-fn parse_chars(text: &str) -> (Board, Cell, Cell, Cell) {
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    let (rows, cols) = (lines.len(), lines[0].len());
-    let mut free = vec![];
-    let (mut e, mut s, mut t) = (None, None, None);
-    for (r, l) in lines.iter().enumerate() {
-        assert_eq!(l.len(), cols);
-        for (c, ch) in l.chars().enumerate() {
-            let p = (r as i64, c as i64);
-            free.push(ch != '#');
-            match ch {
-                'E' => e = Some(p),
-                'S' => s = Some(p),
-                'T' => t = Some(p),
-                '*' => {
-                    s = Some(p);
-                    t = Some(p);
-                }
-                _ => {}
-            }
-        }
-    }
-    (
-        Board { rows, cols, free },
-        e.expect("a blank"),
-        s.expect("a piece"),
-        t.expect("a target"),
-    )
+    let (_, found) = common::drive::solve_level(puzzle, level, engine, what);
+    found.map(|(cost, letters)| {
+        assert_eq!(cost.len(), 1, "one cost component");
+        (cost[0], letters)
+    })
 }
 
 /// Solves a level with both engines; checks the optimum and replays each path.
 fn check_level(puzzle: &Puzzle, level: puz::engine::Level, text: &str, what: &str) -> Option<u64> {
-    let (b, e, s, t) = parse_chars(text);
-    let want = if s == t { Some(0) } else { bfs(&b, e, s, t) };
+    let (b, e, s, t) = common::huarong::parse_chars(text);
+    let want = bfs(&b, e, s, &t);
     for engine in ENGINES {
         let what = format!("{what} ({engine:?})");
         let got = crate_solve(puzzle, level.clone(), engine, &what);
@@ -783,7 +593,12 @@ fn check_level(puzzle: &Puzzle, level: puz::engine::Level, text: &str, what: &st
                     "{what}: wrong optimum on\n{text}\npath {letters}"
                 );
                 assert_eq!(letters.len(), best, "{what}: path length is not the cost");
-                replay(&b, e, s, t, letters, &format!("{what}\n{text}"));
+                let end = common::huarong::replay(&b, e, s, letters)
+                    .unwrap_or_else(|err| panic!("{what}: {err}\n{text}"));
+                assert!(
+                    t.contains(&end),
+                    "{what}: path {letters:?} leaves the piece at {end:?}, not on a target\n{text}"
+                );
             }
             _ => panic!("{what}: crate says {got:?}, brute force says {want:?} on\n{text}"),
         }

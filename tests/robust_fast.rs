@@ -15,6 +15,7 @@
 
 use std::process::Command;
 
+use puz::engine::Action;
 use puz::search::{Budget, Outcome};
 use puz::solver::{EngineChoice, SearchChoice, Solver};
 use puz::Puzzle;
@@ -153,7 +154,7 @@ fn curling_level(rng: &mut fastrand::Rng) -> String {
 // ---------------------------------------------------------------------------------------
 
 /// An outcome in a form that compares exactly: the actions of a path, or none.
-fn result(out: Outcome, what: &str) -> Option<Vec<u32>> {
+fn result(out: Outcome, what: &str) -> Option<Vec<Action>> {
     match out {
         Outcome::Solved(path) => Some(path.actions),
         Outcome::Unsolvable => None,
@@ -190,7 +191,7 @@ fn differential(
         let i = interp.solve(level, &budget, true).unwrap();
         assert_eq!(a.engine, fast, "{what}");
         let (a, i) = (result(a.outcome, &what), result(i.outcome, &what));
-        let letters = |r: &Option<Vec<u32>>| match r {
+        let letters = |r: &Option<Vec<Action>>| match r {
             Some(acts) => acts.iter().map(|&x| p.model.letter(x)).collect::<String>(),
             None => "no solution".to_string(),
         };

@@ -26,6 +26,7 @@ pub fn compile(file: &ast::File, syms: &Symbols) -> Model {
         goal: vec![],
         levels: vec![],
         judge: None,
+        facts: Default::default(),
     };
     let c = Compiler { syms };
     for item in &file.items {
@@ -156,6 +157,7 @@ pub fn compile(file: &ast::File, syms: &Symbols) -> Model {
             m.moves.push(c.move_program(mv, &m));
         }
     }
+    m.learn_facts();
     m
 }
 

@@ -49,6 +49,42 @@ pub struct Model {
     pub goal: Vec<GoalCond>,
     pub levels: Vec<LevelText>,
     pub judge: Option<JudgeFormat>,
+    /// Facts derived from the fields above, computed once when compiling.
+    #[serde(skip)]
+    pub(super) facts: Facts,
+}
+
+/// Facts about a model that several stages ask for, computed once by [`Model::learn_facts`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Facts {
+    unit_costs: bool,
+    static_tiles: bool,
+}
+
+/// One application of a move in one direction: what a search step records and a path
+/// lists. Packed in a `u32` (move in the high half, direction in the low half), so actions
+/// order as the tie rule does: by move, then by direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Action(u32);
+
+impl Action {
+    /// Move `mv` in direction `dir`.
+    #[inline]
+    pub const fn new(mv: MoveId, dir: DirId) -> Action {
+        Action((mv.0 as u32) << 16 | dir.0 as u32)
+    }
+
+    /// The move applied.
+    #[inline]
+    pub fn mv(self) -> MoveId {
+        MoveId((self.0 >> 16) as u16)
+    }
+
+    /// The direction it was applied in.
+    #[inline]
+    pub fn dir(self) -> DirId {
+        DirId(self.0 as u16)
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -261,14 +297,27 @@ impl Model {
         }
     }
 
-    pub fn action_count(&self) -> usize {
-        self.moves.len() * self.dirs.len()
+    /// The letter printed for an action.
+    pub fn letter(&self, action: Action) -> &str {
+        &self.moves[action.mv().index()].letters[action.dir().index()]
     }
 
-    /// The letter of action `a` (= move * dirs + dir).
-    pub fn letter(&self, action: u32) -> &str {
-        let nd = self.dirs.len();
-        let m = action as usize / nd;
-        &self.moves[m].letters[action as usize % nd]
+    /// Whether every move costs the same single unit, so breadth-first search is exact.
+    pub fn unit_costs(&self) -> bool {
+        self.facts.unit_costs
+    }
+
+    /// Whether no tile can change during play.
+    pub fn static_tiles(&self) -> bool {
+        self.facts.static_tiles
+    }
+
+    /// Computes the derived facts; called once, when compiling is done.
+    pub(super) fn learn_facts(&mut self) {
+        self.facts = Facts {
+            unit_costs: self.costs.len() <= 1
+                && self.moves.iter().all(|m| m.adds.iter().all(|&a| a == 1)),
+            static_tiles: self.tiles.iter().all(|t| t.becomes.is_none()),
+        };
     }
 }

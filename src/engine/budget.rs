@@ -12,7 +12,7 @@ pub const UNREACHABLE: u32 = u32::MAX;
 /// Called now and then during a search with the counters so far (for progress bars).
 pub type Progress = std::sync::Arc<dyn Fn(&Stats) + Send + Sync>;
 
-/// Bounds on one search. A search that hits one stops with [`Outcome::Cutoff`].
+/// Bounds on one search or engine phase. One that hits a bound stops with a [`Cutoff`].
 #[derive(Clone, Default)]
 pub struct Budget {
     /// Stop after storing this many states.
@@ -47,6 +47,11 @@ impl Budget {
         if let Some(p) = &self.progress {
             p(stats);
         }
+        self.over()
+    }
+
+    /// The time and memory checks alone, for phases that report no progress.
+    pub fn over(&self) -> Option<Cutoff> {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             return Some(Cutoff::Time);
         }
@@ -56,6 +61,41 @@ impl Budget {
             }
         }
         None
+    }
+
+    /// Refuses up front a table of `bytes` more bytes that would take resident memory past
+    /// the memory limit.
+    pub fn room_for(&self, bytes: u64) -> Result<(), Cutoff> {
+        match self.max_bytes {
+            Some(max) if resident_bytes().unwrap_or(0).saturating_add(bytes) > max => {
+                Err(Cutoff::Memory(max))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Paces the slow budget checks in a loop whose steps do uneven work: [`Pacer::tick`]
+/// adds work units (cells looked at, nodes visited) and checks time and memory once per
+/// [`CHECK_EVERY`] units.
+#[derive(Debug, Default)]
+pub struct Pacer {
+    work: u64,
+    next: u64,
+}
+
+impl Pacer {
+    /// Counts `units` more work; `Err` once a limit of `budget` is passed.
+    #[inline]
+    pub fn tick(&mut self, units: u64, budget: &Budget) -> Result<(), Cutoff> {
+        self.work += units;
+        if self.work >= self.next {
+            self.next = self.work + CHECK_EVERY;
+            if let Some(c) = budget.over() {
+                return Err(c);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -77,11 +117,17 @@ pub fn peak_bytes() -> Option<u64> {
 /// Counters of one search.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Stats {
+    /// States whose successors were generated.
     pub expanded: u64,
+    /// Successors generated (duplicates included).
     pub generated: u64,
+    /// Distinct states stored.
     pub stored: u64,
+    /// The largest frontier (queue or heap) seen.
     pub peak_frontier: u64,
+    /// Bytes held by the state store at the end.
     pub store_bytes: u64,
+    /// Wall time of the whole solve.
     #[serde(serialize_with = "ser_secs")]
     pub elapsed: Duration,
 }
@@ -93,7 +139,9 @@ fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error>
 /// Why a search stopped early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cutoff {
+    /// This many states were stored.
     States(usize),
+    /// The deadline passed.
     Time,
     /// Resident memory passed this many bytes.
     Memory(u64),

@@ -11,7 +11,9 @@ pub const MAX_CELLS: usize = 1 << 28;
 /// The static board of a level.
 #[derive(Clone, Debug)]
 pub struct Board {
+    /// Rows of cells.
     pub rows: usize,
+    /// Cells per row.
     pub cols: usize,
     /// Tile of each cell, row-major.
     pub tiles: Vec<TileId>,
@@ -20,10 +22,7 @@ pub struct Board {
 }
 
 impl Board {
-    pub fn cell(&self, r: usize, c: usize) -> u32 {
-        (r * self.cols + c) as u32
-    }
-
+    /// Whether board cell `cell` (row-major index) carries mark `k`.
     pub fn has_mark(&self, cell: u32, k: MarkId) -> bool {
         self.marks[cell as usize] >> k.0 & 1 == 1
     }
@@ -32,22 +31,30 @@ impl Board {
 /// One piece on the board: its kind, anchor cell and pose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Instance {
+    /// The piece kind.
     pub piece: PieceId,
+    /// The anchor's board cell, row-major.
     pub cell: u32,
+    /// The pose.
     pub pose: PoseId,
 }
 
 /// A ready level: board plus start instances sorted by piece kind.
 #[derive(Clone, Debug)]
 pub struct Level {
+    /// The level's name (from the `.puz` file, or the level file's).
     pub name: String,
+    /// Tiles and marks.
     pub board: Board,
+    /// Where each piece starts, sorted by kind.
     pub instances: Vec<Instance>,
 }
 
 /// A grid of legend symbol indices, with a way to point at each cell in its source.
 pub struct SymbolGrid<'a> {
+    /// Rows of cells.
     pub rows: usize,
+    /// Cells per row.
     pub cols: usize,
     /// Legend entry index of each cell, row-major.
     pub symbols: Vec<u16>,

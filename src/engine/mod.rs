@@ -1,10 +1,48 @@
 //! Stage 4: levels, packed states and the expander that interprets move programs.
+//!
+//! One [`Expander`] holds one level under one model. Its parts, one concern per file:
+//!
+//! | file | job |
+//! |---|---|
+//! | `expander.rs` | the [`Expander`] value and its setup, in budget |
+//! | `layout.rs` | the padded grid and state packing: slots, radix, start state, cell queries |
+//! | `program.rs` | the compiled op program: every `compile::Op` lowered to a `KOp`, with its reach, execution and relaxation |
+//! | `interpreter.rs` | the successor loop and its scratch buffers: run, finish, local and solo shortcuts |
+//! | `legality.rs` | legality and goal flags: per-place tables, forbids and overlaps in play, the goal test |
+//! | `heuristic.rs` | the relaxation heuristic for A* |
+//! | `goals.rs` | goal-state enumeration for bidirectional search |
+//! | `budget.rs`, `store.rs`, `level.rs` | budgets, state stores, levels |
+//!
+//! # Adding a move statement
+//!
+//! After grammar, AST, check and `compile::Op`, the engine changes in `program.rs` alone:
+//! 1. add a `KOp` variant beside the others;
+//! 2. lower the new `Op` to it in `KOp::lower` (resolving steps with `Layout::delta`), and
+//!    add its reach, if it has offsets, in `op_reach`, and its free kinds in `free_kinds`;
+//! 3. execute it in `Expander::op` (on `self.cur`, using `set_place` so the interpreter
+//!    rechecks the moved instance);
+//! 4. say where it may take the relaxed piece in `Expander::relax_op` (the heuristic).
+//!
+//! Every one of these `match`es lists each variant, so the compiler points at any that a
+//! new variant misses. (The local shortcut, `local_form`, takes only shifts and turns and
+//! needs no change.)
 
 pub mod budget;
 mod expander;
+mod goals;
+mod heuristic;
+mod interpreter;
+mod layout;
+mod legality;
 pub mod level;
+mod program;
 mod store;
 
-pub use expander::{Expander, Successors};
+pub use crate::compile::Action;
+pub use expander::{Expander, PrepareError, SetupError};
+pub use interpreter::Successors;
 pub use level::{Board, Instance, Level, SymbolGrid};
 pub use store::StateStore;
+
+#[cfg(test)]
+mod tests;

@@ -8,14 +8,17 @@ use hashbrown::HashTable;
 use std::hash::BuildHasher;
 
 /// States up to this many possible ids use dense arrays.
-pub const DENSE_LIMIT: u64 = 1 << 26;
+const DENSE_LIMIT: u64 = 1 << 26;
 
 /// Maps states to ids and remembers which were seen.
 pub enum StateStore {
+    /// Ids are mixed-radix ranks; the visited set is a bit array.
     Dense(DenseStore),
+    /// States live in an arena; ids are handed out in insertion order.
     Hashed(HashedStore),
 }
 
+/// A visited bit per possible state, for small state spaces.
 pub struct DenseStore {
     /// Range of each word.
     radix: Vec<u32>,
@@ -23,6 +26,7 @@ pub struct DenseStore {
     len: usize,
 }
 
+/// Every state stored once, with a hash table from state to id.
 pub struct HashedStore {
     words: usize,
     arena: Vec<u32>,
@@ -61,14 +65,6 @@ impl StateStore {
         })
     }
 
-    /// The number of distinct ids this store can hand out, when known up front.
-    pub fn dense_capacity(&self) -> Option<usize> {
-        match self {
-            StateStore::Dense(d) => Some(d.seen.len() * 64),
-            StateStore::Hashed(_) => None,
-        }
-    }
-
     /// Number of states inserted.
     pub fn len(&self) -> usize {
         match self {
@@ -77,6 +73,7 @@ impl StateStore {
         }
     }
 
+    /// Whether no state was inserted.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

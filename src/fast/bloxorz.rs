@@ -13,7 +13,7 @@
 //! the first path found is the smallest cheapest one: the interpreter's. The buffers live
 //! in the value and are reused from one level to the next (a judge run solves many).
 
-use crate::compile::{Model, Op, Place, PoseId, TileId};
+use crate::compile::{Action, DirId, Model, MoveId, Op, Place, PoseId, TileId};
 use crate::engine::Level;
 use crate::search::{Budget, Cutoff, Stats};
 
@@ -329,10 +329,10 @@ impl Bloxorz {
 }
 
 /// The directions from the start to queue entry `at`, following parents.
-fn actions_to(parent: &[u32], via: &[u8], mut at: usize) -> Vec<u32> {
+fn actions_to(parent: &[u32], via: &[u8], mut at: usize) -> Vec<Action> {
     let mut acts = vec![];
     while parent[at] != u32::MAX {
-        acts.push(u32::from(via[at]));
+        acts.push(Action::new(MoveId(0), DirId(u16::from(via[at]))));
         at = parent[at] as usize;
     }
     acts.reverse();

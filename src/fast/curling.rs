@@ -12,7 +12,7 @@
 
 use hashbrown::HashMap;
 
-use crate::compile::{Model, Op, Place, SlideEvent, Subject, TileId};
+use crate::compile::{Action, DirId, Model, MoveId, Op, Place, SlideEvent, Subject, TileId};
 use crate::engine::Level;
 use crate::search::{Budget, Cutoff, Stats, CHECK_EVERY};
 
@@ -239,7 +239,7 @@ impl FastPath for Curling {
                             let mut acts = vec![];
                             let mut at = id as usize;
                             while parent[at].0 != u32::MAX {
-                                acts.push(parent[at].1 as u32);
+                                acts.push(Action::new(MoveId(0), DirId(parent[at].1 as u16)));
                                 at = parent[at].0 as usize;
                             }
                             acts.reverse();

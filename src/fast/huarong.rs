@@ -37,7 +37,7 @@
 
 use std::time::Instant;
 
-use crate::compile::{Model, Op, PieceId, Place, PoseId, TileId};
+use crate::compile::{Action, DirId, Model, MoveId, Op, PieceId, Place, PoseId, TileId};
 use crate::engine::level::Board;
 use crate::engine::Level;
 use crate::search::{Budget, Cutoff, Stats};
@@ -892,7 +892,7 @@ impl Huarong {
         goals: &[usize],
         budget: &Budget,
         stats: &mut Stats,
-    ) -> Result<Vec<u32>, Cutoff> {
+    ) -> Result<Vec<Action>, Cutoff> {
         // Compass direction of each model direction.
         let mut compass = [0usize; 4];
         for (k, &md) in self.dir.iter().enumerate() {
@@ -920,7 +920,7 @@ impl Huarong {
             let Some((md, e2, s2)) = next else {
                 break;
             };
-            actions.push(md as u32);
+            actions.push(Action::new(MoveId(0), DirId(md as u16)));
             (e, s) = (e2, s2);
         }
         Ok(actions)

@@ -13,19 +13,19 @@ pub mod curling;
 pub mod huarong;
 pub mod sokoban;
 
-use crate::compile::{Model, Op, Step};
+use crate::compile::{Action, Model, Op, Step};
 use crate::engine::Level;
 use crate::search::{Budget, Cutoff, Stats};
 
 /// What a fast path found.
 #[derive(Clone, Debug)]
 pub enum FastOutcome {
-    /// The cheapest cost vector and, when asked for, the actions (`move * dirs + dir`).
+    /// The cheapest cost vector and, when asked for, the actions.
     Solved {
         /// The cost vector, one entry per cost component (one for move counts).
         cost: Vec<u64>,
         /// The actions, when the caller asked for a path.
-        actions: Option<Vec<u32>>,
+        actions: Option<Vec<Action>>,
     },
     /// No goal can be reached.
     Unsolvable,
@@ -101,7 +101,7 @@ pub mod fingerprint {
 
     /// Costs are unit: at most one component and every move adds exactly one to it.
     pub fn unit_cost(model: &Model) -> Result<(), String> {
-        if model.costs.len() > 1 || model.moves.iter().any(|m| m.adds.iter().any(|&a| a != 1)) {
+        if !model.unit_costs() {
             return Err("moves do not all cost one unit".into());
         }
         Ok(())
@@ -109,7 +109,7 @@ pub mod fingerprint {
 
     /// No tile may change during play.
     pub fn static_tiles(model: &Model) -> Result<(), String> {
-        if model.tiles.iter().any(|t| t.becomes.is_some()) {
+        if !model.static_tiles() {
             return Err("some tile can change during play".into());
         }
         Ok(())

@@ -30,7 +30,9 @@
 
 use std::time::Instant;
 
-use crate::compile::{Model, MoveProgram, Op, PieceId, Place, Subject, TileId};
+use crate::compile::{
+    Action, DirId, Model, MoveId, MoveProgram, Op, PieceId, Place, Subject, TileId,
+};
 use crate::engine::Level;
 use crate::search::{Budget, Cutoff, Stats};
 
@@ -575,8 +577,8 @@ impl Sokoban {
         man0: usize,
         box0: usize,
         bfs: &mut Bfs,
-    ) -> Vec<u32> {
-        let (walk, push) = (self.walk as u32 * 4, self.push as u32 * 4);
+    ) -> Vec<Action> {
+        let (walk, push) = (MoveId(self.walk as u16), MoveId(self.push as u16));
         let mut actions = vec![];
         let (mut man, mut bx) = (man0, box0);
         for &y in chain {
@@ -597,11 +599,11 @@ impl Sokoban {
                             z != bx && free[z] && bfs.seen[z] == st && bfs.dist[z] + 1 == da
                         })
                         .expect("a step closer exists");
-                    actions.push(walk + i as u32);
+                    actions.push(Action::new(walk, DirId(i as u16)));
                     at = z;
                 }
             }
-            actions.push(push + self.dir[k] as u32);
+            actions.push(Action::new(push, DirId(self.dir[k] as u16)));
             man = bx;
             bx = (bx as isize + off[k]) as usize;
             debug_assert_eq!(bx, y >> 2);

@@ -192,10 +192,9 @@ fn write_dot<W: Write>(
         }
         writeln!(o, "  s{} [{attrs}];", n.index()).map_err(io)?;
     }
-    let nd = model.dirs.len();
     for e in g.graph.edge_references() {
         ticker.tick_work(1, budget).map_err(ExportError::Cutoff)?;
-        let a = *e.weight() as usize;
+        let a = *e.weight();
         let style = if path.contains(&e.id()) {
             ", color=red, penwidth=2"
         } else {
@@ -206,8 +205,8 @@ fn write_dot<W: Write>(
             "  s{} -> s{} [label=\"{} {}\"{style}];",
             e.source().index(),
             e.target().index(),
-            model.moves[a / nd].name,
-            model.dirs[a % nd].name,
+            model.moves[a.mv().index()].name,
+            model.dirs[a.dir().index()].name,
         )
         .map_err(io)?;
     }
@@ -222,7 +221,6 @@ fn write_json<W: Write>(
     budget: &Budget,
 ) -> Result<(), ExportError> {
     let model = exp.model;
-    let nd = model.dirs.len();
     let io = |e: serde_json::Error| ExportError::Io(e.into());
     let mut ticker = Ticker::default();
     let costs = if model.costs.is_empty() {
@@ -254,8 +252,8 @@ fn write_json<W: Write>(
         let a = *e.weight();
         let edge = serde_json::json!({
             "from": e.source().index(), "to": e.target().index(),
-            "move": model.moves[a as usize / nd].name,
-            "dir": model.dirs[a as usize % nd].name, "letter": model.letter(a),
+            "move": model.moves[a.mv().index()].name,
+            "dir": model.dirs[a.dir().index()].name, "letter": model.letter(a),
             "cost": crate::solver::path_cost(model, &[a]),
         });
         serde_json::to_writer(&mut *o, &edge).map_err(io)?;

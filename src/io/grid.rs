@@ -1,10 +1,13 @@
-//! Level text (in a `.puz` file or a level file) to a [`Level`].
+//! The one grid reader: level text in a `.puz` file, level files and judge boards are all
+//! read here, cell by cell in the legend, into a [`Level`]. Every problem is a diagnostic
+//! with a span at the offending cell; a cell's span is found again from its row's text
+//! only when a problem needs it, so reading stores one legend index per cell.
 
 use std::collections::HashMap;
 
 use miette::SourceSpan;
 
-use crate::compile::Model;
+use crate::compile::{Model, PieceId};
 use crate::diagnostics::Problem;
 use crate::engine::level::MAX_CELLS;
 use crate::engine::{Level, SymbolGrid};
@@ -12,7 +15,9 @@ use crate::syntax::ast::{GridForm, KeyValue};
 
 /// Rows of level text, each with the byte offset where it starts in its source.
 pub struct LevelRows<'a> {
+    /// The text of each row, without its line break.
     pub rows: Vec<&'a str>,
+    /// The byte offset of each row in the source.
     pub starts: Vec<usize>,
     /// The whole level's span in its source.
     pub whole: SourceSpan,
@@ -35,7 +40,7 @@ impl<'a> LevelRows<'a> {
             if blank_is_cell {
                 r.is_empty()
             } else {
-                r.trim().is_empty()
+                r.trim_matches(|c: char| c.is_ascii_whitespace()).is_empty()
             }
         };
         while rows.last().is_some_and(skip) {
@@ -54,7 +59,7 @@ impl<'a> LevelRows<'a> {
 }
 
 /// Lookup from legend keys to legend entry indices.
-pub struct LegendIndex {
+struct LegendIndex {
     /// Entry per ASCII character (`u16::MAX` when absent), for speed on large boards.
     ascii: [u16; 128],
     /// Entry per small integer code (`u16::MAX` when absent).
@@ -64,7 +69,7 @@ pub struct LegendIndex {
 }
 
 impl LegendIndex {
-    pub fn new(model: &Model) -> Self {
+    fn new(model: &Model) -> Self {
         let mut chars = HashMap::new();
         let mut ints = HashMap::new();
         for (i, s) in model.legend.iter().enumerate() {
@@ -98,7 +103,7 @@ impl LegendIndex {
     }
 
     #[inline]
-    pub fn char(&self, c: char) -> Option<u16> {
+    fn char(&self, c: char) -> Option<u16> {
         if c.is_ascii() {
             let i = self.ascii[c as usize];
             return (i != u16::MAX).then_some(i);
@@ -107,109 +112,259 @@ impl LegendIndex {
     }
 
     #[inline]
-    pub fn int(&self, v: i64) -> Option<u16> {
+    fn int(&self, v: i64) -> Option<u16> {
         if (0..256).contains(&v) {
             let i = self.small[v as usize];
             return (i != u16::MAX).then_some(i);
         }
         self.ints.get(&v).copied()
     }
+}
 
-    /// "the legend has: '.' '#' ..." for help texts.
-    pub fn describe(&self, model: &Model, form: GridForm) -> String {
-        let keys: Vec<String> = model
-            .legend
-            .iter()
-            .filter(|s| {
-                matches!(
-                    (&s.key, form),
-                    (KeyValue::Char(_), GridForm::Chars) | (KeyValue::Int(_), GridForm::Ints)
-                )
-            })
-            .map(|s| s.key.to_string())
-            .collect();
-        if keys.is_empty() {
-            let other = match form {
-                GridForm::Chars => "the legend has no character symbols; write this level as integers (`level \"name\" ints`)",
-                GridForm::Ints => "the legend has no integer symbols; write this level as characters (`level \"name\" chars`)",
-            };
-            return other.to_string();
+/// "the legend has '.' '#' ..." for help texts.
+fn describe_legend(model: &Model, form: GridForm) -> String {
+    let keys: Vec<String> = model
+        .legend
+        .iter()
+        .filter(|s| {
+            matches!(
+                (&s.key, form),
+                (KeyValue::Char(_), GridForm::Chars) | (KeyValue::Int(_), GridForm::Ints)
+            )
+        })
+        .map(|s| s.key.to_string())
+        .collect();
+    if keys.is_empty() {
+        return match form {
+            GridForm::Chars => "the legend has no character symbols; write this level as integers (`level \"name\" ints`)",
+            GridForm::Ints => "the legend has no integer symbols; write this level as characters (`level \"name\" chars`)",
         }
-        format!("the legend has {}", keys.join(" "))
+        .to_string();
+    }
+    format!("the legend has {}", keys.join(" "))
+}
+
+/// The ASCII-whitespace-separated tokens of `row`, each with its byte offset. Only ASCII
+/// blanks separate: a Unicode space is part of a token, not a separator.
+pub(crate) fn ascii_tokens(row: &str) -> impl Iterator<Item = (usize, &str)> {
+    let bytes = row.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i == bytes.len() {
+            return None;
+        }
+        let start = i;
+        while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        Some((start, &row[start..i]))
+    })
+}
+
+/// A board as read so far: each cell's legend entry, row-major, and each row's text with
+/// its byte offset in the source.
+#[derive(Default)]
+pub struct ReadBoard<'a> {
+    symbols: Vec<u16>,
+    rows: Vec<(usize, &'a str)>,
+    /// Cells whose symbol the legend lacks.
+    unknown: usize,
+}
+
+/// Unknown symbols reported one by one per board; the rest are counted in the last
+/// report's help, so that a board of garbage costs one problem per kind of mistake, not
+/// one per cell.
+const MAX_UNKNOWN_SHOWN: usize = 20;
+
+impl ReadBoard<'_> {
+    /// An empty board with room for `cells` cells. Callers bound `cells` by what the
+    /// input actually holds, never by a size it merely announces.
+    pub fn with_capacity(cells: usize) -> Self {
+        ReadBoard {
+            symbols: Vec::with_capacity(cells),
+            ..Default::default()
+        }
+    }
+
+    /// The number of rows read.
+    pub fn rows(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The span from the first row's start to the last row's end, or an empty span at
+    /// `at` when no row was read.
+    pub fn span(&self, at: usize) -> SourceSpan {
+        match (self.rows.first(), self.rows.last()) {
+            (Some(&(a, _)), Some(&(b, last))) => (a, b + last.len() - a).into(),
+            _ => (at, 0).into(),
+        }
     }
 }
 
-/// Parses level rows into a level whose pieces all start legally, reporting every problem
-/// with a span into the source.
+/// Reads rows of legend symbols, characters or integers, into a [`ReadBoard`] and a board
+/// into a [`Level`].
+pub struct GridReader<'m> {
+    model: &'m Model,
+    legend: LegendIndex,
+    form: GridForm,
+}
+
+impl<'m> GridReader<'m> {
+    /// A reader of `form` rows in `model`'s legend.
+    pub fn new(model: &'m Model, form: GridForm) -> Self {
+        GridReader {
+            model,
+            legend: LegendIndex::new(model),
+            form,
+        }
+    }
+
+    /// Appends one row, starting at byte `at` of the source, to `board`: every character
+    /// (or ASCII-blank-separated integer) is a cell. Returns the number of cells; a symbol
+    /// the legend lacks is reported in `problems` and stands as legend entry 0.
+    pub fn read_row<'a>(
+        &self,
+        board: &mut ReadBoard<'a>,
+        at: usize,
+        row: &'a str,
+        problems: &mut Vec<Problem>,
+    ) -> usize {
+        board.rows.push((at, row));
+        let before = board.symbols.len();
+        let mut unknown_cells = board.unknown;
+        let mut unknown = |problems: &mut Vec<Problem>, symbol: String, off: usize, len: usize| {
+            unknown_cells += 1;
+            if unknown_cells <= MAX_UNKNOWN_SHOWN {
+                problems.push(Problem::UnknownSymbol {
+                    symbol,
+                    span: (at + off, len).into(),
+                    help: describe_legend(self.model, self.form),
+                });
+            }
+            0
+        };
+        match self.form {
+            GridForm::Chars => {
+                for (i, ch) in row.char_indices() {
+                    let s = match self.legend.char(ch) {
+                        Some(s) => s,
+                        None => unknown(problems, format!("{ch:?}"), i, ch.len_utf8()),
+                    };
+                    board.symbols.push(s);
+                }
+            }
+            GridForm::Ints => {
+                for (i, tok) in ascii_tokens(row) {
+                    let s = match tok.parse::<i64>().ok().and_then(|v| self.legend.int(v)) {
+                        Some(s) => s,
+                        None => unknown(problems, format!("`{}`", short(tok)), i, tok.len()),
+                    };
+                    board.symbols.push(s);
+                }
+            }
+        }
+        board.unknown = unknown_cells;
+        board.symbols.len() - before
+    }
+
+    /// The span of cell `c` of `row`, a row whose text starts at byte `at`; an empty
+    /// span at the row's start when the row has fewer cells.
+    pub fn cell_span(&self, at: usize, row: &str, c: usize) -> SourceSpan {
+        let cell = match self.form {
+            GridForm::Chars => row.char_indices().nth(c).map(|(i, ch)| (i, ch.len_utf8())),
+            GridForm::Ints => ascii_tokens(row).nth(c).map(|(i, t)| (i, t.len())),
+        };
+        let (i, len) = cell.unwrap_or((0, 0));
+        (at + i, len).into()
+    }
+
+    /// The level `board` describes, `cols` cells wide. Pieces in `placed_later` may be
+    /// missing (a judge query places them). With `check_start`, the start position must
+    /// break no rule. `whole` is the span problems about the whole level point at.
+    pub fn level(
+        &self,
+        name: &str,
+        board: ReadBoard,
+        cols: usize,
+        whole: SourceSpan,
+        placed_later: &[PieceId],
+        check_start: bool,
+    ) -> Result<Level, Vec<Problem>> {
+        let ReadBoard { symbols, rows, .. } = board;
+        let locate = |r: usize, c: usize| -> SourceSpan {
+            let (at, row) = rows[r];
+            self.cell_span(at, row, c)
+        };
+        let grid = SymbolGrid {
+            rows: rows.len(),
+            cols,
+            symbols,
+            locate: &locate,
+            whole,
+        };
+        let level = Level::from_grid(self.model, name, &grid, placed_later)?;
+        if !check_start {
+            return Ok(level);
+        }
+        match level.start_violation(self.model) {
+            None => Ok(level),
+            Some((cells, rule)) => Err(vec![Problem::IllegalStart {
+                rule,
+                span: cells.first().map_or(whole, |&(r, c)| locate(r, c)),
+                label: "this piece".to_string(),
+            }]),
+        }
+    }
+}
+
+/// Reads level rows (inline or from a level file) into a level whose pieces all start
+/// legally, reporting every problem with a span into the source.
 pub fn parse_level(
     model: &Model,
     name: &str,
     rows: &LevelRows,
     form: GridForm,
 ) -> Result<Level, Vec<Problem>> {
-    let legend = LegendIndex::new(model);
+    let reader = GridReader::new(model, form);
+    let mut board = ReadBoard::default();
     let mut problems = vec![];
-    // Per row: (symbol, byte offset, byte length) of each cell.
-    let mut cells: Vec<Vec<(u16, usize, usize)>> = vec![];
-    for (r, row) in rows.rows.iter().enumerate() {
-        let base = rows.starts[r];
-        let mut out = vec![];
-        match form {
-            GridForm::Chars => {
-                for (i, ch) in row.char_indices() {
-                    match legend.char(ch) {
-                        Some(s) => out.push((s, base + i, ch.len_utf8())),
-                        None => {
-                            problems.push(Problem::UnknownSymbol {
-                                symbol: format!("{ch:?}"),
-                                span: (base + i, ch.len_utf8()).into(),
-                                help: legend.describe(model, form),
-                            });
-                            out.push((0, base + i, ch.len_utf8()));
-                        }
-                    }
-                }
-            }
-            GridForm::Ints => {
-                let mut i = 0;
-                for tok in row.split_whitespace() {
-                    let at = i + row[i..].find(tok).unwrap_or(0);
-                    i = at + tok.len();
-                    match tok.parse::<i64>().ok().and_then(|v| legend.int(v)) {
-                        Some(s) => out.push((s, base + at, tok.len())),
-                        None => {
-                            problems.push(Problem::UnknownSymbol {
-                                symbol: format!("`{tok}`"),
-                                span: (base + at, tok.len()).into(),
-                                help: legend.describe(model, form),
-                            });
-                            out.push((0, base + at, tok.len()));
-                        }
-                    }
-                }
-            }
+    let mut width = None;
+    for (r, (&row, &start)) in rows.rows.iter().zip(&rows.starts).enumerate() {
+        let n = reader.read_row(&mut board, start, row, &mut problems);
+        match width {
+            None => width = Some(n),
+            Some(w) if n != w => problems.push(Problem::RaggedLevel {
+                row: r + 1,
+                found: n,
+                expected: w,
+                span: (start, row.len().max(1)).into(),
+            }),
+            Some(_) => {}
         }
-        cells.push(out);
     }
-    if cells.is_empty() || cells[0].is_empty() {
+    if board.unknown > MAX_UNKNOWN_SHOWN {
+        let more = board.unknown - MAX_UNKNOWN_SHOWN;
+        if let Some(Problem::UnknownSymbol { help, .. }) = problems
+            .iter_mut()
+            .rev()
+            .find(|p| matches!(p, Problem::UnknownSymbol { .. }))
+        {
+            help.push_str(&format!(
+                "; {more} more cells of this level hold symbols not in the legend"
+            ));
+        }
+    }
+    let width = width.unwrap_or(0);
+    if width == 0 {
         problems.push(Problem::EmptyLevel { span: rows.whole });
         return Err(problems);
     }
-    let width = cells[0].len();
-    for (r, row) in cells.iter().enumerate().skip(1) {
-        if row.len() != width {
-            let start = rows.starts[r];
-            problems.push(Problem::RaggedLevel {
-                row: r + 1,
-                found: row.len(),
-                expected: width,
-                span: (start, rows.rows[r].len().max(1)).into(),
-            });
-        }
-    }
-    if cells.len() * width > MAX_CELLS {
+    if board.rows().saturating_mul(width) > MAX_CELLS {
         problems.push(Problem::LevelTooLarge {
-            rows: cells.len(),
+            rows: board.rows(),
             cols: width,
             span: rows.whole,
         });
@@ -217,17 +372,15 @@ pub fn parse_level(
     if !problems.is_empty() {
         return Err(problems);
     }
-    let locate = |r: usize, c: usize| -> SourceSpan {
-        let (_, off, len) = cells[r][c];
-        (off, len).into()
-    };
-    let grid = SymbolGrid {
-        rows: cells.len(),
-        cols: width,
-        symbols: cells.iter().flatten().map(|&(s, _, _)| s).collect(),
-        locate: &locate,
-        whole: rows.whole,
-    };
-    let level = Level::from_grid(model, name, &grid, &[])?;
-    crate::puzzle::check_start(model, level, &locate, rows.whole)
+    reader.level(name, board, width, rows.whole, &[], true)
+}
+
+/// `s`, or its first 20 characters and `...` when longer: a token quoted in a message.
+pub(crate) fn short(s: &str) -> String {
+    let t: String = s.chars().take(20).collect();
+    if t.len() < s.len() {
+        format!("{t}...")
+    } else {
+        t
+    }
 }

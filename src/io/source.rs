@@ -7,19 +7,53 @@ use thiserror::Error;
 /// Inputs larger than this are refused rather than read into memory.
 pub const MAX_INPUT_BYTES: u64 = 256 << 20;
 
+/// Why an input file could not be read as text.
 #[derive(Debug, Error)]
 pub enum SourceError {
+    /// The file cannot be opened or read.
     #[error("cannot read {path}: {err}")]
-    Io { path: String, err: std::io::Error },
+    Io {
+        /// The file, or "standard input".
+        path: String,
+        /// What the system said.
+        err: std::io::Error,
+    },
+    /// The file holds bytes that are not UTF-8.
     #[error("{path} is not UTF-8 text (invalid byte at offset {offset})")]
-    NotUtf8 { path: String, offset: usize },
+    NotUtf8 {
+        /// The file, or "standard input".
+        path: String,
+        /// The first invalid byte.
+        offset: usize,
+    },
+    /// The file holds nothing but blanks.
     #[error("{path} is empty")]
-    Empty { path: String },
+    Empty {
+        /// The file, or "standard input".
+        path: String,
+    },
+    /// The file is larger than [`MAX_INPUT_BYTES`].
     #[error("{path} is {size} bytes, more than the {limit} byte limit")]
-    TooLarge { path: String, size: u64, limit: u64 },
+    TooLarge {
+        /// The file, or "standard input".
+        path: String,
+        /// Its size in bytes.
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
 }
 
-/// Reads a whole file as UTF-8 text; `-` reads standard input.
+/// `text` without a leading UTF-8 byte-order mark, which some editors write.
+pub fn without_bom(mut text: String) -> String {
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    text
+}
+
+/// Reads a whole file as UTF-8 text; `-` reads standard input. A byte-order mark at the
+/// start is dropped.
 pub fn read_source(path: &str) -> Result<String, SourceError> {
     use std::io::Read;
     let mut bytes = vec![];
@@ -59,10 +93,10 @@ pub fn read_source(path: &str) -> Result<String, SourceError> {
             limit: MAX_INPUT_BYTES,
         });
     }
-    let text = String::from_utf8(bytes).map_err(|e| SourceError::NotUtf8 {
+    let text = without_bom(String::from_utf8(bytes).map_err(|e| SourceError::NotUtf8 {
         path: shown.into(),
         offset: e.utf8_error().valid_up_to(),
-    })?;
+    })?);
     if text.trim().is_empty() {
         return Err(SourceError::Empty { path: shown.into() });
     }

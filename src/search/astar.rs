@@ -12,7 +12,11 @@ use std::time::Instant;
 
 use super::UNREACHABLE;
 use super::{Budget, Cutoff, Outcome, Space, Stats, Ticker};
-use crate::engine::{StateStore, Successors};
+use crate::compile::{DirId, MoveId};
+use crate::engine::{Action, StateStore, Successors};
+
+/// The action recorded for states not reached yet (never read: their parent is unset).
+const START: Action = Action::new(MoveId(0), DirId(0));
 
 /// Queue entry: `f`, then deeper first, then first queued, then the state id.
 type Entry = (u64, Reverse<u32>, u64, u32);
@@ -28,7 +32,7 @@ pub fn astar<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
     let start = space.start();
     let mut g: Vec<u32> = vec![0];
     let mut parent: Vec<u32> = vec![u32::MAX];
-    let mut action: Vec<u32> = vec![u32::MAX];
+    let mut action: Vec<Action> = vec![START];
     let mut closed: Vec<bool> = vec![false];
     let _ = store.insert(&start);
     let h0 = space.estimate(&start);
@@ -74,7 +78,7 @@ pub fn astar<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
                 Ok(j) => {
                     g.push(u32::MAX);
                     parent.push(u32::MAX);
-                    action.push(u32::MAX);
+                    action.push(START);
                     closed.push(false);
                     j
                 }

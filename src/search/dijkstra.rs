@@ -28,42 +28,46 @@ use std::time::Instant;
 use hashbrown::HashMap;
 
 use super::{Budget, Cutoff, Outcome, Path, Space, Stats, Ticker};
-use crate::engine::{StateStore, Successors};
+use crate::compile::{DirId, MoveId};
+use crate::engine::{Action, StateStore, Successors};
 
-/// Which cost components each action adds one to.
+/// Which cost components each move adds one to.
 pub struct CostTable {
     /// Cost components (at least one: moves count as one when no cost is declared).
     pub components: usize,
-    /// `adds[action * components + i]` is 0 or 1.
+    /// `adds[move * components + i]` is 0 or 1.
     pub adds: Vec<u8>,
 }
 
 impl CostTable {
-    /// Every action costs one unit of a single component: fewest moves is cheapest.
+    /// Every move costs one unit of a single component: fewest moves is cheapest.
     pub fn unit(&self) -> bool {
         self.components == 1 && self.adds.iter().all(|&a| a == 1)
     }
 
-    fn adds(&self, action: u32, i: usize) -> bool {
-        self.adds[action as usize * self.components + i] != 0
+    fn adds(&self, action: Action, i: usize) -> bool {
+        self.adds[action.mv().index() * self.components + i] != 0
     }
 }
+
+/// The letter of the root of a trie, never compared.
+const ROOT: Action = Action::new(MoveId(0), DirId(0));
 
 /// One tree of projections per cost component: node 0 is the empty projection. Nodes are
 /// not shared, so two nodes may spell the same projection; comparison copes with that.
 struct Tries {
     /// Per component: (parent, letter) of each node.
-    nodes: Vec<Vec<(u32, u32)>>,
+    nodes: Vec<Vec<(u32, Action)>>,
 }
 
 impl Tries {
     fn new(components: usize) -> Tries {
         Tries {
-            nodes: vec![vec![(u32::MAX, 0)]; components],
+            nodes: vec![vec![(u32::MAX, ROOT)]; components],
         }
     }
 
-    fn child(&mut self, i: usize, parent: u32, letter: u32) -> u32 {
+    fn child(&mut self, i: usize, parent: u32, letter: Action) -> u32 {
         let nodes = &mut self.nodes[i];
         nodes.push((parent, letter));
         (nodes.len() - 1) as u32
@@ -87,7 +91,7 @@ impl Tries {
 
     /// Orders the projection `(parent, letter)` (or `parent` itself when `letter` is
     /// `None`) against node `b`, both of equal depth.
-    fn cmp_ext(&self, i: usize, parent: u32, letter: Option<u32>, b: u32) -> std::cmp::Ordering {
+    fn cmp_ext(&self, i: usize, parent: u32, letter: Option<Action>, b: u32) -> std::cmp::Ordering {
         match letter {
             None => self.cmp(i, parent, b),
             Some(l) => {
@@ -108,7 +112,7 @@ struct Labels {
     node: Vec<u32>,
     /// The label this one extends (`u32::MAX` at the start).
     parent: Vec<u32>,
-    action: Vec<u32>,
+    action: Vec<Action>,
     /// Moves made.
     depth: Vec<u32>,
     /// The state id.
@@ -135,7 +139,7 @@ impl Labels {
         self.cost.push(u128::MAX);
         self.node.extend(std::iter::repeat_n(0, self.components));
         self.parent.push(u32::MAX);
-        self.action.push(u32::MAX);
+        self.action.push(ROOT);
         self.depth.push(depth);
         self.state.push(state);
         self.done.push(false);
@@ -256,7 +260,7 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
     let t0 = Instant::now();
     let words = space.words();
     let nc = table.components;
-    // The packed increment of each action.
+    // The packed increment of each move.
     let inc: Vec<u128> = (0..table.adds.len() / nc)
         .map(|a| (0..nc).fold(0u128, |acc, i| acc << 32 | table.adds[a * nc + i] as u128))
         .collect();
@@ -351,7 +355,7 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
         }
         for k in 0..succ.len() {
             let a = succ.actions[k];
-            let cand = cost + inc[a as usize];
+            let cand = cost + inc[a.mv().index()];
             let sj = match store.insert(succ.state(k, words)) {
                 Ok(j) | Err(j) => j,
             };

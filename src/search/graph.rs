@@ -12,7 +12,7 @@ use petgraph::Direction;
 
 use super::count::Count;
 use super::{Budget, Cutoff, Space, Ticker};
-use crate::engine::{StateStore, Successors};
+use crate::engine::{Action, StateStore, Successors};
 
 /// A node: whether its state is a goal, and its distance (moves) from the start. The
 /// state itself lives in the graph's store ([`StateGraph::state`]).
@@ -28,7 +28,7 @@ pub struct StateNode {
 /// numbered in breadth-first order, so a node's depth never decreases with its index.
 pub struct StateGraph {
     /// Nodes and edges.
-    pub graph: DiGraph<StateNode, u32>,
+    pub graph: DiGraph<StateNode, Action>,
     /// State `i` is node `i`'s.
     store: StateStore,
     words: usize,
@@ -68,7 +68,7 @@ impl StateGraph {
         let words = space.words();
         let max_states = budget.max_states.unwrap_or(usize::MAX);
         let mut store = StateStore::hashed(words);
-        let mut graph: DiGraph<StateNode, u32> = DiGraph::new();
+        let mut graph: DiGraph<StateNode, Action> = DiGraph::new();
         let start = space.start();
         let _ = store.insert(&start);
         graph.add_node(StateNode {
@@ -340,7 +340,7 @@ impl Ways for Count {
 
 /// The strongly connected component of every node (numbered from 0), by an iterative
 /// Tarjan search that checks the budget as it goes.
-fn components(g: &DiGraph<StateNode, u32>, budget: &Budget) -> Result<Vec<u32>, Cutoff> {
+fn components(g: &DiGraph<StateNode, Action>, budget: &Budget) -> Result<Vec<u32>, Cutoff> {
     const NONE: u32 = u32::MAX;
     let n = g.node_count();
     let mut ticker = Ticker::default();
@@ -352,7 +352,7 @@ fn components(g: &DiGraph<StateNode, u32>, budget: &Budget) -> Result<Vec<u32>, 
     let mut next_index = 0u32;
     let mut next_comp = 0u32;
     // Call frames: a node and the edges still to look at.
-    let mut frames: Vec<(u32, petgraph::graph::Edges<'_, u32, petgraph::Directed>)> = vec![];
+    let mut frames: Vec<(u32, petgraph::graph::Edges<'_, Action, petgraph::Directed>)> = vec![];
     for root in 0..n as u32 {
         if index[root as usize] != NONE {
             continue;
@@ -409,7 +409,7 @@ mod tests {
     use super::*;
 
     /// A graph from an edge list, every node at depth 0 (enough for components).
-    fn graph(n: usize, edges: &[(u32, u32)]) -> DiGraph<StateNode, u32> {
+    fn graph(n: usize, edges: &[(u32, u32)]) -> DiGraph<StateNode, Action> {
         let mut g = DiGraph::new();
         for _ in 0..n {
             g.add_node(StateNode {
@@ -418,7 +418,8 @@ mod tests {
             });
         }
         for &(a, b) in edges {
-            g.add_edge(NodeIndex::new(a as usize), NodeIndex::new(b as usize), 0);
+            let any = Action::new(crate::compile::MoveId(0), crate::compile::DirId(0));
+            g.add_edge(NodeIndex::new(a as usize), NodeIndex::new(b as usize), any);
         }
         g
     }

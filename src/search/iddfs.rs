@@ -11,7 +11,7 @@ use std::time::Instant;
 use hashbrown::HashMap;
 
 use super::{Budget, Cutoff, Outcome, Path, Space, Stats, Ticker};
-use crate::engine::Successors;
+use crate::engine::{Action, Successors};
 
 /// Iterative deepening for unit costs: depth-first searches to 1, 2, ... moves (at most
 /// `budget.max_depth`) until one finds a goal or no branch reaches the bound; the answer
@@ -82,7 +82,7 @@ fn depth_limited<S: Space>(
     let mut best: HashMap<Vec<u32>, u32> = HashMap::new();
     best.insert(start.to_vec(), 0);
     let mut stack: Vec<Frame> = vec![];
-    let mut actions: Vec<u32> = vec![];
+    let mut actions: Vec<Action> = vec![];
     let mut first = Successors::default();
     space.successors(start, &mut first);
     stats.expanded += 1;

@@ -22,7 +22,7 @@ pub use bidir::bidirectional;
 pub use dijkstra::{dijkstra, CostTable, MAX_COMPONENTS};
 pub use iddfs::iddfs;
 
-use crate::engine::{Expander, Successors};
+use crate::engine::{Action, Expander, Successors};
 
 /// A search backend of the interpreter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -262,7 +262,7 @@ impl Space for Expander<'_> {
 #[derive(Clone, Debug)]
 pub struct Path {
     /// The actions, in order.
-    pub actions: Vec<u32>,
+    pub actions: Vec<Action>,
     /// The states: the start, then the state after each action.
     pub states: Vec<Vec<u32>>,
 }
@@ -285,7 +285,7 @@ pub enum Outcome {
 fn path_from_parents(
     store: &crate::engine::StateStore,
     parent: &[u32],
-    action: &[u32],
+    action: &[Action],
     goal: usize,
     words: usize,
 ) -> Path {
@@ -309,7 +309,7 @@ fn path_from_parents(
 
 /// Rebuilds the actions between consecutive states by re-expanding each parent: the
 /// lowest action leading to the child is the one a search in action order took.
-fn actions_between<S: Space>(space: &mut S, states: &[Vec<u32>]) -> Option<Vec<u32>> {
+fn actions_between<S: Space>(space: &mut S, states: &[Vec<u32>]) -> Option<Vec<Action>> {
     let words = space.words();
     let mut succ = Successors::default();
     let mut actions = Vec::with_capacity(states.len().saturating_sub(1));
@@ -323,7 +323,7 @@ fn actions_between<S: Space>(space: &mut S, states: &[Vec<u32>]) -> Option<Vec<u
 
 /// Replays actions from the start, checking each is legal; returns the states visited,
 /// or the index of the first action that is not possible.
-pub fn replay<S: Space>(space: &mut S, actions: &[u32]) -> Result<Vec<Vec<u32>>, usize> {
+pub fn replay<S: Space>(space: &mut S, actions: &[Action]) -> Result<Vec<Vec<u32>>, usize> {
     let words = space.words();
     let mut succ = Successors::default();
     let mut states = vec![space.start()];

@@ -1,0 +1,230 @@
+//! The interpreter loop: runs every move in every direction on a state and collects the
+//! legal successors, in action order (move, then direction), so searches can break ties
+//! deterministically. It works in scratch buffers owned by the expander, so expanding a
+//! state allocates nothing beyond the caller's reused [`Successors`].
+
+use crate::compile::{Action, DirId, MoveId};
+
+use super::expander::{Expander, Solo};
+use super::layout::NONE;
+use super::legality::LEGAL;
+use super::program::KOp;
+
+/// Successors of one state: `words` values each, and the action that led to each.
+#[derive(Default)]
+pub struct Successors {
+    /// The successor states, one after another.
+    pub states: Vec<u32>,
+    /// The action that led to each successor.
+    pub actions: Vec<Action>,
+}
+
+impl Successors {
+    /// The number of successors.
+    pub fn len(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// Whether there is no successor.
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
+    }
+
+    /// Successor `i`, for states of `words` words.
+    pub fn state(&self, i: usize, words: usize) -> &[u32] {
+        &self.states[i * words..(i + 1) * words]
+    }
+}
+
+/// Per-expansion scratch: the state being built and the instance bindings of one run.
+pub(super) struct Scratch {
+    /// The state a move program is working on.
+    pub cur: Vec<u32>,
+    /// Per kind: the slot the run acts on, or `NONE` until a test binds one.
+    pub bound: Vec<u32>,
+    /// Per kind with several instances: the slot this run chose for it, or `NONE`.
+    pub choice: Vec<u32>,
+    /// Bit `i` set when slot `i` moved (slots past 63 are always checked).
+    pub moved: u64,
+}
+
+impl Scratch {
+    /// Scratch for states of `words` words and `kinds` piece kinds.
+    pub fn new(words: usize, kinds: usize) -> Scratch {
+        Scratch {
+            cur: vec![0; words],
+            bound: vec![NONE; kinds],
+            choice: vec![NONE; kinds],
+            moved: 0,
+        }
+    }
+}
+
+impl Expander<'_> {
+    /// All successors of `s`, in action order.
+    #[inline]
+    pub fn successors(&mut self, s: &[u32], out: &mut Successors) {
+        out.states.clear();
+        out.actions.clear();
+        match &self.solo {
+            Some(solo) => self.solo_successors(solo, s[0], out),
+            None => self.run_moves(s, out),
+        }
+    }
+
+    /// Successors when one piece moves alone by one-step programs on a static board: a
+    /// table lookup and a legality flag per action.
+    #[inline]
+    fn solo_successors(&self, solo: &Solo, w: u32, out: &mut Successors) {
+        let bits = self.lay.slots[solo.kind].bits;
+        let flags = &self.flags[solo.kind];
+        for &(dw, action) in &solo.table[(w & ((1 << bits) - 1)) as usize] {
+            let nw = (w as i64 + dw) as u32;
+            if flags[nw as usize] & LEGAL != 0 {
+                out.states.push(nw);
+                out.actions.push(action);
+            }
+        }
+    }
+
+    /// Successors by running every move program in every direction.
+    #[inline]
+    fn run_moves(&mut self, s: &[u32], out: &mut Successors) {
+        let nd = self.model.dirs.len();
+        // The programs are moved out while runs borrow the expander mutably (two vectors
+        // swapped per expansion; the local forms are only read, in place).
+        let moves = std::mem::take(&mut self.prog.moves);
+        let free_kinds = std::mem::take(&mut self.prog.free_kinds);
+        let words = self.lay.words;
+        for (mi, ops) in moves.iter().enumerate() {
+            let mv = MoveId(mi as u16);
+            if let Some(local) = &self.prog.local[mi] {
+                for d in 0..nd {
+                    let Some(w) = self.run_local(s, local, d) else {
+                        continue;
+                    };
+                    if words == 1 {
+                        out.states.push(w);
+                    } else {
+                        let at = out.states.len();
+                        out.states.extend_from_slice(s);
+                        out.states[at + local.slot] = w;
+                        let st = &out.states[at..];
+                        if !self.slot_legal(st, local.slot) || self.overlaps_any(st, local.slot) {
+                            out.states.truncate(at);
+                            continue;
+                        }
+                    }
+                    out.actions.push(Action::new(mv, DirId(d as u16)));
+                }
+                continue;
+            }
+            let free = &free_kinds[mi];
+            for d in 0..nd {
+                let action = Action::new(mv, DirId(d as u16));
+                if free.iter().all(|&k| self.lay.slots[k as usize].count == 1) {
+                    if self.run(s, ops, d) {
+                        out.states.extend_from_slice(&self.sc.cur);
+                        out.actions.push(action);
+                    }
+                } else {
+                    self.enumerate(s, ops, d, free, 0, action, out);
+                }
+            }
+        }
+        self.prog.moves = moves;
+        self.prog.free_kinds = free_kinds;
+    }
+
+    /// Runs a move for every choice of instances of its free kinds.
+    #[allow(clippy::too_many_arguments)]
+    fn enumerate(
+        &mut self,
+        s: &[u32],
+        ops: &[KOp],
+        d: usize,
+        free: &[u16],
+        at: usize,
+        action: Action,
+        out: &mut Successors,
+    ) {
+        if at == free.len() {
+            if self.run(s, ops, d) {
+                out.states.extend_from_slice(&self.sc.cur);
+                out.actions.push(action);
+            }
+            return;
+        }
+        let k = free[at] as usize;
+        let (start, count) = (self.lay.slots[k].start, self.lay.slots[k].count);
+        match count {
+            0 => {}
+            1 => self.enumerate(s, ops, d, free, at + 1, action, out),
+            _ => {
+                for slot in start..start + count {
+                    self.sc.choice[k] = slot as u32;
+                    self.enumerate(s, ops, d, free, at + 1, action, out);
+                }
+                self.sc.choice[k] = NONE;
+            }
+        }
+    }
+
+    /// Runs one move program on a copy of `s` in the scratch state; true if it yields a
+    /// legal state.
+    #[inline]
+    fn run(&mut self, s: &[u32], ops: &[KOp], d: usize) -> bool {
+        for (c, v) in self.sc.cur.iter_mut().zip(s) {
+            *c = *v;
+        }
+        self.sc.moved = 0;
+        for &k in &self.lay.multi_kinds {
+            self.sc.bound[k] = self.sc.choice[k];
+        }
+        for op in ops {
+            if !self.op(op, d) {
+                return false;
+            }
+        }
+        self.finish()
+    }
+
+    /// The slot bound to kind `k`, if any.
+    #[inline]
+    pub(super) fn bound_slot(&self, k: usize) -> Option<usize> {
+        let b = self.sc.bound[k];
+        (b != NONE).then_some(b as usize)
+    }
+
+    /// Puts `slot` at padded cell `p` in `pose` in the scratch state, and marks it moved.
+    #[inline]
+    pub(super) fn set_place(&mut self, slot: usize, p: usize, pose: usize) {
+        let bits = self.lay.slots[self.lay.slot_kind[slot] as usize].bits;
+        self.sc.cur[slot] = (p as u32) << bits | pose as u32;
+        if slot < 64 {
+            self.sc.moved |= 1 << slot;
+        }
+    }
+
+    /// Checks the moved instances and canonicalizes anonymous kinds.
+    #[inline]
+    fn finish(&mut self) -> bool {
+        let n = self.lay.slot_kind.len();
+        for slot in 0..n {
+            if (slot >= 64 || self.sc.moved >> slot & 1 == 1)
+                && (!self.slot_legal(&self.sc.cur, slot) || self.overlaps_any(&self.sc.cur, slot))
+            {
+                return false;
+            }
+        }
+        if self.lay.any_sorted {
+            for &k in &self.lay.multi_kinds {
+                let sl = &self.lay.slots[k];
+                if self.model.pieces[k].anonymous {
+                    self.sc.cur[sl.start..sl.start + sl.count].sort_unstable();
+                }
+            }
+        }
+        true
+    }
+}

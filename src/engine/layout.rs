@@ -1,0 +1,356 @@
+//! Layout and state packing: the padded grid a level is embedded in, and how a state's
+//! words encode piece places and changed tiles.
+//!
+//! The board is embedded in a padded grid, wide and tall enough that any single step, turn
+//! offset or footprint offset from a board cell lands inside it, so cells move by adding
+//! one precomputed linear delta and "off the board" is a lookup. A state is one `u32` per
+//! piece instance (`padded cell << pose bits | pose`, instances grouped by kind, anonymous
+//! kinds kept sorted) followed by the bits of the mutable cells that have changed.
+
+use crate::compile::{Model, PieceId, Place, TileId};
+
+use super::budget::{Budget, Cutoff};
+use super::expander::SetupError;
+use super::level::Level;
+use super::program::op_reach;
+
+/// `ptile` value of padding cells.
+pub(super) const OFF: u16 = u16::MAX;
+/// "No slot", "no mutable bit", "no binding".
+pub(super) const NONE: u32 = u32::MAX;
+
+/// Where each kind's instances sit in the state.
+#[derive(Clone, Debug)]
+pub(super) struct KindSlots {
+    pub start: usize,
+    pub count: usize,
+    /// Bits holding the pose in a state word.
+    pub bits: u32,
+}
+
+/// The padded grid and the packing of states for one level.
+pub(super) struct Layout {
+    pub cols: usize,
+    pub rows: usize,
+    /// Padding rows above and below the board.
+    pub pad_r: usize,
+    /// Padding columns left and right of the board.
+    pub pad_c: usize,
+    /// Padded row length.
+    pub width: usize,
+    /// Words per state.
+    pub words: usize,
+    pub slots: Vec<KindSlots>,
+    /// Kind of each slot.
+    pub slot_kind: Vec<u16>,
+    /// Per padded cell: tile, or `OFF`.
+    pub ptile: Vec<u16>,
+    pub pmarks: Vec<u32>,
+    /// Per padded cell: index of its mutable bit, or `NONE`.
+    pub pmut: Vec<u32>,
+    pub mutable_count: usize,
+    /// Per kind, per pose: footprint as linear deltas.
+    pub foot: Vec<Vec<Vec<isize>>>,
+    /// Per direction: its linear delta.
+    pub dir_delta: Vec<isize>,
+    /// Every pose of every piece covers exactly its anchor.
+    pub one_cell: bool,
+    /// Kinds with more than one instance (their binding varies per run).
+    pub multi_kinds: Vec<usize>,
+    /// Some kind with several instances is anonymous (kept sorted).
+    pub any_sorted: bool,
+    /// What cells off the board hold.
+    pub outside: Option<TileId>,
+    /// Per tile: what it becomes when broken.
+    pub becomes: Vec<Option<TileId>>,
+}
+
+impl Layout {
+    /// Lays out `level` under `model`. Refuses levels whose places do not fit a state
+    /// word, and checks the memory budget against the tables setup will build (the grid
+    /// here and one flag byte per place value per kind) before building any.
+    pub fn new(model: &Model, level: &Level, budget: &Budget) -> Result<Layout, SetupError> {
+        let board = &level.board;
+        let (rows, cols) = (board.rows, board.cols);
+        let (reach_r, reach_c) = reach(model);
+        let (pad_r, pad_c) = (reach_r + 1, reach_c + 1);
+        let width = cols as u128 + 2 * pad_c as u128;
+        let height = rows as u128 + 2 * pad_r as u128;
+        let cells = width * height;
+        let bits: Vec<u32> = model
+            .pieces
+            .iter()
+            .map(|p| usize::BITS - (p.poses.len().max(1) - 1).leading_zeros())
+            .collect();
+        let placed = |k: usize| level.instances.iter().any(|i| i.piece.index() == k);
+        // Every table setup builds, in bytes: the grid, then per kind with instances its
+        // flags (one byte per place value, touched on the board's cells alone).
+        let mut planned = cells * 10;
+        for (k, &b) in bits.iter().enumerate() {
+            if placed(k) {
+                planned += ((rows * cols) as u128) << b;
+            }
+        }
+        budget.room_for(planned.min(u64::MAX as u128) as u64)?;
+        if let Some(k) = (0..bits.len()).find(|&k| placed(k) && cells << bits[k] > 1 << 32) {
+            return Err(SetupError::TooLarge(format!(
+                "the level is too large for piece `{}`: {} padded cells (the board plus {} rows and {} columns a footprint, turn or step can reach) times {} pose values exceed the 2^32 places a state word holds",
+                model.pieces[k].name,
+                cells,
+                2 * pad_r,
+                2 * pad_c,
+                1u64 << bits[k]
+            )));
+        }
+        let (width, n) = (width as usize, cells as usize);
+        let mut ptile = vec![OFF; n];
+        let mut pmarks = vec![0u32; n];
+        let mut pmut = vec![NONE; n];
+        let mut mutable_count = 0usize;
+        for r in 0..rows {
+            for c in 0..cols {
+                let p = (r + pad_r) * width + c + pad_c;
+                let t = board.tiles[r * cols + c];
+                ptile[p] = t.0;
+                pmarks[p] = board.marks[r * cols + c];
+                if model.tiles[t.index()].becomes.is_some() {
+                    pmut[p] = mutable_count as u32;
+                    mutable_count += 1;
+                }
+            }
+        }
+        let mut slots = vec![];
+        let mut slot_kind = vec![];
+        let mut multi_kinds = vec![];
+        let mut any_sorted = false;
+        for (k, kind) in model.pieces.iter().enumerate() {
+            let start = slot_kind.len();
+            let count = level
+                .instances
+                .iter()
+                .filter(|i| i.piece.index() == k)
+                .count();
+            slot_kind.extend(std::iter::repeat_n(k as u16, count));
+            slots.push(KindSlots {
+                start,
+                count,
+                bits: bits[k],
+            });
+            if count > 1 {
+                multi_kinds.push(k);
+                any_sorted |= kind.anonymous;
+            }
+        }
+        let lin = |dr: i32, dc: i32| dr as isize * width as isize + dc as isize;
+        let foot = model
+            .pieces
+            .iter()
+            .map(|p| {
+                p.poses
+                    .iter()
+                    .map(|pose| pose.cells.iter().map(|&(r, c)| lin(r, c)).collect())
+                    .collect()
+            })
+            .collect();
+        let words = slot_kind.len() + mutable_count.div_ceil(32);
+        Ok(Layout {
+            cols,
+            rows,
+            pad_r,
+            pad_c,
+            width,
+            words,
+            slots,
+            slot_kind,
+            ptile,
+            pmarks,
+            pmut,
+            mutable_count,
+            foot,
+            dir_delta: model.dirs.iter().map(|d| lin(d.dr, d.dc)).collect(),
+            one_cell: model
+                .pieces
+                .iter()
+                .all(|p| p.poses.iter().all(|q| q.cells.len() == 1)),
+            multi_kinds,
+            any_sorted,
+            outside: model.outside,
+            becomes: model.tiles.iter().map(|t| t.becomes).collect(),
+        })
+    }
+
+    /// The linear delta of a (row, column) offset.
+    pub fn lin(&self, dr: i32, dc: i32) -> isize {
+        dr as isize * self.width as isize + dc as isize
+    }
+
+    /// The padded cells of the board's rows, from the first board cell to past the last.
+    pub fn board_span(&self) -> std::ops::Range<usize> {
+        let lo = self.pad_r * self.width + self.pad_c;
+        lo..lo + (self.rows.max(1) - 1) * self.width + self.cols
+    }
+
+    /// The padded cell of a board cell.
+    pub fn to_padded(&self, cell: u32) -> u32 {
+        let (r, c) = (cell as usize / self.cols, cell as usize % self.cols);
+        ((r + self.pad_r) * self.width + c + self.pad_c) as u32
+    }
+
+    /// The board (row, column) of a padded cell on the board.
+    pub fn unpad(&self, p: usize) -> Option<(usize, usize)> {
+        if self.ptile[p] == OFF {
+            return None;
+        }
+        Some((p / self.width - self.pad_r, p % self.width - self.pad_c))
+    }
+
+    /// The range of each state word, for dense stores.
+    pub fn radix(&self) -> Vec<u32> {
+        let n = self.ptile.len() as u64;
+        let mut r: Vec<u32> = self
+            .slot_kind
+            .iter()
+            .map(|&k| (n << self.slots[k as usize].bits).min(u32::MAX as u64) as u32)
+            .collect();
+        let nm = self.mutable_count;
+        for w in 0..nm.div_ceil(32) {
+            let bits = (nm - w * 32).min(32);
+            r.push(if bits == 32 { u32::MAX } else { 1 << bits });
+        }
+        r
+    }
+
+    /// The start state of `level`.
+    pub fn start(&self, model: &Model, level: &Level) -> Vec<u32> {
+        let mut s = vec![0; self.words];
+        let mut slot_of_kind: Vec<usize> = self.slots.iter().map(|s| s.start).collect();
+        for inst in &level.instances {
+            let k = inst.piece.index();
+            let slot = slot_of_kind[k];
+            slot_of_kind[k] += 1;
+            s[slot] = self.to_padded(inst.cell) << self.slots[k].bits | inst.pose.0 as u32;
+        }
+        for (k, sl) in self.slots.iter().enumerate() {
+            if model.pieces[k].anonymous {
+                s[sl.start..sl.start + sl.count].sort_unstable();
+            }
+        }
+        s
+    }
+
+    /// Anchor (padded cell) and pose of a slot.
+    #[inline]
+    pub fn anchor(&self, s: &[u32], slot: usize) -> (usize, usize) {
+        let bits = self.slots[self.slot_kind[slot] as usize].bits;
+        (
+            (s[slot] >> bits) as usize,
+            (s[slot] & ((1 << bits) - 1)) as usize,
+        )
+    }
+
+    /// The tile a padded cell holds now (`None` off the board with no `outside`).
+    #[inline]
+    pub fn tile_at(&self, s: &[u32], p: usize) -> Option<TileId> {
+        let t = self.ptile[p];
+        if t == OFF {
+            return self.outside;
+        }
+        let bit = self.pmut[p];
+        if bit != NONE && self.mutable_set(s, bit) {
+            self.becomes[t as usize]
+        } else {
+            Some(TileId(t))
+        }
+    }
+
+    /// Whether mutable bit `bit` is set (its cell's tile has changed).
+    #[inline]
+    pub fn mutable_set(&self, s: &[u32], bit: u32) -> bool {
+        let w = self.slot_kind.len() + bit as usize / 32;
+        s[w] >> (bit % 32) & 1 == 1
+    }
+
+    /// Sets mutable bit `bit` of `s`.
+    #[inline]
+    pub fn set_mutable(&self, s: &mut [u32], bit: u32) {
+        let w = self.slot_kind.len() + bit as usize / 32;
+        s[w] |= 1 << (bit % 32);
+    }
+
+    /// Whether padded cell `p` is on `place` in state `s`.
+    pub fn on_place(&self, s: &[u32], p: usize, place: Place) -> bool {
+        match place {
+            Place::Tile(t) => self.tile_at(s, p) == Some(t),
+            Place::Mark(k) => self.pmarks[p] >> k.0 & 1 == 1,
+        }
+    }
+
+    /// Whether `slot`'s footprint covers padded cell `p`.
+    #[inline]
+    pub fn covers(&self, s: &[u32], slot: usize, p: usize) -> bool {
+        let k = self.slot_kind[slot] as usize;
+        let (a, pose) = self.anchor(s, slot);
+        let f = &self.foot[k][pose];
+        if f.len() == 1 {
+            return a == p;
+        }
+        f.iter().any(|&d| (a as isize + d) as usize == p)
+    }
+
+    /// The slot of an instance of kind `k` covering `p`.
+    pub fn instance_at(&self, s: &[u32], k: usize, p: usize) -> Option<usize> {
+        let sl = &self.slots[k];
+        (sl.start..sl.start + sl.count).find(|&slot| self.covers(s, slot, p))
+    }
+
+    /// The slot of any instance but `except` covering `p`.
+    pub fn any_instance_at(&self, s: &[u32], p: usize, except: usize) -> Option<usize> {
+        (0..self.slot_kind.len()).find(|&slot| slot != except && self.covers(s, slot, p))
+    }
+
+    /// The piece kind covering each board cell, for rendering.
+    pub fn occupancy(&self, s: &[u32]) -> Vec<Option<PieceId>> {
+        let mut occ = vec![None; self.rows * self.cols];
+        for slot in 0..self.slot_kind.len() {
+            let k = self.slot_kind[slot] as usize;
+            let (a, pose) = self.anchor(s, slot);
+            for &d in &self.foot[k][pose] {
+                if let Some((r, c)) = self.unpad((a as isize + d) as usize) {
+                    occ[r * self.cols + c] = Some(PieceId(k as u16));
+                }
+            }
+        }
+        occ
+    }
+}
+
+impl From<Cutoff> for SetupError {
+    fn from(c: Cutoff) -> SetupError {
+        SetupError::Cutoff(c)
+    }
+}
+
+/// The largest row and column distance any step, turn or footprint reaches.
+fn reach(model: &Model) -> (usize, usize) {
+    let (mut r, mut c) = (1i64, 1i64);
+    let mut see = |dr: i32, dc: i32| {
+        r = r.max((dr as i64).abs());
+        c = c.max((dc as i64).abs());
+    };
+    for p in &model.pieces {
+        for pose in &p.poses {
+            for &(dr, dc) in &pose.cells {
+                see(dr, dc);
+            }
+        }
+    }
+    for d in &model.dirs {
+        see(d.dr, d.dc);
+    }
+    for m in &model.moves {
+        for op in &m.ops {
+            op_reach(op, &mut see);
+        }
+    }
+    (r as usize, c as usize)
+}

@@ -1,0 +1,220 @@
+//! Legality and goal flags: per piece kind, a flag byte for every place value saying
+//! whether the place is legal and meets the goal on the initial board, and whether it
+//! covers a cell whose tile can change (then forbids and goals are checked in play).
+//! Also the overlap test and the goal test on whole states.
+
+use crate::compile::{GoalCond, Place};
+
+use super::budget::{Budget, Cutoff, Pacer};
+use super::expander::Expander;
+use super::layout::{NONE, OFF};
+
+/// The place breaks no forbid on static cells.
+pub(super) const LEGAL: u8 = 1;
+/// The footprint covers a cell whose tile can change: forbids and goals are checked live.
+pub(super) const LIVE: u8 = 2;
+/// The place meets every goal condition on its kind (static cells only).
+pub(super) const GOAL: u8 = 4;
+
+impl Expander<'_> {
+    /// Static flags of every state word value of kind `k`, from the initial board; empty
+    /// for kinds with no instance. Checks `budget` as it goes.
+    pub(super) fn place_flags(
+        &self,
+        k: usize,
+        budget: &Budget,
+        pacer: &mut Pacer,
+    ) -> Result<Vec<u8>, Cutoff> {
+        let lay = &self.lay;
+        if lay.slots[k].count == 0 {
+            return Ok(vec![]);
+        }
+        let model = self.model;
+        let piece = &model.pieces[k];
+        let bits = lay.slots[k].bits;
+        let n = lay.ptile.len();
+        let forbids: Vec<_> = model
+            .forbids
+            .iter()
+            .filter(|f| f.piece.index() == k)
+            .collect();
+        let goals: Vec<&GoalCond> = model.goal.iter().filter(|g| g.piece.index() == k).collect();
+        let mut flags = vec![0u8; n << bits];
+        // Per padded cell: whether it meets the goal, and whether it is mutable (LIVE).
+        let goal_off = model
+            .outside
+            .is_some_and(|o| goals.iter().all(|g| g.on == Place::Tile(o)));
+        let cell_goal: Vec<bool> = (0..n)
+            .map(|p| {
+                let t = lay.ptile[p];
+                if t == OFF {
+                    goal_off
+                } else if lay.pmut[p] != NONE {
+                    true
+                } else {
+                    goals.iter().all(|g| match g.on {
+                        Place::Tile(x) => x.0 == t,
+                        Place::Mark(m) => lay.pmarks[p] >> m.0 & 1 == 1,
+                    })
+                }
+            })
+            .collect();
+        let live: Vec<u8> = lay
+            .pmut
+            .iter()
+            .map(|&m| if m != NONE { LIVE } else { 0 })
+            .collect();
+        pacer.tick(n as u64, budget)?;
+        // Per cell, the flags it forces off: a forbidden cell clears LEGAL, a cell off the
+        // goal clears GOAL. It depends on which forbids apply to the pose, so it is kept
+        // while consecutive poses share them.
+        let mut clear: Vec<u8> = vec![];
+        let mut clear_for: Option<Vec<bool>> = None;
+        let span = lay.board_span();
+        for pi in 0..piece.poses.len() {
+            let applies: Vec<bool> = forbids
+                .iter()
+                .map(|f| f.pose.is_none_or(|q| q.index() == pi))
+                .collect();
+            if clear_for.as_ref() != Some(&applies) {
+                // What a single cell's tile or marks mean for this pose, as lookups.
+                let mut tile_bad = vec![false; model.tiles.len()];
+                let mut marks_bad = 0u32;
+                for f in forbids.iter().zip(&applies).filter(|x| *x.1).map(|x| x.0) {
+                    match f.place {
+                        Place::Tile(t) => tile_bad[t.index()] = true,
+                        Place::Mark(m) => marks_bad |= 1 << m.0,
+                    }
+                }
+                let outside_bad = model.outside.is_none_or(|t| tile_bad[t.index()]);
+                clear = (0..n)
+                    .map(|p| {
+                        let t = lay.ptile[p];
+                        let bad = if t == OFF {
+                            outside_bad
+                        } else if lay.pmut[p] != NONE {
+                            return 0;
+                        } else {
+                            tile_bad[t as usize] || lay.pmarks[p] & marks_bad != 0
+                        };
+                        (if bad { LEGAL } else { 0 }) | (if cell_goal[p] { 0 } else { GOAL })
+                    })
+                    .collect();
+                clear_for = Some(applies);
+                pacer.tick(n as u64, budget)?;
+            }
+            let pose_goal = goals.iter().all(|g| g.pose.is_none_or(|q| q.index() == pi));
+            let foot = &lay.foot[k][pi];
+            let init = LEGAL | if pose_goal { GOAL } else { 0 };
+            for a in span.clone() {
+                if lay.ptile[a] == OFF {
+                    continue;
+                }
+                let (mut off, mut on) = (0u8, 0u8);
+                for &dl in foot {
+                    let p = (a as isize + dl) as usize;
+                    off |= clear[p];
+                    on |= live[p];
+                }
+                flags[a << bits | pi] = (init & !off) | on;
+            }
+            pacer.tick((span.len() * foot.len()) as u64, budget)?;
+        }
+        Ok(flags)
+    }
+
+    /// Whether word `w` of kind `k` may be legal: legal on static cells, or to be checked
+    /// in play.
+    #[inline]
+    pub(super) fn word_may_be_legal(&self, k: usize, w: u32) -> bool {
+        let f = self.flags[k][w as usize];
+        f & LIVE != 0 || f & LEGAL != 0
+    }
+
+    /// Whether the instance in `slot` breaks no forbid.
+    #[inline]
+    pub(super) fn slot_legal(&self, s: &[u32], slot: usize) -> bool {
+        let lay = &self.lay;
+        let k = lay.slot_kind[slot] as usize;
+        let f = self.flags[k][s[slot] as usize];
+        if f & LIVE == 0 {
+            return f & LEGAL != 0;
+        }
+        if f & LEGAL == 0 {
+            return false;
+        }
+        let (a, pose) = lay.anchor(s, slot);
+        for fb in self.model.forbids.iter().filter(|f| f.piece.index() == k) {
+            if fb.pose.is_some_and(|p| p.index() != pose) {
+                continue;
+            }
+            for &dl in &lay.foot[k][pose] {
+                let p = (a as isize + dl) as usize;
+                if lay.pmut[p] != NONE && lay.on_place(s, p, fb.place) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether the instance in `slot` overlaps another.
+    #[inline]
+    pub(super) fn overlaps_any(&self, s: &[u32], slot: usize) -> bool {
+        let lay = &self.lay;
+        if lay.slot_kind.len() < 2 {
+            return false;
+        }
+        if lay.one_cell {
+            // Every piece covers its anchor alone: overlap is a shared anchor.
+            let (a, _) = lay.anchor(s, slot);
+            return (0..lay.slot_kind.len()).any(|o| o != slot && lay.anchor(s, o).0 == a);
+        }
+        let k = lay.slot_kind[slot] as usize;
+        let (a, pose) = lay.anchor(s, slot);
+        lay.foot[k][pose].iter().any(|&dl| {
+            lay.any_instance_at(s, (a as isize + dl) as usize, slot)
+                .is_some()
+        })
+    }
+
+    /// Whether the instances in slots `a` and `b` overlap.
+    pub(super) fn overlap_pair(&self, s: &[u32], a: usize, b: usize) -> bool {
+        let lay = &self.lay;
+        let k = lay.slot_kind[a] as usize;
+        let (anchor, pose) = lay.anchor(s, a);
+        lay.foot[k][pose]
+            .iter()
+            .any(|&dl| lay.covers(s, b, (anchor as isize + dl) as usize))
+    }
+
+    /// The goal conditions on the instance in `slot`, checked cell by cell in state `s`.
+    fn goal_live(&self, s: &[u32], slot: usize) -> bool {
+        let lay = &self.lay;
+        let k = lay.slot_kind[slot] as usize;
+        let (a, pose) = lay.anchor(s, slot);
+        self.model
+            .goal
+            .iter()
+            .filter(|g| g.piece.index() == k)
+            .all(|g| {
+                g.pose.is_none_or(|p| p.index() == pose)
+                    && lay.foot[k][pose]
+                        .iter()
+                        .all(|&dl| lay.on_place(s, (a as isize + dl) as usize, g.on))
+            })
+    }
+
+    /// Whether a state satisfies the goal.
+    #[inline]
+    pub fn is_goal(&self, s: &[u32]) -> bool {
+        self.goal_slots.iter().all(|&(slot, k)| {
+            let f = self.flags[k][s[slot] as usize];
+            if f & LIVE != 0 {
+                self.goal_live(s, slot)
+            } else {
+                f & GOAL != 0
+            }
+        })
+    }
+}

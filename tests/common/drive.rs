@@ -1,0 +1,63 @@
+//! Thin drivers of the crate shared by the suites: solve a level and read back its cost
+//! and letters, run judge mode. The references in the sibling modules never use these:
+//! they stay independent of the code they check.
+
+use puz::engine::Level;
+use puz::io::judge::{run_judge, JudgeOptions};
+use puz::search::{Budget, Outcome};
+use puz::solver::{path_cost, solve, EngineChoice};
+use puz::Puzzle;
+
+/// A solved level: its cost vector and its move letters.
+pub type Found = (Vec<u64>, String);
+
+/// Solves `level` with `engine` and no budget: the engine that ran, and the cost and
+/// letters of the path, or `None` when there is no solution. Panics on an error, a cutoff
+/// or a bare cost, naming `what`.
+pub fn solve_level(
+    puzzle: &Puzzle,
+    level: Level,
+    engine: EngineChoice,
+    what: &str,
+) -> (&'static str, Option<Found>) {
+    let ans = solve(&puzzle.model, level, engine, &Budget::default())
+        .unwrap_or_else(|e| panic!("{what}: solve ({engine:?}) failed: {e}"));
+    let found = match ans.outcome {
+        Outcome::Solved(path) => {
+            let cost = path_cost(&puzzle.model, &path.actions);
+            let letters: String = path
+                .actions
+                .iter()
+                .map(|&a| puzzle.model.letter(a))
+                .collect();
+            Some((cost, letters))
+        }
+        Outcome::Unsolvable => None,
+        other => panic!("{what}: unbudgeted solve ({engine:?}) gave {other:?}"),
+    };
+    (ans.engine, found)
+}
+
+/// [`solve_level`] on level text read as a level file; panics when it is rejected.
+pub fn solve_text(
+    puzzle: &Puzzle,
+    text: &str,
+    engine: EngineChoice,
+) -> (&'static str, Option<Found>) {
+    let level = puzzle
+        .level_from_file("random", text.to_string())
+        .unwrap_or_else(|d| panic!("valid level rejected:\n{text}\n{d:?}"));
+    solve_level(puzzle, level, engine, text)
+}
+
+/// Judge mode with `engine` and otherwise default options: the output. Panics on an error.
+pub fn judge_with(puzzle: &Puzzle, input: &str, engine: EngineChoice) -> String {
+    let opts = JudgeOptions {
+        engine,
+        ..JudgeOptions::default()
+    };
+    let mut out: Vec<u8> = vec![];
+    run_judge(puzzle, input, &mut out, &opts)
+        .unwrap_or_else(|e| panic!("judge ({engine:?}) failed: {e}"));
+    String::from_utf8(out).expect("judge output is UTF-8")
+}
