@@ -2,8 +2,7 @@
 
 use serde::Serialize;
 
-use crate::syntax::ast::{GridForm, HeaderField, KeyValue};
-use crate::syntax::Span;
+use miette::SourceSpan;
 
 macro_rules! id_type {
     ($($(#[$m:meta])* $name:ident),*) => {$(
@@ -30,6 +29,45 @@ id_type!(
     /// A move, numbered from 0 in declaration order.
     MoveId
 );
+
+/// How a level's rows are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GridForm {
+    /// One character per cell.
+    Chars,
+    /// Integers separated by blanks, one per cell.
+    Ints,
+}
+
+/// A legend symbol: a character, or a non-negative integer code.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum KeyValue {
+    /// `'.'`
+    Char(char),
+    /// `3`
+    Int(i64),
+}
+
+impl std::fmt::Display for KeyValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeyValue::Char(c) => write!(f, "'{c}'"),
+            KeyValue::Int(i) => write!(f, "{i}"),
+        }
+    }
+}
+
+/// A number that opens each judge case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeaderField {
+    /// The board's row count.
+    Rows,
+    /// The board's column count.
+    Cols,
+    /// How many query lines follow the board.
+    Queries,
+}
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Model {
@@ -250,8 +288,9 @@ pub struct LevelText {
     pub rows: Vec<String>,
     #[serde(skip)]
     pub row_starts: Vec<u32>,
+    /// The text block in the `.puz` source.
     #[serde(skip)]
-    pub span: Span,
+    pub span: SourceSpan,
 }
 
 /// How a judge input is read and its answers printed.

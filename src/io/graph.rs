@@ -4,10 +4,10 @@ use std::fmt::Write;
 
 use petgraph::visit::EdgeRef;
 
+use crate::compile::GridForm;
 use crate::engine::Expander;
 use crate::io::render::render;
 use crate::search::graph::StateGraph;
-use crate::syntax::ast::GridForm;
 
 /// Graphviz DOT: nodes labelled with their boards, edges with their moves, the start
 /// bold, goals double-circled, one shortest solution drawn thick and red.

@@ -112,7 +112,7 @@ impl Labels {
 }
 
 /// Most cost components a packed cost holds.
-pub const MAX_COMPONENTS: usize = 4;
+pub use crate::check::limits::MAX_COST_COMPONENTS as MAX_COMPONENTS;
 
 /// Dijkstra over lexicographic cost vectors with the projection tie rule.
 pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> (Outcome, Stats) {

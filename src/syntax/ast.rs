@@ -252,7 +252,7 @@ pub struct JudgeStmt {
     pub span: Span,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HeaderField {
     Rows,
     Cols,

@@ -18,7 +18,7 @@ use crate::diagnostics::Problem;
 use crate::engine::level::MAX_CELLS;
 use crate::engine::Level;
 use crate::io::grid::{ascii_tokens, short, GridReader, ReadBoard};
-use crate::syntax::ast::{GridForm, HeaderField};
+use crate::compile::{GridForm, HeaderField};
 
 /// One kind of mistake in a judge input, with a span at the offending token.
 #[derive(Debug, Error, Diagnostic)]
@@ -259,7 +259,7 @@ impl<'a> Reader<'a> {
             blank_is_cell: model
                 .legend
                 .iter()
-                .any(|s| matches!(s.key, crate::syntax::ast::KeyValue::Char(' ' | '\t'))),
+                .any(|s| matches!(s.key, crate::compile::KeyValue::Char(' ' | '\t'))),
         }
     }
 
