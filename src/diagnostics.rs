@@ -621,11 +621,10 @@ pub const MAX_SHOWN: usize = 50;
 /// Holds at most [`MAX_SHOWN`] problems; `omitted` counts the rest, which the title and
 /// the help line mention.
 #[derive(Debug, Error, Diagnostic)]
-#[error("{} found in {}", count_phrase(.problems.len() + .omitted), .name)]
+#[error("{} found in {}", count_phrase(.problems.len() + .omitted), .src.name())]
 pub struct Diagnostics {
-    /// The source's name as reports show it (usually its path).
-    pub name: String,
-    /// The source text, shared by every problem's spans.
+    /// The source text and its name as reports show it (usually its path), shared by every
+    /// problem's spans.
     #[source_code]
     pub src: NamedSource<Arc<String>>,
     /// The problems reported in full, in order.
@@ -651,7 +650,7 @@ pub fn thousands(n: &usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);
@@ -673,7 +672,6 @@ impl Diagnostics {
             )
         });
         Diagnostics {
-            name: name.to_string(),
             src: NamedSource::new(name, text),
             problems,
             omitted,

@@ -51,7 +51,7 @@ impl Puzzle {
         let rows = LevelRows {
             rows: l.rows.iter().map(String::as_str).collect(),
             starts: l.row_starts.iter().map(|&s| s as usize).collect(),
-            whole: l.span.into(),
+            whole: l.span,
         };
         parse_level(&self.model, &l.name, &rows, l.form)
     }

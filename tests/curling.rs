@@ -11,7 +11,7 @@ use puz::io::judge::{run_judge, JudgeOptions};
 use puz::io::render::render;
 use puz::search::{Budget, Outcome};
 use puz::solver::{path_cost, solve, EngineChoice};
-use puz::syntax::ast::GridForm;
+use puz::compile::GridForm;
 use puz::Puzzle;
 
 /// Both engines: `auto` (a fast path when one matches) and the interpreter.
