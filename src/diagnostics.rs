@@ -482,6 +482,20 @@ pub enum Problem {
         declared: SourceSpan,
     },
 
+    /// A query placing a piece that is not `anonymous` twice: `query blank, blank`.
+    #[error("judge format: a query places piece `{name}` twice")]
+    #[diagnostic(
+        code(puz::check::judge_query_repeats),
+        help("a piece that is not `anonymous` stands at exactly one place; name it once, or declare it `anonymous`")
+    )]
+    JudgeQueryRepeats {
+        name: String,
+        #[label("again here")]
+        span: SourceSpan,
+        #[label("first here")]
+        first: SourceSpan,
+    },
+
     /// A negative integer legend symbol: `-1 floor`. Integer symbols are codes from 0 up.
     #[error("legend symbol {value} is negative")]
     #[diagnostic(

@@ -2,7 +2,7 @@
 //! `cases`, `query` and `print` statements agree, and a query only places what a query
 //! can place. Each kind of mistake has its own diagnostic code.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::names;
 use super::symbols::{Symbols, Thing};
@@ -13,13 +13,14 @@ use crate::syntax::Span;
 /// Every `judge` declaration.
 pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
     let singles = single_marks(file);
+    let unique = unique_pieces(file);
     let mut out = vec![];
     for item in &file.items {
         if let ItemKind::Judge(stmts) = &item.kind {
             out.extend(missing(stmts, item.keyword));
             out.extend(repeated(stmts));
             out.extend(header(stmts));
-            out.extend(queries(stmts, syms, &singles));
+            out.extend(queries(stmts, syms, &singles, &unique));
         }
     }
     out
@@ -36,6 +37,17 @@ fn single_marks(file: &File) -> HashMap<&str, Span> {
         .flatten()
         .filter(|m| m.single)
         .map(|m| (m.name.text.as_str(), m.name.span))
+        .collect()
+}
+
+/// Pieces that are not `anonymous`: each stands at exactly one place.
+fn unique_pieces(file: &File) -> HashSet<&str> {
+    file.items
+        .iter()
+        .filter_map(|i| match &i.kind {
+            ItemKind::Piece(p) if !p.anonymous => Some(p.name.text.as_str()),
+            _ => None,
+        })
         .collect()
 }
 
@@ -176,8 +188,13 @@ fn header(stmts: &[JudgeStmt]) -> Vec<Problem> {
     out
 }
 
-/// What queries place, and `print invalid`, which only queries can print.
-fn queries(stmts: &[JudgeStmt], syms: &Symbols, singles: &HashMap<&str, Span>) -> Vec<Problem> {
+/// What queries place (a unique piece at most once), and `print invalid`, which only queries can print.
+fn queries(
+    stmts: &[JudgeStmt],
+    syms: &Symbols,
+    singles: &HashMap<&str, Span>,
+    unique: &HashSet<&str>,
+) -> Vec<Problem> {
     let mut out = vec![];
     let has_query = stmts
         .iter()
@@ -185,8 +202,22 @@ fn queries(stmts: &[JudgeStmt], syms: &Symbols, singles: &HashMap<&str, Span>) -
     for s in stmts {
         match &s.kind {
             JudgeStmtKind::Query(placed) => {
+                let mut seen: HashMap<&str, Span> = HashMap::new();
                 for n in placed {
-                    out.extend(query_name(n, syms, singles));
+                    match seen.get(n.text.as_str()) {
+                        Some(first) if unique.contains(n.text.as_str()) => {
+                            out.push(Problem::JudgeQueryRepeats {
+                                name: n.text.clone(),
+                                span: n.span.into(),
+                                first: (*first).into(),
+                            })
+                        }
+                        Some(_) => {}
+                        None => {
+                            seen.insert(&n.text, n.span);
+                            out.extend(query_name(n, syms, singles));
+                        }
+                    }
                 }
             }
             JudgeStmtKind::Print(Outcome::Invalid, _) if !has_query => {
@@ -232,7 +263,7 @@ mod tests {
     fn a_good_format_has_no_problems() {
         assert!(codes(GOOD).is_empty());
         assert!(codes(
-            "cases once header rows, cols, queries grid ints query man, goal base 1 \
+            "cases once header rows, cols, queries grid ints query man, goal, goal base 1 \
              print solved \"{cost}\" print unsolved \"-1\" print invalid \"-1\""
         )
         .is_empty());
@@ -255,6 +286,17 @@ mod tests {
                 "puz::check::judge_duplicate_statement",
                 "puz::check::judge_duplicate_statement"
             ]
+        );
+    }
+
+    #[test]
+    fn a_query_names_each_thing_once() {
+        assert_eq!(
+            codes(
+                "cases once header rows, cols, queries grid ints query man, man \
+                 print solved \"{cost}\" print unsolved \"-1\""
+            ),
+            ["puz::check::judge_query_repeats"]
         );
     }
 

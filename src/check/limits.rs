@@ -31,7 +31,8 @@ pub const MAX_SYMBOLS: usize = u16::MAX as usize;
 pub const MAX_COST_COMPONENTS: usize = 4;
 /// Actions (moves × directions): every state tries each one, and each has a letter.
 pub const MAX_ACTIONS: usize = 1 << 20;
-/// Entries of one turn table (poses × directions of the turned piece), stored densely.
+/// Turn table entries in the whole file: each `turn` stores an entry for every pose and
+/// direction of its piece, so a few bytes of `turn p { }` can ask for millions of entries.
 pub const MAX_TURN_ENTRIES: usize = 1 << 22;
 
 /// `too many {what}`, pointing at the first item past the limit.
@@ -178,6 +179,8 @@ fn actions(file: &File, syms: &Symbols) -> Vec<Problem> {
     let mut out = vec![];
     let mut moves = 0usize;
     let mut reported = false;
+    let mut entries = 0usize;
+    let mut turns_reported = false;
     for item in &file.items {
         let ItemKind::Move(m) = &item.kind else {
             continue;
@@ -203,14 +206,15 @@ fn actions(file: &File, syms: &Symbols) -> Vec<Problem> {
                 continue;
             };
             let poses = syms.poses(&piece.text).map_or(0, |p| p.len());
-            let entries = poses.saturating_mul(dirs);
-            if entries > MAX_TURN_ENTRIES {
+            entries = entries.saturating_add(poses.saturating_mul(dirs));
+            if entries > MAX_TURN_ENTRIES && !turns_reported {
+                turns_reported = true;
                 out.push(too_many(
-                    "turn table entries (poses × directions)",
+                    "turn table entries (poses × directions, over all `turn` statements)",
                     entries,
                     MAX_TURN_ENTRIES,
                     piece.span,
-                    "a turn table has an entry for every pose and direction; use fewer poses or directions",
+                    "every `turn` stores an entry for each pose and direction of its piece; use fewer poses, directions or turns",
                 ));
             }
         }
@@ -240,6 +244,23 @@ mod tests {
             p[0].to_string(),
             "too many tile kinds: 65,536, at most 65,535 are supported"
         );
+    }
+
+    #[test]
+    fn turn_tables_are_bounded_over_the_whole_file() {
+        let poses: String = (0..1024)
+            .map(|i| format!("pose p{i} {{ (0, {}) (0, 0) }} ", i % 60 + 1))
+            .collect();
+        let dirs: String = (0..1024).map(|i| format!("d{i} (1, 0) ")).collect();
+        let one = format!("piece b {{ {poses} }} dirs {{ {dirs} }} move m(d) {{ turn b {{ }} }}");
+        assert!(problems(&one).is_empty(), "1,048,576 entries fit");
+        let five = one.replace(
+            "turn b { }",
+            "turn b { } turn b { } turn b { } turn b { } turn b { }",
+        );
+        let p = problems(&five);
+        assert_eq!(p.len(), 1);
+        assert!(p[0].to_string().contains("turn table entries"));
     }
 
     #[test]
