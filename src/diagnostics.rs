@@ -660,7 +660,7 @@ fn count_phrase(n: usize) -> String {
 }
 
 /// `12345` as `12,345`: limits and counts in messages read at a glance.
-pub fn thousands(n: &usize) -> String {
+fn thousands(n: &usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {

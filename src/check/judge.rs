@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::names;
+use super::names::Lookup;
 use super::symbols::{Symbols, Thing};
 use crate::diagnostics::Problem;
 use crate::syntax::ast::{File, HeaderField, ItemKind, JudgeStmt, JudgeStmtKind, Name, Outcome};
@@ -14,13 +14,14 @@ use crate::syntax::Span;
 pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
     let singles = single_marks(file);
     let unique = unique_pieces(file);
+    let look = Lookup::new(syms);
     let mut out = vec![];
     for item in &file.items {
         if let ItemKind::Judge(stmts) = &item.kind {
             out.extend(missing(stmts, item.keyword));
             out.extend(repeated(stmts));
             out.extend(header(stmts));
-            out.extend(queries(stmts, syms, &singles, &unique));
+            out.extend(queries(stmts, &look, &singles, &unique));
         }
     }
     out
@@ -191,7 +192,7 @@ fn header(stmts: &[JudgeStmt]) -> Vec<Problem> {
 /// What queries place (a unique piece at most once), and `print invalid`, which only queries can print.
 fn queries(
     stmts: &[JudgeStmt],
-    syms: &Symbols,
+    look: &Lookup,
     singles: &HashMap<&str, Span>,
     unique: &HashSet<&str>,
 ) -> Vec<Problem> {
@@ -215,7 +216,7 @@ fn queries(
                         Some(_) => {}
                         None => {
                             seen.insert(&n.text, n.span);
-                            out.extend(query_name(n, syms, singles));
+                            out.extend(query_name(n, look, singles));
                         }
                     }
                 }
@@ -231,8 +232,8 @@ fn queries(
     out
 }
 
-fn query_name(n: &Name, syms: &Symbols, singles: &HashMap<&str, Span>) -> Option<Problem> {
-    if let Some(p) = names::expect(syms, "piece or mark", n, &[Thing::Piece, Thing::Mark]) {
+fn query_name(n: &Name, look: &Lookup, singles: &HashMap<&str, Span>) -> Option<Problem> {
+    if let Some(p) = look.expect("piece or mark", n, &[Thing::Piece, Thing::Mark]) {
         return Some(p);
     }
     let declared = singles.get(n.text.as_str())?;

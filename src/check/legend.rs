@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::names;
+use super::names::Lookup;
 use super::symbols::{Symbols, Thing};
 use crate::diagnostics::Problem;
 use crate::syntax::ast::{File, ItemKind, KeyValue, LegendEntry};
@@ -11,6 +11,7 @@ use crate::syntax::Span;
 
 /// Every legend entry.
 pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
+    let look = Lookup::new(syms);
     let mut out = vec![];
     let mut keys: HashMap<&KeyValue, Span> = HashMap::new();
     for item in &file.items {
@@ -36,18 +37,18 @@ pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
                     });
                 }
             }
-            out.extend(entry(e, syms));
+            out.extend(entry(e, &look));
         }
     }
     out
 }
 
 /// One entry's tile and placements.
-fn entry(e: &LegendEntry, syms: &Symbols) -> Vec<Problem> {
-    let mut out: Vec<Problem> = names::tile(syms, &e.tile).into_iter().collect();
+fn entry(e: &LegendEntry, look: &Lookup) -> Vec<Problem> {
+    let mut out: Vec<Problem> = look.tile(&e.tile).into_iter().collect();
     let mut placed: HashMap<&str, Span> = HashMap::new();
     for x in &e.extras {
-        if let Some(p) = names::expect(syms, "piece or mark", x, &[Thing::Piece, Thing::Mark]) {
+        if let Some(p) = look.expect("piece or mark", x, &[Thing::Piece, Thing::Mark]) {
             out.push(p);
             continue;
         }

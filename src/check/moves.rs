@@ -4,9 +4,9 @@
 
 use std::collections::HashMap;
 
-use super::names;
+use super::names::Lookup;
 use super::symbols::{Symbols, Thing};
-use crate::diagnostics::{did_you_mean, Problem};
+use crate::diagnostics::Problem;
 use crate::syntax::ast::{
     CellExpr, File, ItemKind, MoveDecl, MoveStmtKind, Name, SlideAction, SlideEvent, SlideRule,
 };
@@ -14,6 +14,7 @@ use crate::syntax::Span;
 
 /// Every move, then the cost components no move adds to.
 pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
+    let look = Lookup::new(syms);
     let mut out = vec![];
     let mut used = vec![false; syms.costs.len()];
     let mut unknown_cost = false;
@@ -21,7 +22,7 @@ pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
         let ItemKind::Move(m) = &item.kind else {
             continue;
         };
-        out.extend(one_move(m, syms));
+        out.extend(one_move(m, &look));
         for st in &m.body {
             if let MoveStmtKind::Adds(costs) = &st.kind {
                 for c in costs {
@@ -47,20 +48,21 @@ pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
 }
 
 /// `piece`, `piece + d` or `piece - d`.
-fn cell(c: &CellExpr, syms: &Symbols, param: &str) -> Vec<Problem> {
-    let mut out: Vec<Problem> = names::piece(syms, &c.piece).into_iter().collect();
+fn cell(c: &CellExpr, look: &Lookup, param: &str) -> Vec<Problem> {
+    let mut out: Vec<Problem> = look.piece(&c.piece).into_iter().collect();
     if let Some((_, d)) = &c.step {
-        out.extend(names::dir(syms, d, Some(param)));
+        out.extend(look.dir(d, Some(param)));
     }
     out
 }
 
 /// A cost component named in `adds`.
-fn cost(c: &Name, syms: &Symbols) -> Option<Problem> {
-    if syms.costs.get(&c.text).is_some() {
+fn cost(c: &Name, look: &Lookup) -> Option<Problem> {
+    if look.syms.costs.get(&c.text).is_some() {
         return None;
     }
-    let help = did_you_mean(&c.text, syms.costs.names())
+    let help = look
+        .suggest(&c.text, look.syms.costs.names())
         .unwrap_or_else(|| format!("declare it in `cost`, e.g. `cost {}`", c.text));
     Some(Problem::UnknownName {
         kind: "cost component",
@@ -70,7 +72,8 @@ fn cost(c: &Name, syms: &Symbols) -> Option<Problem> {
     })
 }
 
-fn one_move(m: &MoveDecl, syms: &Symbols) -> Vec<Problem> {
+fn one_move(m: &MoveDecl, look: &Lookup) -> Vec<Problem> {
+    let syms = look.syms;
     let mut out = vec![];
     let param = m.param.text.as_str();
     if let Some(first) = syms.dirs.span(param) {
@@ -128,37 +131,36 @@ fn one_move(m: &MoveDecl, syms: &Symbols) -> Vec<Problem> {
                         }),
                         None => {
                             seen.insert(&c.text, c.span);
-                            out.extend(cost(c, syms));
+                            out.extend(cost(c, look));
                         }
                     }
                 }
             }
             MoveStmtKind::Require(c) | MoveStmtKind::Forbid(c) => {
-                out.extend(names::expect(
-                    syms,
+                out.extend(look.expect(
                     "piece, tile or mark",
                     &c.what,
                     &[Thing::Piece, Thing::Tile, Thing::Mark],
                 ));
-                out.extend(cell(&c.cell, syms, param));
+                out.extend(cell(&c.cell, look, param));
             }
             MoveStmtKind::Shift { piece, dir, .. } | MoveStmtKind::Swap { piece, dir } => {
                 effects += 1;
-                out.extend(names::piece(syms, piece));
-                out.extend(names::dir(syms, dir, Some(param)));
+                out.extend(look.piece(piece));
+                out.extend(look.dir(dir, Some(param)));
             }
             MoveStmtKind::Turn { piece, rules } => {
                 effects += 1;
-                let unknown = names::piece(syms, piece);
+                let unknown = look.piece(piece);
                 let known = unknown.is_none();
                 out.extend(unknown);
                 let mut seen: HashMap<(&str, &str), Span> = HashMap::new();
                 for r in rules {
                     if known {
-                        out.extend(names::pose(syms, &piece.text, &r.from));
-                        out.extend(names::pose(syms, &piece.text, &r.to));
+                        out.extend(look.pose(&piece.text, &r.from));
+                        out.extend(look.pose(&piece.text, &r.to));
                     }
-                    out.extend(names::dir(syms, &r.dir, None));
+                    out.extend(look.dir(&r.dir, None));
                     match seen.get(&(r.from.text.as_str(), r.dir.text.as_str())) {
                         Some(first) => out.push(Problem::DuplicateTurnRule {
                             pose: r.from.text.clone(),
@@ -174,9 +176,9 @@ fn one_move(m: &MoveDecl, syms: &Symbols) -> Vec<Problem> {
             }
             MoveStmtKind::Slide { piece, dir, rules } => {
                 effects += 1;
-                out.extend(names::piece(syms, piece));
-                out.extend(names::dir(syms, dir, Some(param)));
-                out.extend(slide(piece, rules, st.span, syms));
+                out.extend(look.piece(piece));
+                out.extend(look.dir(dir, Some(param)));
+                out.extend(slide(piece, rules, st.span, look));
             }
         }
     }
@@ -226,30 +228,24 @@ fn unbreakable(event: &SlideEvent, syms: &Symbols) -> Option<(String, String)> {
 }
 
 /// A slide's events and actions; some event must stop it.
-fn slide(piece: &Name, rules: &[SlideRule], span: Span, syms: &Symbols) -> Vec<Problem> {
+fn slide(piece: &Name, rules: &[SlideRule], span: Span, look: &Lookup) -> Vec<Problem> {
     let mut out = vec![];
     let mut stops = false;
     for r in rules {
         match &r.event {
-            SlideEvent::Into(n) => out.extend(names::expect(
-                syms,
-                "tile or mark",
-                n,
-                &[Thing::Tile, Thing::Mark],
-            )),
-            SlideEvent::Before(n) => out.extend(names::expect(
-                syms,
-                "tile or piece",
-                n,
-                &[Thing::Tile, Thing::Piece],
-            )),
+            SlideEvent::Into(n) => {
+                out.extend(look.expect("tile or mark", n, &[Thing::Tile, Thing::Mark]))
+            }
+            SlideEvent::Before(n) => {
+                out.extend(look.expect("tile or piece", n, &[Thing::Tile, Thing::Piece]))
+            }
             SlideEvent::OffBoard(_) => {}
         }
         for (a, s) in &r.actions {
             match a {
                 SlideAction::Stop | SlideAction::Lose => stops = true,
                 SlideAction::Break => {
-                    if let Some((what, help)) = unbreakable(&r.event, syms) {
+                    if let Some((what, help)) = unbreakable(&r.event, look.syms) {
                         out.push(Problem::BreakImmutable {
                             what,
                             span: (*s).into(),

@@ -1,6 +1,6 @@
 //! The rules of play: `forbid` and `goal` name a piece (and pose) and a tile or mark.
 
-use super::names;
+use super::names::Lookup;
 use super::symbols::{Symbols, Thing};
 use crate::diagnostics::Problem;
 use crate::syntax::ast::{File, ItemKind};
@@ -8,17 +8,18 @@ use crate::syntax::ast::{File, ItemKind};
 /// Every `forbid` and `goal` declaration.
 pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
     let place = [Thing::Tile, Thing::Mark];
+    let look = Lookup::new(syms);
     let mut out = vec![];
     for item in &file.items {
         match &item.kind {
             ItemKind::Forbid(f) => {
-                out.extend(names::piece_ref(syms, &f.piece));
-                out.extend(names::expect(syms, "tile or mark", &f.tile, &place));
+                out.extend(look.piece_ref(&f.piece));
+                out.extend(look.expect("tile or mark", &f.tile, &place));
             }
             ItemKind::Goal(conds) => {
                 for g in conds {
-                    out.extend(names::piece_ref(syms, &g.piece));
-                    out.extend(names::expect(syms, "tile or mark", &g.on, &place));
+                    out.extend(look.piece_ref(&g.piece));
+                    out.extend(look.expect("tile or mark", &g.on, &place));
                 }
             }
             _ => {}

@@ -1,12 +1,13 @@
 //! Tile declarations: what a mutable tile turns into, and what lies beyond the board.
 
-use super::names;
+use super::names::Lookup;
 use super::symbols::Symbols;
 use crate::diagnostics::Problem;
 use crate::syntax::ast::{File, ItemKind};
 
 /// `a -> b` names a declared tile other than `a`; `outside` names a tile.
 pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
+    let look = Lookup::new(syms);
     let mut out = vec![];
     for item in &file.items {
         match &item.kind {
@@ -19,11 +20,11 @@ pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
                             span: b.span.into(),
                         });
                     } else {
-                        out.extend(names::tile(syms, b));
+                        out.extend(look.tile(b));
                     }
                 }
             }
-            ItemKind::Outside(t) => out.extend(names::tile(syms, t)),
+            ItemKind::Outside(t) => out.extend(look.tile(t)),
             _ => {}
         }
     }

@@ -31,13 +31,8 @@ impl Span {
     }
 
     /// Its length in bytes.
-    pub fn len(self) -> usize {
+    fn len(self) -> usize {
         (self.end - self.start) as usize
-    }
-
-    /// Whether it covers nothing.
-    pub fn is_empty(self) -> bool {
-        self.start == self.end
     }
 }
 
