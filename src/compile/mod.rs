@@ -359,3 +359,53 @@ impl Compiler<'_> {
         j
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(src: &str) -> Model {
+        let file = crate::syntax::parse(src).expect("parses");
+        let syms = crate::check::check(&file).expect("checks");
+        compile(&file, &syms)
+    }
+
+    const SRC: &str = "tiles { floor wall ice -> floor } marks { exit } piece man
+        piece box anonymous { pose a { (0, 0) } pose b { (0, 0) (0, 1) } }
+        legend { '.' floor 'M' floor + man 'B' floor + box + exit 3 wall }
+        dirs { w (0, -1) e (0, 1) } cost pushes
+        move walk(d) { letters \"<>\" adds pushes require wall at man - d shift man d }
+        forbid box.b on wall goal man on exit
+        judge { cases once header rows, cols grid ints print solved \"{cost}\" print unsolved \"-\" }";
+
+    #[test]
+    fn names_become_ids_in_declaration_order() {
+        let m = model(SRC);
+        assert_eq!(m.tiles[2].becomes, Some(TileId(0)));
+        assert_eq!(m.legend[2].pieces, [PieceId(1)]);
+        assert_eq!(m.legend[2].marks, [MarkId(0)]);
+        assert_eq!(m.legend[3].key, KeyValue::Int(3));
+        assert_eq!(m.default_form(), GridForm::Chars);
+        assert_eq!(m.forbids[0].pose, Some(PoseId(1)));
+        assert_eq!(m.moves[0].letters, ["<", ">"]);
+        assert_eq!(m.moves[0].adds, [1]);
+        assert!(matches!(
+            m.moves[0].ops[0],
+            Op::Test {
+                subject: Subject::Tile(TileId(1)),
+                cell: CellRef {
+                    piece: PieceId(0),
+                    step: Some(Step {
+                        fixed: None,
+                        negate: true
+                    })
+                },
+                want: true
+            }
+        ));
+        let judge = m.judge.expect("judge");
+        assert_eq!(judge.header, [HeaderField::Rows, HeaderField::Cols]);
+        assert_eq!(judge.grid, GridForm::Ints);
+        assert_eq!(judge.until, None);
+    }
+}
