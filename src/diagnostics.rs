@@ -44,6 +44,18 @@ pub enum Problem {
         help: String,
     },
 
+    /// An escape the language does not define: `'\n'` (a line break is never a level cell),
+    /// `"\q"`.
+    #[error("unknown escape `{text}`")]
+    #[diagnostic(code(puz::syntax::bad_escape))]
+    BadEscape {
+        text: String,
+        #[label("not allowed here")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
     /// A level text block whose opening `"""` is not followed by a line break.
     #[error("a level's text must start on the line after its opening \"\"\"")]
     #[diagnostic(
@@ -147,18 +159,18 @@ pub enum Problem {
         help: String,
     },
 
-    /// More names of one kind than puz supports: 33 marks.
-    #[error("too many {what}: {count}, at most {limit} are supported")]
-    #[diagnostic(
-        code(puz::check::too_many),
-        help("merge some of them, or model them differently")
-    )]
+    /// More of one kind than puz can number: 33 marks, 65,536 tile kinds. Every id is
+    /// stored in a fixed-width integer, so every count is checked against its width here.
+    #[error("too many {what}: {}, at most {} are supported", thousands(.count), thousands(.limit))]
+    #[diagnostic(code(puz::check::too_many))]
     TooMany {
         what: &'static str,
         count: usize,
         limit: usize,
         #[label("one too many")]
         span: SourceSpan,
+        #[help]
+        help: String,
     },
 
     /// A piece declared with braces but no poses: `piece man { }`.
@@ -355,15 +367,160 @@ pub enum Problem {
         help: String,
     },
 
-    /// A judge format missing something it needs.
-    #[error("judge format: {message}")]
-    #[diagnostic(code(puz::check::judge_format))]
-    JudgeFormat {
-        message: String,
-        #[label("here")]
+    /// A judge format without a statement it needs: `judge { }` has no `cases`.
+    #[error("judge format: no `{what}` statement")]
+    #[diagnostic(code(puz::check::judge_missing_statement))]
+    JudgeMissingStatement {
+        what: &'static str,
+        #[label("this judge format")]
         span: SourceSpan,
         #[help]
-        help: Option<String>,
+        help: String,
+    },
+
+    /// A judge statement that may appear once, written twice: `grid chars` then `grid ints`.
+    #[error("judge format: `{keyword}` is given twice")]
+    #[diagnostic(
+        code(puz::check::judge_duplicate_statement),
+        help("keep one of them: a judge format reads its input one way")
+    )]
+    JudgeDuplicateStatement {
+        keyword: &'static str,
+        #[label("given again here")]
+        span: SourceSpan,
+        #[label("first given here")]
+        first: SourceSpan,
+    },
+
+    /// A header naming one number twice: `header rows, cols, rows`.
+    #[error("judge format: the header names `{field}` twice")]
+    #[diagnostic(
+        code(puz::check::judge_repeated_field),
+        help("each of `rows`, `cols` and `queries` may open a case at most once")
+    )]
+    JudgeRepeatedField {
+        field: &'static str,
+        #[label("named again here")]
+        span: SourceSpan,
+        #[label("first named here")]
+        first: SourceSpan,
+    },
+
+    /// A header that does not give the board size: `header rows`.
+    #[error("judge format: the header does not give `{field}`")]
+    #[diagnostic(
+        code(puz::check::judge_missing_size),
+        help("a header must give the board's `rows` and `cols`, e.g. `header rows, cols`")
+    )]
+    JudgeMissingSize {
+        field: &'static str,
+        #[label("no `{field}` here")]
+        span: SourceSpan,
+    },
+
+    /// `header rows, cols, queries` with no `query` statement saying what a query places.
+    #[error("judge format: the header gives `queries` but there is no `query` statement")]
+    #[diagnostic(
+        code(puz::check::judge_queries_without_query),
+        help(
+            "say what each query line places, e.g. `query hole, token, target`, or drop `queries`"
+        )
+    )]
+    JudgeQueriesWithoutQuery {
+        #[label("a query count")]
+        span: SourceSpan,
+    },
+
+    /// A `query` statement with no `queries` count in the header.
+    #[error("judge format: there is a `query` statement but the header gives no `queries` count")]
+    #[diagnostic(
+        code(puz::check::judge_query_without_queries),
+        help("add `queries` to the header, e.g. `header rows, cols, queries`")
+    )]
+    JudgeQueryWithoutQueries {
+        #[label("queries are read, but never counted")]
+        span: SourceSpan,
+    },
+
+    /// `print invalid` in a format without queries, where no answer can be invalid.
+    #[error("judge format: `print invalid` applies only to queries")]
+    #[diagnostic(
+        code(puz::check::judge_invalid_without_query),
+        help("remove it, or add a `query` statement")
+    )]
+    JudgeInvalidWithoutQuery {
+        #[label("never printed")]
+        span: SourceSpan,
+    },
+
+    /// `cases until 0 0 0` with a two-number header: no header can ever end the input.
+    #[error("judge format: `cases until` gives {given} numbers, but a header has {expected}")]
+    #[diagnostic(code(puz::check::judge_until_arity))]
+    JudgeUntilArity {
+        given: usize,
+        expected: usize,
+        #[label("{given} numbers")]
+        span: SourceSpan,
+        #[label("a header of {expected}")]
+        header: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    /// A query placing a `single` mark: the board it is placed on must already hold exactly
+    /// one, so every query would place a second one.
+    #[error("judge format: a query places `{mark}`, which is a `single` mark")]
+    #[diagnostic(
+        code(puz::check::judge_query_single_mark),
+        help("a `single` mark must appear once on the board itself; drop `single` from `{mark}` in `marks` so that queries may place it")
+    )]
+    JudgeQuerySingleMark {
+        mark: String,
+        #[label("placed by every query")]
+        span: SourceSpan,
+        #[label("declared `single` here")]
+        declared: SourceSpan,
+    },
+
+    /// A query placing a piece that is not `anonymous` twice: `query blank, blank`.
+    #[error("judge format: a query places piece `{name}` twice")]
+    #[diagnostic(
+        code(puz::check::judge_query_repeats),
+        help("a piece that is not `anonymous` stands at exactly one place; name it once, or declare it `anonymous`")
+    )]
+    JudgeQueryRepeats {
+        name: String,
+        #[label("again here")]
+        span: SourceSpan,
+        #[label("first here")]
+        first: SourceSpan,
+    },
+
+    /// A negative integer legend symbol: `-1 floor`. Integer symbols are codes from 0 up.
+    #[error("legend symbol {value} is negative")]
+    #[diagnostic(
+        code(puz::check::negative_symbol),
+        help("integer symbols are non-negative codes; use another number, e.g. 0")
+    )]
+    NegativeSymbol {
+        value: i64,
+        #[label("negative")]
+        span: SourceSpan,
+    },
+
+    /// A legend symbol placing the same piece or mark twice: `'X' floor + man + man`.
+    #[error("legend symbol {key} places `{name}` twice")]
+    #[diagnostic(
+        code(puz::check::repeated_placement),
+        help("a cell holds at most one of each piece and mark: name it once")
+    )]
+    RepeatedPlacement {
+        key: String,
+        name: String,
+        #[label("again here")]
+        span: SourceSpan,
+        #[label("first here")]
+        first: SourceSpan,
     },
 
     /// A level with rows of different lengths.
@@ -466,31 +623,73 @@ impl Problem {
     }
 }
 
+/// At most this many problems of one run are reported in full; the rest are counted.
+///
+/// A hostile file can provoke one problem per token (13 KB of `cost c0, c1, ...` gives
+/// 2,000); each full report prints its source line, so an unbounded list is quadratic in
+/// the file size. The first problems in source order are the ones worth reading.
+pub const MAX_SHOWN: usize = 50;
+
 /// All problems found in one source, with that source attached once.
+///
+/// Holds at most [`MAX_SHOWN`] problems; `omitted` counts the rest, which the title and
+/// the help line mention.
 #[derive(Debug, Error, Diagnostic)]
-#[error("{} found in {}", count_phrase(.problems.len()), .name)]
+#[error("{} found in {}", count_phrase(.problems.len() + .omitted), .src.name())]
 pub struct Diagnostics {
-    pub name: String,
+    /// The source text and its name as reports show it (usually its path), shared by every
+    /// problem's spans.
     #[source_code]
     pub src: NamedSource<Arc<String>>,
+    /// The problems reported in full, in order.
     #[related]
     pub problems: Vec<Problem>,
+    /// How many more problems were found but not kept.
+    pub omitted: usize,
+    /// "and 1,950 more errors not shown", when some were omitted.
+    #[help]
+    pub more: Option<String>,
 }
 
 fn count_phrase(n: usize) -> String {
     if n == 1 {
         "1 error".to_string()
     } else {
-        format!("{n} errors")
+        format!("{} errors", thousands(&n))
     }
 }
 
+/// `12345` as `12,345`: limits and counts in messages read at a glance.
+fn thousands(n: &usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 impl Diagnostics {
-    pub fn new(name: &str, text: Arc<String>, problems: Vec<Problem>) -> Self {
+    /// A report of `problems` in the source `text` called `name`. Keeps the first
+    /// [`MAX_SHOWN`] problems and counts the rest.
+    pub fn new(name: &str, text: Arc<String>, mut problems: Vec<Problem>) -> Self {
+        let omitted = problems.len().saturating_sub(MAX_SHOWN);
+        problems.truncate(MAX_SHOWN);
+        let more = (omitted > 0).then(|| {
+            let noun = if omitted == 1 { "error" } else { "errors" };
+            format!(
+                "and {} more {noun} not shown; fix these first",
+                thousands(&omitted)
+            )
+        });
         Diagnostics {
-            name: name.to_string(),
             src: NamedSource::new(name, text),
             problems,
+            omitted,
+            more,
         }
     }
 
@@ -500,12 +699,20 @@ impl Diagnostics {
     }
 }
 
-/// `Some("did you mean `x`?")` when a known name is close to `name` (swaps count as one edit).
+/// Suggestions compare a name with at most this many known names, so that a file with
+/// thousands of unknown names among thousands of declared ones stays linear.
+const SUGGESTION_CANDIDATES: usize = 1_000;
+
+/// `Some("did you mean `x`?")` when a known name is close to `name` (swaps count as one
+/// edit). Looks at the first [`SUGGESTION_CANDIDATES`] known names only.
 pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let mut best: Option<(usize, &str)> = None;
-    for k in known {
-        let d = strsim::damerau_levenshtein(name, k);
+    for k in known.into_iter().take(SUGGESTION_CANDIDATES) {
         let limit = (name.len().max(k.len()) / 3).max(1);
+        if name.len().abs_diff(k.len()) > limit {
+            continue;
+        }
+        let d = strsim::damerau_levenshtein(name, k);
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, k));
         }

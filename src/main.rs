@@ -701,7 +701,7 @@ fn analysis_text(
     a: &puz::search::graph::Analysis,
     g: &puz::search::graph::StateGraph,
     exp: &puz::engine::Expander,
-    form: puz::syntax::ast::GridForm,
+    form: puz::compile::GridForm,
 ) -> String {
     let mut o = String::new();
     outln!(

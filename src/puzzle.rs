@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
+use crate::compile::GridForm;
 use crate::compile::{compile, Model};
 use crate::diagnostics::{Diagnostics, Problem};
 use crate::engine::Level;
 use crate::io::grid::{parse_level, LevelRows};
-use crate::syntax::ast::GridForm;
 
 /// A `.puz` file that parsed, checked and compiled, with its inline levels validated.
 #[derive(Debug, Clone)]
@@ -51,7 +51,7 @@ impl Puzzle {
         let rows = LevelRows {
             rows: l.rows.iter().map(String::as_str).collect(),
             starts: l.row_starts.iter().map(|&s| s as usize).collect(),
-            whole: l.span.into(),
+            whole: l.span,
         };
         parse_level(&self.model, &l.name, &rows, l.form)
     }
@@ -75,7 +75,7 @@ impl Puzzle {
             .model
             .legend
             .iter()
-            .any(|s| matches!(s.key, crate::syntax::ast::KeyValue::Char(' ' | '\t')));
+            .any(|s| matches!(s.key, crate::compile::KeyValue::Char(' ' | '\t')));
         let rows = LevelRows::from_file(&text, blank_is_cell);
         let form = self.model.default_form();
         parse_level(&self.model, path, &rows, form)

@@ -6,12 +6,12 @@ mod common;
 
 use common::curling::{answer, brute_force, corridor, Board, Throw, DIRS, LIMIT};
 
+use puz::compile::GridForm;
 use puz::engine::{Expander, Level};
 use puz::io::judge::{run_judge, JudgeOptions};
 use puz::io::render::render;
 use puz::search::{Budget, Outcome};
 use puz::solver::{path_cost, solve, EngineChoice};
-use puz::syntax::ast::GridForm;
 use puz::Puzzle;
 
 /// Both engines: `auto` (a fast path when one matches) and the interpreter.

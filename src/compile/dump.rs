@@ -3,7 +3,6 @@
 use std::fmt::Write;
 
 use super::model::*;
-use crate::syntax::ast::{GridForm, HeaderField};
 
 /// Renders the model as a listing with ids numbered from 0 in declaration order.
 pub fn dump(m: &Model) -> String {

@@ -9,6 +9,37 @@ pub use model::*;
 use crate::check::{Symbols, Thing};
 use crate::syntax::ast::{self, ItemKind, JudgeStmtKind, MoveStmtKind, Outcome};
 
+/// An index the checker counted, as a 16-bit id. [`crate::check::limits`] rejects every
+/// file whose counts do not fit, so this never fails on a checked file.
+fn id16(index: usize) -> u16 {
+    u16::try_from(index).expect("check::limits keeps every id within 16 bits")
+}
+
+/// The model's own grid form for the AST's.
+fn grid_form(f: ast::GridForm) -> GridForm {
+    match f {
+        ast::GridForm::Chars => GridForm::Chars,
+        ast::GridForm::Ints => GridForm::Ints,
+    }
+}
+
+/// The model's own legend key for the AST's.
+fn key_value(k: &ast::KeyValue) -> KeyValue {
+    match k {
+        ast::KeyValue::Char(c) => KeyValue::Char(*c),
+        ast::KeyValue::Int(i) => KeyValue::Int(*i),
+    }
+}
+
+/// The model's own header field for the AST's.
+fn header_field(f: ast::HeaderField) -> HeaderField {
+    match f {
+        ast::HeaderField::Rows => HeaderField::Rows,
+        ast::HeaderField::Cols => HeaderField::Cols,
+        ast::HeaderField::Queries => HeaderField::Queries,
+    }
+}
+
 /// Compiles a file that [`crate::check::check`] accepted.
 pub fn compile(file: &ast::File, syms: &Symbols) -> Model {
     let mut m = Model {
@@ -19,7 +50,7 @@ pub fn compile(file: &ast::File, syms: &Symbols) -> Model {
         pieces: vec![],
         legend: vec![],
         dirs: vec![],
-        costs: syms.costs.iter().map(|(n, _)| n.clone()).collect(),
+        costs: syms.costs.names().map(str::to_string).collect(),
         limit: None,
         moves: vec![],
         forbids: vec![],
@@ -68,15 +99,15 @@ pub fn compile(file: &ast::File, syms: &Symbols) -> Model {
                     .iter()
                     .map(|e| {
                         let mut s = Symbol {
-                            key: e.key.clone(),
+                            key: key_value(&e.key),
                             tile: c.tile(&e.tile.text),
                             pieces: vec![],
                             marks: vec![],
                         };
                         for x in &e.extras {
                             match c.syms.resolve(&x.text) {
-                                Some((Thing::Piece, id)) => s.pieces.push(PieceId(id)),
-                                Some((Thing::Mark, id)) => s.marks.push(MarkId(id)),
+                                Some((Thing::Piece, id)) => s.pieces.push(PieceId(id16(id))),
+                                Some((Thing::Mark, id)) => s.marks.push(MarkId(id16(id))),
                                 _ => {}
                             }
                         }
@@ -120,10 +151,10 @@ pub fn compile(file: &ast::File, syms: &Symbols) -> Model {
             }
             ItemKind::Level(l) => m.levels.push(LevelText {
                 name: l.name.value.clone(),
-                form: l.form.unwrap_or(GridForm::Chars),
+                form: l.form.map_or(GridForm::Chars, grid_form),
                 rows: l.rows.clone(),
                 row_starts: l.row_starts.clone(),
-                span: l.text,
+                span: l.text.into(),
             }),
             ItemKind::Judge(stmts) => m.judge = Some(c.judge(stmts)),
             ItemKind::Marks(ks) => {
@@ -161,38 +192,36 @@ pub fn compile(file: &ast::File, syms: &Symbols) -> Model {
     m
 }
 
-use crate::syntax::ast::GridForm;
-
 struct Compiler<'a> {
     syms: &'a Symbols,
 }
 
 impl Compiler<'_> {
     fn tile(&self, name: &str) -> TileId {
-        TileId(self.syms.tile_id(name).expect("checked tile"))
+        TileId(id16(self.syms.tile_id(name).expect("checked tile")))
     }
 
     fn piece(&self, name: &str) -> PieceId {
-        PieceId(self.syms.piece_id(name).expect("checked piece"))
+        PieceId(id16(self.syms.piece_id(name).expect("checked piece")))
     }
 
     fn pose(&self, piece: &str, pose: &str) -> PoseId {
-        PoseId(self.syms.pose_id(piece, pose).expect("checked pose"))
+        PoseId(id16(self.syms.pose_id(piece, pose).expect("checked pose")))
     }
 
     fn place(&self, name: &str) -> Place {
         match self.syms.resolve(name) {
-            Some((Thing::Mark, id)) => Place::Mark(MarkId(id)),
-            Some((_, id)) => Place::Tile(TileId(id)),
+            Some((Thing::Mark, id)) => Place::Mark(MarkId(id16(id))),
+            Some((_, id)) => Place::Tile(TileId(id16(id))),
             None => unreachable!("checked place `{name}`"),
         }
     }
 
     fn subject(&self, name: &str) -> Subject {
         match self.syms.resolve(name) {
-            Some((Thing::Piece, id)) => Subject::Piece(PieceId(id)),
-            Some((Thing::Mark, id)) => Subject::Mark(MarkId(id)),
-            Some((Thing::Tile, id)) => Subject::Tile(TileId(id)),
+            Some((Thing::Piece, id)) => Subject::Piece(PieceId(id16(id))),
+            Some((Thing::Mark, id)) => Subject::Mark(MarkId(id16(id))),
+            Some((Thing::Tile, id)) => Subject::Tile(TileId(id16(id))),
             None => unreachable!("checked subject `{name}`"),
         }
     }
@@ -202,7 +231,9 @@ impl Compiler<'_> {
             fixed: if dir == param {
                 None
             } else {
-                Some(DirId(self.syms.dir_id(dir).expect("checked direction")))
+                Some(DirId(id16(
+                    self.syms.dirs.get(dir).expect("checked direction"),
+                )))
             },
             negate,
         }
@@ -258,7 +289,7 @@ impl Compiler<'_> {
                     for r in rules {
                         let from = self.pose(&piece.text, &r.from.text);
                         let to = self.pose(&piece.text, &r.to.text);
-                        let d = self.syms.dir_id(&r.dir.text).expect("checked direction") as usize;
+                        let d = self.syms.dirs.get(&r.dir.text).expect("checked direction");
                         table[from.index() * nd + d] =
                             Some((to, r.offset.dr as i32, r.offset.dc as i32));
                     }
@@ -312,8 +343,10 @@ impl Compiler<'_> {
             match &s.kind {
                 JudgeStmtKind::CasesUntil(v) => j.until = Some(v.iter().map(|i| i.value).collect()),
                 JudgeStmtKind::CasesOnce => j.until = None,
-                JudgeStmtKind::Header(f) => j.header = f.iter().map(|(h, _)| *h).collect(),
-                JudgeStmtKind::Grid(g) => j.grid = *g,
+                JudgeStmtKind::Header(f) => {
+                    j.header = f.iter().map(|(h, _)| header_field(*h)).collect()
+                }
+                JudgeStmtKind::Grid(g) => j.grid = grid_form(*g),
                 JudgeStmtKind::Query(names) => {
                     j.query = names.iter().map(|n| self.subject(&n.text)).collect()
                 }
@@ -324,5 +357,55 @@ impl Compiler<'_> {
             }
         }
         j
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(src: &str) -> Model {
+        let file = crate::syntax::parse(src).expect("parses");
+        let syms = crate::check::check(&file).expect("checks");
+        compile(&file, &syms)
+    }
+
+    const SRC: &str = "tiles { floor wall ice -> floor } marks { exit } piece man
+        piece box anonymous { pose a { (0, 0) } pose b { (0, 0) (0, 1) } }
+        legend { '.' floor 'M' floor + man 'B' floor + box + exit 3 wall }
+        dirs { w (0, -1) e (0, 1) } cost pushes
+        move walk(d) { letters \"<>\" adds pushes require wall at man - d shift man d }
+        forbid box.b on wall goal man on exit
+        judge { cases once header rows, cols grid ints print solved \"{cost}\" print unsolved \"-\" }";
+
+    #[test]
+    fn names_become_ids_in_declaration_order() {
+        let m = model(SRC);
+        assert_eq!(m.tiles[2].becomes, Some(TileId(0)));
+        assert_eq!(m.legend[2].pieces, [PieceId(1)]);
+        assert_eq!(m.legend[2].marks, [MarkId(0)]);
+        assert_eq!(m.legend[3].key, KeyValue::Int(3));
+        assert_eq!(m.default_form(), GridForm::Chars);
+        assert_eq!(m.forbids[0].pose, Some(PoseId(1)));
+        assert_eq!(m.moves[0].letters, ["<", ">"]);
+        assert_eq!(m.moves[0].adds, [1]);
+        assert!(matches!(
+            m.moves[0].ops[0],
+            Op::Test {
+                subject: Subject::Tile(TileId(1)),
+                cell: CellRef {
+                    piece: PieceId(0),
+                    step: Some(Step {
+                        fixed: None,
+                        negate: true
+                    })
+                },
+                want: true
+            }
+        ));
+        let judge = m.judge.expect("judge");
+        assert_eq!(judge.header, [HeaderField::Rows, HeaderField::Cols]);
+        assert_eq!(judge.grid, GridForm::Ints);
+        assert_eq!(judge.until, None);
     }
 }

@@ -2,8 +2,7 @@
 
 use serde::Serialize;
 
-use crate::syntax::ast::{GridForm, HeaderField, KeyValue};
-use crate::syntax::Span;
+use miette::SourceSpan;
 
 macro_rules! id_type {
     ($($(#[$m:meta])* $name:ident),*) => {$(
@@ -11,6 +10,7 @@ macro_rules! id_type {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
         pub struct $name(pub u16);
         impl $name {
+            /// The id as an index into its table.
             pub fn index(self) -> usize { self.0 as usize }
         }
     )*};
@@ -31,23 +31,75 @@ id_type!(
     MoveId
 );
 
+/// How a level's rows are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GridForm {
+    /// One character per cell.
+    Chars,
+    /// Integers separated by blanks, one per cell.
+    Ints,
+}
+
+/// A legend symbol: a character, or a non-negative integer code.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum KeyValue {
+    /// `'.'`
+    Char(char),
+    /// `3`
+    Int(i64),
+}
+
+impl std::fmt::Display for KeyValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeyValue::Char(c) => write!(f, "'{c}'"),
+            KeyValue::Int(i) => write!(f, "{i}"),
+        }
+    }
+}
+
+/// A number that opens each judge case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeaderField {
+    /// The board's row count.
+    Rows,
+    /// The board's column count.
+    Cols,
+    /// How many query lines follow the board.
+    Queries,
+}
+
+/// A compiled puzzle: the language's declarations with every name resolved to an id.
 #[derive(Clone, Debug, Serialize)]
 pub struct Model {
+    /// The `puzzle` title, empty when none is given.
     pub title: String,
+    /// Tile kinds; a [`TileId`] indexes this.
     pub tiles: Vec<TileKind>,
     /// What cells beyond the board behave as; `None` means no piece may leave the board.
     pub outside: Option<TileId>,
+    /// Marks; a [`MarkId`] indexes this.
     pub marks: Vec<MarkKind>,
+    /// Piece kinds; a [`PieceId`] indexes this.
     pub pieces: Vec<PieceKind>,
+    /// Level symbols in declaration order.
     pub legend: Vec<Symbol>,
+    /// Directions in tie-break order; a [`DirId`] indexes this.
     pub dirs: Vec<Dir>,
     /// Cost components, most significant first.
     pub costs: Vec<String>,
+    /// At most this many moves, when `limit` is given.
     pub limit: Option<u32>,
+    /// Moves in declaration order (the first tie-break key).
     pub moves: Vec<MoveProgram>,
+    /// `forbid` rules: positions no state may have.
     pub forbids: Vec<Forbid>,
+    /// Conditions that all hold in a solved state.
     pub goal: Vec<GoalCond>,
+    /// Inline levels; the first is the default.
     pub levels: Vec<LevelText>,
+    /// How `puz judge` reads input and prints answers, when declared.
     pub judge: Option<JudgeFormat>,
     /// Facts derived from the fields above, computed once when compiling.
     #[serde(skip)]
@@ -87,29 +139,39 @@ impl Action {
     }
 }
 
+/// A tile kind.
 #[derive(Clone, Debug, Serialize)]
 pub struct TileKind {
+    /// The name as declared.
     pub name: String,
     /// The tile this one turns into when broken (mutable tiles only).
     pub becomes: Option<TileId>,
 }
 
+/// A mark: a named set of cells placed by legend symbols.
 #[derive(Clone, Debug, Serialize)]
 pub struct MarkKind {
+    /// The name as declared.
     pub name: String,
     /// Every level must mark exactly one cell.
     pub single: bool,
 }
 
+/// A piece kind and its poses.
 #[derive(Clone, Debug, Serialize)]
 pub struct PieceKind {
+    /// The name as declared.
     pub name: String,
+    /// Instances are interchangeable (states store them as a set).
     pub anonymous: bool,
+    /// Poses in declaration order; a [`PoseId`] indexes this.
     pub poses: Vec<Pose>,
 }
 
+/// One pose of a piece: its name and footprint.
 #[derive(Clone, Debug, Serialize)]
 pub struct Pose {
+    /// The name as declared (`cell` for a piece declared without poses).
     pub name: String,
     /// Footprint cells as (row, column) offsets from the anchor; (0, 0) is always among them.
     pub cells: Vec<(i32, i32)>,
@@ -118,10 +180,14 @@ pub struct Pose {
 /// What a legend symbol stands for.
 #[derive(Clone, Debug, Serialize)]
 pub struct Symbol {
+    /// The character or integer code written in levels.
     #[serde(serialize_with = "ser_key")]
     pub key: KeyValue,
+    /// The tile of every cell written with this symbol.
     pub tile: TileId,
+    /// Pieces the symbol places (their cells, grouped, give each instance's pose).
     pub pieces: Vec<PieceId>,
+    /// Marks the symbol sets on its cell.
     pub marks: Vec<MarkId>,
 }
 
@@ -129,10 +195,14 @@ fn ser_key<S: serde::Serializer>(k: &KeyValue, s: S) -> Result<S::Ok, S::Error> 
     s.serialize_str(&k.to_string())
 }
 
+/// A direction: a name and a (row, column) step.
 #[derive(Clone, Debug, Serialize)]
 pub struct Dir {
+    /// The name as declared; also the default letter of a move in this direction.
     pub name: String,
+    /// Row step.
     pub dr: i32,
+    /// Column step.
     pub dc: i32,
 }
 
@@ -141,38 +211,49 @@ pub struct Dir {
 pub struct Step {
     /// `None` for the move's parameter.
     pub fixed: Option<DirId>,
+    /// Step backwards (`-d`).
     pub negate: bool,
 }
 
 /// A cell relative to a piece's anchor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct CellRef {
+    /// The piece whose anchor the cell is relative to.
     pub piece: PieceId,
+    /// One step from the anchor, or the anchor itself.
     pub step: Option<Step>,
 }
 
 /// What a condition looks for at a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Subject {
+    /// Some instance of this piece covers the cell.
     Piece(PieceId),
+    /// The cell's tile is this one.
     Tile(TileId),
+    /// The cell carries this mark.
     Mark(MarkId),
 }
 
 /// Where a piece must be (goal) or must not be (forbid).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Place {
+    /// Cells with this tile.
     Tile(TileId),
+    /// Cells with this mark.
     Mark(MarkId),
 }
 
+/// A move: its letters, cost and op program, run once per direction.
 #[derive(Clone, Debug, Serialize)]
 pub struct MoveProgram {
+    /// The name as declared.
     pub name: String,
     /// The letter printed for each direction.
     pub letters: Vec<String>,
     /// How much one application adds to each cost component.
     pub adds: Vec<u32>,
+    /// The statements in order; a failed test cancels the move.
     pub ops: Vec<Op>,
 }
 
@@ -182,38 +263,59 @@ pub enum Op {
     /// Continue only if `subject` is (`want`) or is not (`!want`) at `cell`.
     /// A `Piece` subject that is anonymous binds the instance found there.
     Test {
+        /// What to look for.
         subject: Subject,
+        /// Where to look.
         cell: CellRef,
+        /// Whether it must be there (`require`) or must not (`forbid`).
         want: bool,
     },
+    /// Translate a piece one step.
     Shift {
+        /// The piece acted on.
         piece: PieceId,
+        /// The direction of the step.
         step: Step,
     },
+    /// Move a piece one step, trading cells with the piece it lands on.
     Swap {
+        /// The piece acted on.
         piece: PieceId,
+        /// The direction of the step.
         step: Step,
     },
     /// `table[pose * dirs + dir]`: the new pose and anchor offset, or `None` (no move).
     Turn {
+        /// The piece acted on.
         piece: PieceId,
+        /// Indexed by `pose * dirs + dir`.
         table: Vec<Option<(PoseId, i32, i32)>>,
     },
+    /// Step a piece until an event's rule stops it.
     Slide {
+        /// The piece acted on.
         piece: PieceId,
+        /// The direction of the step.
         step: Step,
+        /// The slide's events, in declaration order.
         rules: Vec<SlideRule>,
     },
 }
 
+/// What a slide does at one event.
 #[derive(Clone, Debug, Serialize)]
 pub struct SlideRule {
+    /// When the rule applies.
     pub event: SlideEvent,
+    /// The slide ends here.
     pub stop: bool,
+    /// The tile ahead turns into what it becomes.
     pub brk: bool,
+    /// The move is impossible (the piece is lost).
     pub lose: bool,
 }
 
+/// An event during a slide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum SlideEvent {
     /// The piece enters a cell with this tile or mark.
@@ -229,29 +331,40 @@ pub enum SlideEvent {
 /// No cell of `piece` (in `pose`, or any pose) may be on `place`.
 #[derive(Clone, Debug, Serialize)]
 pub struct Forbid {
+    /// The piece constrained.
     pub piece: PieceId,
+    /// Only in this pose, or in every pose.
     pub pose: Option<PoseId>,
+    /// Where none of its cells may be.
     pub place: Place,
 }
 
 /// Every cell of every instance of `piece` lies on `place` (and it is in `pose`).
 #[derive(Clone, Debug, Serialize)]
 pub struct GoalCond {
+    /// The piece that must be placed.
     pub piece: PieceId,
+    /// The pose it must be in, if any.
     pub pose: Option<PoseId>,
+    /// Where all its cells must be.
     pub on: Place,
 }
 
 /// A level as written in the `.puz` file.
 #[derive(Clone, Debug, Serialize)]
 pub struct LevelText {
+    /// The level's name.
     pub name: String,
+    /// How its rows are written.
     pub form: GridForm,
+    /// The rows, indentation removed.
     pub rows: Vec<String>,
+    /// Byte offset in the `.puz` source of each row's first cell.
     #[serde(skip)]
     pub row_starts: Vec<u32>,
+    /// The text block in the `.puz` source.
     #[serde(skip)]
-    pub span: Span,
+    pub span: SourceSpan,
 }
 
 /// How a judge input is read and its answers printed.
@@ -259,14 +372,20 @@ pub struct LevelText {
 pub struct JudgeFormat {
     /// `Some(numbers)`: cases until a header equal to these; `None`: one case.
     pub until: Option<Vec<i64>>,
+    /// The numbers that open each case, in order.
     #[serde(serialize_with = "ser_header")]
     pub header: Vec<HeaderField>,
+    /// How board rows are written.
     pub grid: GridForm,
     /// Pieces (placed) and marks (set) per query line, by (row, column).
     pub query: Vec<Subject>,
+    /// Query coordinates count from this number.
     pub base: i64,
+    /// Template printed for a solved case.
     pub solved: String,
+    /// Template printed for an unsolvable case.
     pub unsolved: String,
+    /// Template printed for an invalid query, when declared.
     pub invalid: Option<String>,
 }
 

@@ -12,11 +12,11 @@ use std::io::Write;
 
 use petgraph::visit::EdgeRef;
 
+use crate::compile::GridForm;
 use crate::engine::Expander;
 use crate::io::render::render;
 use crate::search::graph::StateGraph;
 use crate::search::{Budget, Cutoff, Ticker};
-use crate::syntax::ast::GridForm;
 
 /// The two export formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

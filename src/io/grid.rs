@@ -7,11 +7,10 @@ use std::collections::HashMap;
 
 use miette::SourceSpan;
 
-use crate::compile::{Model, PieceId};
+use crate::compile::{GridForm, KeyValue, Model, PieceId};
 use crate::diagnostics::Problem;
 use crate::engine::level::MAX_CELLS;
 use crate::engine::{Level, SymbolGrid};
-use crate::syntax::ast::{GridForm, KeyValue};
 
 /// Rows of level text, each with the byte offset where it starts in its source.
 pub struct LevelRows<'a> {

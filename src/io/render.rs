@@ -1,8 +1,8 @@
 //! Drawing a state as level text in the puzzle's own legend.
 
+use crate::compile::{GridForm, KeyValue};
 use crate::compile::{Model, PieceId};
 use crate::engine::Expander;
-use crate::syntax::ast::{GridForm, KeyValue};
 
 /// Renders state `s` as rows of legend symbols. Each cell uses the symbol that matches its
 /// tile, pieces and marks best: exact, else one showing its piece, else its tile.

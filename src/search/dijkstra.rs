@@ -245,7 +245,7 @@ impl LabelIndex {
 }
 
 /// Most cost components a packed cost holds.
-pub const MAX_COMPONENTS: usize = 4;
+pub use crate::check::limits::MAX_COST_COMPONENTS as MAX_COMPONENTS;
 
 /// Dijkstra over lexicographic cost vectors with the projection tie rule.
 ///

@@ -262,24 +262,69 @@ impl Lowerer {
         Int { value, span }
     }
 
-    fn string(&self, p: Pair<Rule>) -> Str {
+    /// A string literal with its escapes resolved: `\n`, `\t`, `\"`, `\'` and `\\`.
+    fn string(&mut self, p: Pair<Rule>) -> Str {
         let span = span_of(&p);
-        let inner = p.into_inner().next().map(|i| i.as_str()).unwrap_or("");
+        let Some(inner) = p.into_inner().next() else {
+            return Str {
+                value: String::new(),
+                span,
+            };
+        };
+        let start = inner.as_span().start();
         let mut value = String::new();
-        let mut chars = inner.chars();
-        while let Some(c) = chars.next() {
-            if c == '\\' {
-                match chars.next() {
-                    Some('n') => value.push('\n'),
-                    Some('t') => value.push('\t'),
-                    Some(o) => value.push(o),
-                    None => {}
-                }
-            } else {
+        let mut chars = inner.as_str().char_indices();
+        while let Some((_, c)) = chars.next() {
+            if c != '\\' {
                 value.push(c);
+                continue;
+            }
+            match chars.next() {
+                Some((_, 'n')) => value.push('\n'),
+                Some((_, 't')) => value.push('\t'),
+                Some((_, e @ ('"' | '\'' | '\\'))) => value.push(e),
+                Some((i, other)) => self.problems.push(bad_escape(
+                    start + i - 1,
+                    other,
+                    "strings know `\\n` (line break), `\\t` (tab), `\\\"`, `\\'` and `\\\\`",
+                )),
+                None => {}
             }
         }
         Str { value, span }
+    }
+
+    /// The character of a legend key: itself, or one of the escapes `\t` (tab), `\s`
+    /// (space), `\'`, `\"` and `\\`. A line break can never be a level cell, so `\n` and
+    /// `\r` are rejected like any unknown escape rather than read as a letter.
+    fn key_char(&mut self, p: Pair<Rule>) -> char {
+        let start = p.as_span().start();
+        let raw = p.as_str();
+        let Some(escaped) = raw.strip_prefix('\\') else {
+            return raw.chars().next().unwrap_or(' ');
+        };
+        let e = escaped.chars().next().unwrap_or(' ');
+        match e {
+            't' => '\t',
+            's' => ' ',
+            '\'' | '"' | '\\' => e,
+            'n' | 'r' => {
+                self.problems.push(bad_escape(
+                    start,
+                    e,
+                    "level rows are lines, so a line break is never a cell; pick a visible symbol",
+                ));
+                ' '
+            }
+            _ => {
+                self.problems.push(bad_escape(
+                    start,
+                    e,
+                    "legend symbols know `\\t` (tab), `\\s` (space), `\\'`, `\\\"` and `\\\\`",
+                ));
+                ' '
+            }
+        }
     }
 
     fn offset(&mut self, p: Pair<Rule>) -> Offset {
@@ -403,6 +448,15 @@ impl Lowerer {
     }
 }
 
+/// `unknown escape` at the backslash at byte `at`.
+fn bad_escape(at: usize, escaped: char, help: &str) -> Problem {
+    Problem::BadEscape {
+        text: format!("\\{escaped}"),
+        span: (at, 1 + escaped.len_utf8()).into(),
+        help: help.to_string(),
+    }
+}
+
 fn is_punct(r: Rule) -> bool {
     matches!(
         r,
@@ -450,15 +504,10 @@ impl Lowerer {
         let k = key_pair.into_inner().next().expect("key content");
         let key = match k.as_rule() {
             Rule::int => KeyValue::Int(self.int(k).value),
-            _ => {
-                let raw = k.into_inner().next().map(|c| c.as_str()).unwrap_or("");
-                KeyValue::Char(match raw.strip_prefix('\\') {
-                    Some("t") => '\t',
-                    Some("s") => ' ',
-                    Some(other) => other.chars().next().unwrap_or(' '),
-                    None => raw.chars().next().unwrap_or(' '),
-                })
-            }
+            _ => match k.into_inner().next() {
+                Some(c) => KeyValue::Char(self.key_char(c)),
+                None => KeyValue::Char(' '),
+            },
         };
         let tile = self.name(it.next().expect("legend tile"));
         let extras = it.map(|n| self.name(n)).collect();

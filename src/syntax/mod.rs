@@ -10,3 +10,6 @@ pub mod span;
 
 pub use lower::parse;
 pub use span::Span;
+
+#[cfg(test)]
+mod tests;

@@ -6,11 +6,15 @@
 /// where things were written.
 #[derive(Clone, Copy, Debug, Default, Eq)]
 pub struct Span {
+    /// Offset of the first byte.
     pub start: u32,
+    /// Offset one past the last byte.
     pub end: u32,
 }
 
 impl Span {
+    /// The span `start..end`. Sources are far below 4 GiB (they are read into memory and
+    /// parsed), so offsets fit in 32 bits.
     pub fn new(start: usize, end: usize) -> Self {
         Span {
             start: start as u32,
@@ -26,12 +30,9 @@ impl Span {
         }
     }
 
-    pub fn len(self) -> usize {
+    /// Its length in bytes.
+    fn len(self) -> usize {
         (self.end - self.start) as usize
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.start == self.end
     }
 }
 

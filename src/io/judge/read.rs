@@ -13,12 +13,12 @@ use std::sync::Arc;
 use miette::{Diagnostic, NamedSource, SourceSpan};
 use thiserror::Error;
 
+use crate::compile::{GridForm, HeaderField};
 use crate::compile::{JudgeFormat, Model, PieceId, Subject};
 use crate::diagnostics::Problem;
 use crate::engine::level::MAX_CELLS;
 use crate::engine::Level;
 use crate::io::grid::{ascii_tokens, short, GridReader, ReadBoard};
-use crate::syntax::ast::{GridForm, HeaderField};
 
 /// One kind of mistake in a judge input, with a span at the offending token.
 #[derive(Debug, Error, Diagnostic)]
@@ -259,7 +259,7 @@ impl<'a> Reader<'a> {
             blank_is_cell: model
                 .legend
                 .iter()
-                .any(|s| matches!(s.key, crate::syntax::ast::KeyValue::Char(' ' | '\t'))),
+                .any(|s| matches!(s.key, crate::compile::KeyValue::Char(' ' | '\t'))),
         }
     }
 

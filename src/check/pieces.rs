@@ -1,0 +1,125 @@
+//! Pieces and their poses: every footprint is non-empty, covers its anchor, lists each
+//! cell once, and has a shape of its own (levels place a piece by its shape).
+
+use std::collections::{HashMap, HashSet};
+
+use crate::diagnostics::Problem;
+use crate::syntax::ast::{File, ItemKind, Offset, PieceDecl};
+use crate::syntax::Span;
+
+/// Every piece's poses.
+pub fn check(file: &File) -> Vec<Problem> {
+    let mut out = vec![];
+    for item in &file.items {
+        if let ItemKind::Piece(p) = &item.kind {
+            out.extend(piece(p));
+        }
+    }
+    out
+}
+
+/// A footprint's cells sorted and shifted so the first is (0, 0).
+fn shape(cells: &[Offset]) -> Vec<(i64, i64)> {
+    let mut v: Vec<(i64, i64)> = cells.iter().map(|o| (o.dr, o.dc)).collect();
+    v.sort_unstable();
+    v.dedup();
+    let Some(&(r0, c0)) = v.first() else { return v };
+    v.iter().map(|&(r, c)| (r - r0, c - c0)).collect()
+}
+
+fn piece(p: &PieceDecl) -> Vec<Problem> {
+    let Some(poses) = &p.poses else {
+        return vec![];
+    };
+    let mut out = vec![];
+    if poses.is_empty() {
+        out.push(Problem::NoPoses {
+            piece: p.name.text.clone(),
+            span: p.name.span.into(),
+        });
+    }
+    // Repeated pose names are reported by `declare`; only first declarations count here.
+    let mut named = HashSet::new();
+    let mut shapes: HashMap<Vec<(i64, i64)>, (&str, Span)> = HashMap::new();
+    for pose in poses {
+        if !named.insert(pose.name.text.as_str()) {
+            continue;
+        }
+        if pose.cells.is_empty() {
+            out.push(Problem::EmptyFootprint {
+                pose: pose.name.text.clone(),
+                span: pose.body.into(),
+            });
+            continue;
+        }
+        let mut cells: HashMap<(i64, i64), Span> = HashMap::new();
+        for c in &pose.cells {
+            match cells.get(&(c.dr, c.dc)) {
+                Some(first) => out.push(Problem::DuplicateCell {
+                    pose: pose.name.text.clone(),
+                    dr: c.dr,
+                    dc: c.dc,
+                    span: c.span.into(),
+                    first: (*first).into(),
+                }),
+                None => {
+                    cells.insert((c.dr, c.dc), c.span);
+                }
+            }
+        }
+        if !cells.contains_key(&(0, 0)) {
+            out.push(Problem::AnchorUncovered {
+                pose: pose.name.text.clone(),
+                span: pose.body.into(),
+            });
+        }
+        match shapes.get(&shape(&pose.cells)) {
+            Some(&(a, first)) => out.push(Problem::SameShape {
+                piece: p.name.text.clone(),
+                a: a.to_string(),
+                b: pose.name.text.clone(),
+                span: pose.name.span.into(),
+                first: first.into(),
+            }),
+            None => {
+                shapes.insert(shape(&pose.cells), (&pose.name.text, pose.name.span));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::parse;
+
+    fn codes(src: &str) -> Vec<String> {
+        check(&parse(src).expect("parses"))
+            .iter()
+            .map(|p| p.code_str())
+            .collect()
+    }
+
+    #[test]
+    fn a_one_cell_piece_has_nothing_to_check() {
+        assert!(codes("piece man").is_empty());
+    }
+
+    #[test]
+    fn footprints_are_checked() {
+        assert_eq!(codes("piece p { }"), ["puz::check::no_poses"]);
+        assert_eq!(
+            codes("piece p { pose a { (0, 0) (0, 0) } }"),
+            ["puz::check::duplicate_cell"]
+        );
+        assert_eq!(
+            codes("piece p { pose a { (1, 0) } }"),
+            ["puz::check::anchor_uncovered"]
+        );
+        assert_eq!(
+            codes("piece p { pose a { (0, 0) (0, 1) } pose b { (0, -1) (0, 0) } }"),
+            ["puz::check::same_shape"]
+        );
+    }
+}

@@ -1,0 +1,144 @@
+//! Unit tests of parsing alone: text in, AST or syntax problems out. Spans compare equal
+//! regardless of position, so the expected trees are written without them.
+
+use super::ast::*;
+use super::{parse, Span};
+
+fn name(text: &str) -> Name {
+    Name {
+        text: text.to_string(),
+        span: Span::default(),
+    }
+}
+
+fn codes(src: &str) -> Vec<String> {
+    parse(src)
+        .expect_err("must fail")
+        .iter()
+        .map(|p| p.code_str())
+        .collect()
+}
+
+fn only_item(src: &str) -> ItemKind {
+    let mut file = parse(src).expect("parses");
+    assert_eq!(file.items.len(), 1);
+    file.items.remove(0).kind
+}
+
+#[test]
+fn declarations_lower_to_their_nodes() {
+    assert_eq!(
+        only_item("tiles { floor block -> floor }"),
+        ItemKind::Tiles(vec![
+            TileDef {
+                name: name("floor"),
+                becomes: None
+            },
+            TileDef {
+                name: name("block"),
+                becomes: Some(name("floor"))
+            },
+        ])
+    );
+    assert_eq!(
+        only_item("piece man"),
+        ItemKind::Piece(PieceDecl {
+            name: name("man"),
+            anonymous: false,
+            poses: None
+        })
+    );
+    assert_eq!(
+        only_item("piece box anonymous { }"),
+        ItemKind::Piece(PieceDecl {
+            name: name("box"),
+            anonymous: true,
+            poses: Some(vec![])
+        })
+    );
+}
+
+#[test]
+fn spans_point_at_the_source() {
+    let src = "outside   wall  // beyond";
+    let file = parse(src).expect("parses");
+    let item = &file.items[0];
+    assert_eq!(
+        &src[item.keyword.start as usize..item.keyword.end as usize],
+        "outside"
+    );
+    assert_eq!(
+        &src[item.span.start as usize..item.span.end as usize],
+        "outside   wall"
+    );
+}
+
+#[test]
+fn legend_keys_and_escapes() {
+    let ItemKind::Legend(entries) =
+        only_item(r#"legend { '.' a  '\t' b  '\s' c  '\'' d  '\\' e  '\"' f  7 g }"#)
+    else {
+        panic!("not a legend");
+    };
+    let keys: Vec<KeyValue> = entries.into_iter().map(|e| e.key).collect();
+    assert_eq!(
+        keys,
+        [
+            KeyValue::Char('.'),
+            KeyValue::Char('\t'),
+            KeyValue::Char(' '),
+            KeyValue::Char('\''),
+            KeyValue::Char('\\'),
+            KeyValue::Char('"'),
+            KeyValue::Int(7)
+        ]
+    );
+    assert_eq!(codes(r"legend { '\n' a }"), ["puz::syntax::bad_escape"]);
+    assert_eq!(codes(r"legend { '\x' a }"), ["puz::syntax::bad_escape"]);
+}
+
+#[test]
+fn string_escapes() {
+    let ItemKind::Puzzle(s) = only_item(r#"puzzle "a\tb\n\"c\" \\ \'""#) else {
+        panic!("not a title");
+    };
+    assert_eq!(s.value, "a\tb\n\"c\" \\ '");
+    assert_eq!(codes(r#"puzzle "a\qb""#), ["puz::syntax::bad_escape"]);
+}
+
+#[test]
+fn a_byte_order_mark_opens_a_file() {
+    let file = parse("\u{FEFF}tiles { floor }").expect("parses");
+    assert_eq!(file.items.len(), 1);
+    assert_eq!(file.items[0].keyword.start, 3, "spans stay byte offsets");
+    // Anywhere else it is not blank.
+    assert_eq!(
+        codes("tiles { floor }\u{FEFF}"),
+        ["puz::syntax::unexpected"]
+    );
+}
+
+#[test]
+fn text_blocks_drop_the_closing_indentation() {
+    let ItemKind::Level(l) = only_item("level \"a\" \"\"\"\n    #.\n     .#\n    \"\"\"") else {
+        panic!("not a level");
+    };
+    assert_eq!(l.rows, ["#.", " .#"]);
+    assert_eq!(l.row_starts, [18, 25]);
+    assert_eq!(l.form, None);
+    assert_eq!(
+        codes("level \"a\" \"\"\"#\n\"\"\""),
+        ["puz::syntax::text_block"]
+    );
+}
+
+#[test]
+fn syntax_errors_and_ranges() {
+    assert_eq!(codes("tiles { floor"), ["puz::syntax::unexpected"]);
+    assert_eq!(codes("tiles floor }"), ["puz::syntax::unexpected"]);
+    assert_eq!(codes("puzzle \"open"), ["puz::syntax::unterminated"]);
+    assert_eq!(
+        codes("limit 99999999999 dirs { n (0, 65) }"),
+        ["puz::syntax::integer_range", "puz::syntax::integer_range"]
+    );
+}
