@@ -117,34 +117,18 @@ impl From<EngineArg> for EngineChoice {
     }
 }
 
-/// `--search`: the command-line face of [`SearchChoice`].
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum SearchArg {
-    /// Breadth-first search for unit costs, Dijkstra for cost vectors.
-    Auto,
-    /// Breadth-first search (unit costs).
-    Bfs,
-    /// Dijkstra over lexicographic cost vectors.
-    Dijkstra,
-    /// A* with a heuristic derived from the rules (unit costs).
-    Astar,
-    /// Iterative deepening depth-first search (unit costs).
-    Iddfs,
-    /// Bidirectional breadth-first search (invertible moves only).
-    Bidir,
-}
-
-impl From<SearchArg> for SearchChoice {
-    fn from(s: SearchArg) -> SearchChoice {
-        match s {
-            SearchArg::Auto => SearchChoice::Auto,
-            SearchArg::Bfs => SearchChoice::Bfs,
-            SearchArg::Dijkstra => SearchChoice::Dijkstra,
-            SearchArg::Astar => SearchChoice::Astar,
-            SearchArg::Iddfs => SearchChoice::Iddfs,
-            SearchArg::Bidir => SearchChoice::Bidir,
-        }
-    }
+/// `--search`: `auto` or a backend of [`puz::search::BACKENDS`], with its summary as help.
+fn search_parser() -> impl clap::builder::TypedValueParser<Value = SearchChoice> {
+    let auto = clap::builder::PossibleValue::new("auto")
+        .help("a fast path when one applies; else bfs for unit costs, dijkstra otherwise");
+    let names = std::iter::once(auto).chain(
+        puz::search::BACKENDS
+            .iter()
+            .map(|b| clap::builder::PossibleValue::new(b.name).help(b.summary)),
+    );
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(names)
+        .map(|name: String| SearchChoice::from_name(&name).unwrap_or_default())
 }
 
 #[derive(clap::Args, Clone)]
@@ -153,8 +137,8 @@ struct SearchArgs {
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     engine: EngineArg,
     /// Which search backend the interpreter uses.
-    #[arg(long, value_enum, default_value_t = SearchArg::Auto)]
-    search: SearchArg,
+    #[arg(long, value_parser = search_parser(), default_value = "auto")]
+    search: SearchChoice,
     /// Stop after storing this many states (exit code 3).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     max_states: Option<u64>,
@@ -475,7 +459,7 @@ fn run(cli: Cli) -> Result<(), u8> {
             })?;
             let opts = JudgeOptions {
                 engine: search.engine.into(),
-                search: search.search.into(),
+                search: search.search,
                 budget: search.budget(),
             };
             let stdout = std::io::stdout();
@@ -783,7 +767,7 @@ fn solve_cmd(
     let model = &p.model;
     let level_name = lvl.name.clone();
     let (rows, cols) = (lvl.board.rows, lvl.board.cols);
-    let ans = Solver::new(model, search.engine.into(), search.search.into())
+    let ans = Solver::new(model, search.engine.into(), search.search)
         .and_then(|mut s| s.solve(lvl.clone(), &search.budget(), true))
         .map_err(solve_failed)?;
     if search.stats {

@@ -8,7 +8,7 @@
 use crate::compile::{Action, Model};
 use crate::engine::{Expander, Level, PrepareError, SetupError};
 use crate::fast::{FastOutcome, FastPath};
-use crate::search::{self, Budget, Outcome, Path, Stats};
+use crate::search::{self, Backend, Budget, Inputs, Outcome, Path, Refusal, Stats};
 
 /// Which engine the user asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
@@ -24,22 +24,34 @@ pub enum EngineChoice {
 }
 
 /// Which search backend the user asked for (the interpreter's; fast paths are their own).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+/// The backends themselves are listed once, in [`search::BACKENDS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SearchChoice {
-    /// Breadth-first search for unit costs, Dijkstra for cost vectors.
+    /// A fast path when one applies; else breadth-first search for unit costs, Dijkstra
+    /// for cost vectors.
     #[default]
     Auto,
-    /// Breadth-first search (unit costs).
-    Bfs,
-    /// Dijkstra over lexicographic cost vectors.
-    Dijkstra,
-    /// A* with a heuristic derived from the rules (unit costs).
-    Astar,
-    /// Iterative deepening depth-first search (unit costs).
-    Iddfs,
-    /// Bidirectional breadth-first search (invertible moves only).
-    Bidir,
+    /// This backend, on the interpreter.
+    Backend(Backend),
+}
+
+impl SearchChoice {
+    /// The choice named `name` on the command line: `auto` or a name in
+    /// [`search::BACKENDS`].
+    pub fn from_name(name: &str) -> Option<SearchChoice> {
+        match name {
+            "auto" => Some(SearchChoice::Auto),
+            _ => Backend::from_name(name).map(SearchChoice::Backend),
+        }
+    }
+
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchChoice::Auto => "auto",
+            SearchChoice::Backend(b) => b.info().name,
+        }
+    }
 }
 
 /// Everything that shapes one solve.
@@ -153,10 +165,7 @@ enum Engine {
     /// A fast path matched the model's fingerprint.
     Fast(Box<dyn FastPath>),
     /// The interpreter, with the backend to run and why no fast path runs.
-    Interp {
-        search: SearchChoice,
-        reason: String,
-    },
+    Interp { search: Backend, reason: String },
 }
 
 /// A solver for one model: the engine (a fast path or the interpreter) and the search
@@ -179,10 +188,7 @@ impl<'m> Solver<'m> {
         let fast = match (engine, search) {
             (EngineChoice::Interp, _) => Err("requested with --engine interp".to_string()),
             (_, SearchChoice::Auto) => crate::fast::select(model),
-            (_, s) => Err(format!(
-                "--search {} runs on the interpreter",
-                search_name(s)
-            )),
+            (_, s) => Err(format!("--search {} runs on the interpreter", s.name())),
         };
         let engine = match fast {
             Ok(f) => Engine::Fast(f),
@@ -190,9 +196,9 @@ impl<'m> Solver<'m> {
             Err(why) => {
                 let unit = model.unit_costs();
                 let search = match search {
-                    SearchChoice::Auto if unit => SearchChoice::Bfs,
-                    SearchChoice::Auto => SearchChoice::Dijkstra,
-                    s => s,
+                    SearchChoice::Auto if unit => Backend::Bfs,
+                    SearchChoice::Auto => Backend::Dijkstra,
+                    SearchChoice::Backend(b) => b,
                 };
                 let reason = if engine == EngineChoice::Interp || why.starts_with("--search") {
                     why
@@ -225,7 +231,7 @@ impl<'m> Solver<'m> {
     pub fn search_name(&self) -> &'static str {
         match &self.engine {
             Engine::Fast(_) => "fast",
-            Engine::Interp { search, .. } => search_name(*search),
+            Engine::Interp { search, .. } => search.info().name,
         }
     }
 
@@ -301,57 +307,71 @@ impl<'m> Solver<'m> {
                             stats,
                             engine,
                             engine_reason,
-                            search: search_name(search),
+                            search: search.info().name,
                         });
                     }
                     Err(Err(e)) => return Err(e),
                 };
-                let unit = model.unit_costs();
-                let needs_unit = |name: &str| {
-                    SolveError::SearchUnavailable(format!(
-                        "--search {name} needs moves that all cost one unit; this puzzle's cost is ({}); use --search dijkstra",
-                        model.costs.join(", ")
-                    ))
-                };
-                let (outcome, stats) = match search {
-                    SearchChoice::Bfs if unit => search::bfs(&mut exp, &budget),
-                    SearchChoice::Iddfs if unit => search::iddfs(&mut exp, &budget),
-                    SearchChoice::Bfs | SearchChoice::Iddfs => {
-                        return Err(needs_unit(search_name(search)))
-                    }
-                    SearchChoice::Astar => match exp.prepare_heuristic(&budget) {
-                        Ok(()) => search::astar(&mut exp, &budget),
-                        Err(PrepareError::Cutoff(c)) => cut_off(c, t0),
-                        Err(PrepareError::Refused(e)) => {
-                            return Err(SolveError::SearchUnavailable(format!(
-                                "--search astar: no heuristic can be derived: {e}"
-                            )))
-                        }
-                    },
-                    SearchChoice::Bidir => {
-                        invertible(model).map_err(|e| {
-                            SolveError::NotInvertible(format!("--search bidir: {e}"))
-                        })?;
-                        match exp.goal_states(MAX_GOAL_STATES, &budget) {
-                            Ok(goals) => search::bidirectional(&mut exp, &budget, &goals),
-                            Err(PrepareError::Cutoff(c)) => cut_off(c, t0),
+                let table = cost_table(model);
+                let (outcome, stats) = 'run: {
+                    // What a backend needs beyond unit costs is prepared here: the heuristic
+                    // for A*, the goal states for bidirectional search.
+                    let mut goals = None;
+                    match search {
+                        Backend::Astar => match exp.prepare_heuristic(&budget) {
+                            Ok(()) => {}
+                            Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
                             Err(PrepareError::Refused(e)) => {
-                                return Err(SolveError::NotInvertible(format!(
-                                    "--search bidir: cannot start from the goal: {e}"
+                                return Err(SolveError::SearchUnavailable(format!(
+                                    "--search astar: no heuristic can be derived: {e}"
                                 )))
                             }
+                        },
+                        Backend::Bidir => {
+                            invertible(model).map_err(|e| {
+                                SolveError::NotInvertible(format!("--search bidir: {e}"))
+                            })?;
+                            match exp.goal_states(MAX_GOAL_STATES, &budget) {
+                                Ok(g) => goals = Some(g),
+                                Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
+                                Err(PrepareError::Refused(e)) => {
+                                    return Err(SolveError::NotInvertible(format!(
+                                        "--search bidir: cannot start from the goal: {e}"
+                                    )))
+                                }
+                            }
                         }
+                        Backend::Bfs | Backend::Dijkstra | Backend::Iddfs => {}
                     }
-                    SearchChoice::Dijkstra | SearchChoice::Auto => {
-                        let table = cost_table(model);
-                        search::dijkstra(&mut exp, &budget, &table)
+                    let inputs = Inputs {
+                        costs: &table,
+                        goals: goals.as_deref(),
+                    };
+                    match search.run(&mut exp, &budget, inputs) {
+                    Ok(found) => found,
+                    Err(Refusal::NotUnit(name)) => {
+                        return Err(SolveError::SearchUnavailable(format!(
+                            "--search {name} needs moves that all cost one unit; this puzzle's cost is ({}); use --search dijkstra",
+                            model.costs.join(", ")
+                        )))
                     }
+                    Err(Refusal::NoGoals) => {
+                        return Err(SolveError::NotInvertible(
+                            "--search bidir: the goal states could not be enumerated".into(),
+                        ))
+                    }
+                }
                 };
                 if let Outcome::Solved(path) = &outcome {
                     verify(&mut exp, path)?;
                 }
                 (outcome, stats)
             }
+        };
+        // The whole solve, setup and preparation included, not only the search loop.
+        let stats = Stats {
+            elapsed: t0.elapsed(),
+            ..stats
         };
         Ok(Answer {
             outcome,
@@ -378,18 +398,6 @@ pub fn solve_with(
     need_path: bool,
 ) -> Result<Answer, SolveError> {
     Solver::new(model, engine, SearchChoice::Auto)?.solve(level, budget, need_path)
-}
-
-/// The CLI name of a search backend.
-pub fn search_name(s: SearchChoice) -> &'static str {
-    match s {
-        SearchChoice::Auto => "auto",
-        SearchChoice::Bfs => "bfs",
-        SearchChoice::Dijkstra => "dijkstra",
-        SearchChoice::Astar => "astar",
-        SearchChoice::Iddfs => "iddfs",
-        SearchChoice::Bidir => "bidir",
-    }
 }
 
 /// Proves every move invertible: a move undone by the same move in the opposite

@@ -31,7 +31,21 @@ use puz::search::{Budget, Outcome};
 use puz::solver::{path_cost, solve_opts, EngineChoice, SearchChoice, SolveError, SolveOptions};
 use puz::Puzzle;
 
-use SearchChoice::{Astar, Auto, Bfs, Bidir, Dijkstra, Iddfs};
+use puz::search::Backend;
+
+// The choices by their short names, as the tables below use them.
+#[allow(non_upper_case_globals)]
+const Auto: SearchChoice = SearchChoice::Auto;
+#[allow(non_upper_case_globals)]
+const Bfs: SearchChoice = SearchChoice::Backend(Backend::Bfs);
+#[allow(non_upper_case_globals)]
+const Dijkstra: SearchChoice = SearchChoice::Backend(Backend::Dijkstra);
+#[allow(non_upper_case_globals)]
+const Astar: SearchChoice = SearchChoice::Backend(Backend::Astar);
+#[allow(non_upper_case_globals)]
+const Iddfs: SearchChoice = SearchChoice::Backend(Backend::Iddfs);
+#[allow(non_upper_case_globals)]
+const Bidir: SearchChoice = SearchChoice::Backend(Backend::Bidir);
 
 // ---------------------------------------------------------------------------------------
 // The table
@@ -370,7 +384,7 @@ fn run(l: &Loaded, r: &Row, search: SearchChoice, engine: EngineChoice) -> Ran {
         Ok(ans) => {
             if engine == EngineChoice::Interp {
                 assert_eq!(ans.engine, "interpreter", "{what}");
-                assert_eq!(ans.search, puz::solver::search_name(search), "{what}");
+                assert_eq!(ans.search, search.name(), "{what}");
             }
             let cost = match ans.outcome {
                 Outcome::Solved(path) => {

@@ -14,7 +14,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use puz::search::Outcome;
+use puz::search::{Backend, Outcome};
 use puz::solver::{solve_opts, EngineChoice, SearchChoice, SolveError, SolveOptions};
 use puz::Puzzle;
 
@@ -386,11 +386,14 @@ fn random_level(rng: &mut fastrand::Rng, family: Family) -> (String, Board, Stat
 // ---------------------------------------------------------------------------------------
 
 const BACKENDS: [(EngineChoice, SearchChoice); 6] = [
-    (EngineChoice::Interp, SearchChoice::Bfs),
-    (EngineChoice::Interp, SearchChoice::Dijkstra),
-    (EngineChoice::Interp, SearchChoice::Astar),
-    (EngineChoice::Interp, SearchChoice::Iddfs),
-    (EngineChoice::Interp, SearchChoice::Bidir),
+    (EngineChoice::Interp, SearchChoice::Backend(Backend::Bfs)),
+    (
+        EngineChoice::Interp,
+        SearchChoice::Backend(Backend::Dijkstra),
+    ),
+    (EngineChoice::Interp, SearchChoice::Backend(Backend::Astar)),
+    (EngineChoice::Interp, SearchChoice::Backend(Backend::Iddfs)),
+    (EngineChoice::Interp, SearchChoice::Backend(Backend::Bidir)),
     (EngineChoice::Auto, SearchChoice::Auto),
 ];
 
@@ -428,15 +431,17 @@ fn limit_with_every_cost_shape_matches_brute_force_on_every_backend() {
             let what = format!("case {case} ({search:?}, limit {limit}):\n{text}");
             let exact_ties = matches!(
                 search,
-                SearchChoice::Bfs
-                    | SearchChoice::Iddfs
-                    | SearchChoice::Dijkstra
+                SearchChoice::Backend(Backend::Bfs)
+                    | SearchChoice::Backend(Backend::Iddfs)
+                    | SearchChoice::Backend(Backend::Dijkstra)
                     | SearchChoice::Auto
             );
             // A backend that can run on these rules must run, and one that cannot must say so.
             let can_run = match search {
-                SearchChoice::Bfs | SearchChoice::Iddfs | SearchChoice::Astar => shape.unit(),
-                SearchChoice::Bidir => shape.invertible(),
+                SearchChoice::Backend(Backend::Bfs)
+                | SearchChoice::Backend(Backend::Iddfs)
+                | SearchChoice::Backend(Backend::Astar) => shape.unit(),
+                SearchChoice::Backend(Backend::Bidir) => shape.invertible(),
                 _ => true,
             };
             match solve_opts(&p.model, level, &opts) {
@@ -472,9 +477,11 @@ answered where it should refuse"
                     refused[b] += 1;
                     assert!(!can_run, "{what}\nrefused: {e}");
                     match (search, &e) {
-                        (SearchChoice::Bidir, SolveError::NotInvertible(_)) => {}
+                        (SearchChoice::Backend(Backend::Bidir), SolveError::NotInvertible(_)) => {}
                         (
-                            SearchChoice::Bfs | SearchChoice::Iddfs | SearchChoice::Astar,
+                            SearchChoice::Backend(Backend::Bfs)
+                            | SearchChoice::Backend(Backend::Iddfs)
+                            | SearchChoice::Backend(Backend::Astar),
                             SolveError::SearchUnavailable(_),
                         ) => {}
                         _ => panic!("{what}\nwrong refusal: {e:?}"),

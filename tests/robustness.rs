@@ -3,7 +3,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use puz::search::Budget;
+use puz::search::{Backend, Budget};
 use puz::solver::{solve_opts, EngineChoice, SearchChoice, SolveOptions};
 
 /// Snippets spliced into files: tokens of the language and plausible mistakes.
@@ -138,9 +138,9 @@ fn mutated_files_never_panic() {
                 for (engine, search) in [
                     (EngineChoice::Auto, SearchChoice::Auto),
                     (EngineChoice::Interp, SearchChoice::Auto),
-                    (EngineChoice::Interp, SearchChoice::Astar),
-                    (EngineChoice::Interp, SearchChoice::Iddfs),
-                    (EngineChoice::Interp, SearchChoice::Bidir),
+                    (EngineChoice::Interp, SearchChoice::Backend(Backend::Astar)),
+                    (EngineChoice::Interp, SearchChoice::Backend(Backend::Iddfs)),
+                    (EngineChoice::Interp, SearchChoice::Backend(Backend::Bidir)),
                 ] {
                     let opts = SolveOptions {
                         engine,
