@@ -75,27 +75,51 @@ impl Budget {
     }
 }
 
-/// Paces the slow budget checks in a loop whose steps do uneven work: [`Pacer::tick`]
-/// adds work units (cells looked at, nodes visited) and checks time and memory once per
-/// [`CHECK_EVERY`] units.
+/// Paces the budget checks in loops whose steps do uneven work (a slide may cross a
+/// hundred thousand cells): [`Pacer::tick`] counts work units (a state expanded or
+/// generated, a cell looked at, a node or edge visited) and checks time and memory once
+/// per [`CHECK_EVERY`] units, the deadline alone (a cheap clock read) once per 64. Every
+/// phase that can run long, in every stage, paces its checks with one.
 #[derive(Debug, Default)]
 pub struct Pacer {
     work: u64,
-    next: u64,
+    next_fast: u64,
+    next_slow: u64,
 }
 
 impl Pacer {
     /// Counts `units` more work; `Err` once a limit of `budget` is passed.
     #[inline]
     pub fn tick(&mut self, units: u64, budget: &Budget) -> Result<(), Cutoff> {
+        self.pace(units, budget, None)
+    }
+
+    /// [`Pacer::tick`] inside a search: the slow checks also tell the progress callback
+    /// the search's counters.
+    #[inline]
+    pub fn tick_with(&mut self, units: u64, budget: &Budget, stats: &Stats) -> Result<(), Cutoff> {
+        self.pace(units, budget, Some(stats))
+    }
+
+    #[inline]
+    fn pace(&mut self, units: u64, budget: &Budget, stats: Option<&Stats>) -> Result<(), Cutoff> {
         self.work += units;
-        if self.work >= self.next {
-            self.next = self.work + CHECK_EVERY;
-            if let Some(c) = budget.over() {
-                return Err(c);
-            }
+        if self.work < self.next_fast {
+            return Ok(());
         }
-        Ok(())
+        self.next_fast = self.work + 64;
+        let over = if self.work >= self.next_slow {
+            self.next_slow = self.work + CHECK_EVERY;
+            match stats {
+                Some(stats) => budget.check(stats),
+                None => budget.over(),
+            }
+        } else if budget.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Cutoff::Time)
+        } else {
+            None
+        };
+        over.map_or(Ok(()), Err)
     }
 }
 

@@ -16,7 +16,7 @@ use crate::compile::GridForm;
 use crate::engine::Expander;
 use crate::io::render::render;
 use crate::search::graph::StateGraph;
-use crate::search::{Budget, Cutoff, Ticker};
+use crate::search::{Budget, Cutoff, Pacer};
 
 /// The two export formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,12 +175,12 @@ fn write_dot<W: Write>(
 ) -> Result<(), ExportError> {
     let model = exp.model;
     let io = ExportError::Io;
-    let mut ticker = Ticker::default();
+    let mut pacer = Pacer::default();
     let path: HashSet<_> = g.shortest_path_edges().into_iter().collect();
     writeln!(o, "digraph states {{").map_err(io)?;
     writeln!(o, "  node [shape=box, fontname=\"monospace\"];").map_err(io)?;
     for n in g.graph.node_indices() {
-        ticker.tick_work(1, budget).map_err(ExportError::Cutoff)?;
+        pacer.tick(1, budget).map_err(ExportError::Cutoff)?;
         let w = &g.graph[n];
         let board = escaped(&render(exp, &g.state(n), form), Format::Dot);
         let mut attrs = format!("label=\"{board}\"");
@@ -193,7 +193,7 @@ fn write_dot<W: Write>(
         writeln!(o, "  s{} [{attrs}];", n.index()).map_err(io)?;
     }
     for e in g.graph.edge_references() {
-        ticker.tick_work(1, budget).map_err(ExportError::Cutoff)?;
+        pacer.tick(1, budget).map_err(ExportError::Cutoff)?;
         let a = *e.weight();
         let style = if path.contains(&e.id()) {
             ", color=red, penwidth=2"
@@ -222,7 +222,7 @@ fn write_json<W: Write>(
 ) -> Result<(), ExportError> {
     let model = exp.model;
     let io = |e: serde_json::Error| ExportError::Io(e.into());
-    let mut ticker = Ticker::default();
+    let mut pacer = Pacer::default();
     let costs = if model.costs.is_empty() {
         vec!["moves".to_string()]
     } else {
@@ -232,7 +232,7 @@ fn write_json<W: Write>(
     serde_json::to_writer(&mut *o, &costs).map_err(io)?;
     write!(o, ",\"nodes\":[").map_err(ExportError::Io)?;
     for n in g.graph.node_indices() {
-        ticker.tick_work(1, budget).map_err(ExportError::Cutoff)?;
+        pacer.tick(1, budget).map_err(ExportError::Cutoff)?;
         let w = &g.graph[n];
         if n.index() > 0 {
             write!(o, ",").map_err(ExportError::Io)?;
@@ -245,7 +245,7 @@ fn write_json<W: Write>(
     }
     write!(o, "],\"edges\":[").map_err(ExportError::Io)?;
     for (k, e) in g.graph.edge_references().enumerate() {
-        ticker.tick_work(1, budget).map_err(ExportError::Cutoff)?;
+        pacer.tick(1, budget).map_err(ExportError::Cutoff)?;
         if k > 0 {
             write!(o, ",").map_err(ExportError::Io)?;
         }

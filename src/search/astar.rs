@@ -11,7 +11,7 @@ use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use super::UNREACHABLE;
-use super::{Budget, Cutoff, Outcome, Space, Stats, Ticker};
+use super::{Budget, Cutoff, Outcome, Pacer, Space, Stats};
 use crate::compile::{DirId, MoveId};
 use crate::engine::{Action, StateStore, Successors};
 
@@ -39,7 +39,7 @@ pub fn astar<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
     // (f, -g, order, id)
     let mut heap: BinaryHeap<Reverse<Entry>> = BinaryHeap::new();
     let mut order = 0u64;
-    let mut ticker = Ticker::default();
+    let mut pacer = Pacer::default();
     if h0 != UNREACHABLE && budget.max_depth.is_none_or(|m| h0 <= m) {
         heap.push(Reverse((h0 as u64, Reverse(0), order, 0)));
     }
@@ -68,7 +68,7 @@ pub fn astar<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
         space.successors(&cur, &mut succ);
         stats.expanded += 1;
         stats.generated += succ.len() as u64;
-        if let Err(c) = ticker.tick(1 + succ.len() as u64, budget, &stats) {
+        if let Err(c) = pacer.tick_with(1 + succ.len() as u64, budget, &stats) {
             done(&mut stats, &store);
             return (Outcome::Cutoff(c), stats);
         }

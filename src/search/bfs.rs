@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use super::{actions_between, Budget, Cutoff, Outcome, Path, Space, Stats, Ticker};
+use super::{actions_between, Budget, Cutoff, Outcome, Pacer, Path, Space, Stats};
 use crate::engine::{StateStore, Successors};
 
 /// Breadth-first search for unit costs: the lexicographically smallest of the shortest
@@ -39,7 +39,7 @@ pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
         });
         return (finish(&mut stats, &store, out), stats);
     }
-    let mut ticker = Ticker::default();
+    let mut pacer = Pacer::default();
     let mut head = 0usize;
     let mut depth = 0u32;
     let mut layer_end = 1usize;
@@ -56,7 +56,7 @@ pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
         space.successors(&cur, &mut succ);
         stats.expanded += 1;
         stats.generated += succ.len() as u64;
-        if let Err(c) = ticker.tick(1 + succ.len() as u64, budget, &stats) {
+        if let Err(c) = pacer.tick_with(1 + succ.len() as u64, budget, &stats) {
             return (finish(&mut stats, &store, Outcome::Cutoff(c)), stats);
         }
         for i in 0..succ.len() {

@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use super::{actions_between, Budget, Cutoff, Outcome, Path, Space, Stats, Ticker};
+use super::{actions_between, Budget, Cutoff, Outcome, Pacer, Path, Space, Stats};
 use crate::engine::{StateStore, Successors};
 
 /// One search direction: its store, parents (by id) and current layer.
@@ -77,7 +77,7 @@ pub fn bidirectional<S: Space>(
     let mut bwd = Side::new(words, goals);
     let mut cur = vec![0u32; words];
     let mut succ = Successors::default();
-    let mut ticker = Ticker::default();
+    let mut pacer = Pacer::default();
     let finish = |stats: &mut Stats, f: &Side, b: &Side| {
         stats.stored = (f.store.len() + b.store.len()) as u64;
         stats.store_bytes = (f.store.bytes() + b.store.bytes()) as u64;
@@ -123,7 +123,7 @@ pub fn bidirectional<S: Space>(
                     stats,
                 );
             }
-            if let Err(c) = ticker.tick(1 + succ.len() as u64, budget, &stats) {
+            if let Err(c) = pacer.tick_with(1 + succ.len() as u64, budget, &stats) {
                 finish(&mut stats, &fwd, &bwd);
                 return (Outcome::Cutoff(c), stats);
             }

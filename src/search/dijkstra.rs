@@ -27,7 +27,7 @@ use std::time::Instant;
 
 use hashbrown::HashMap;
 
-use super::{Budget, Cutoff, Outcome, Path, Space, Stats, Ticker};
+use super::{Budget, Cutoff, Outcome, Pacer, Path, Space, Stats};
 use crate::compile::{DirId, MoveId};
 use crate::engine::{Action, StateStore, Successors};
 
@@ -285,7 +285,7 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
         },
     };
     let mut tries = Tries::new(nc);
-    let mut ticker = Ticker::default();
+    let mut pacer = Pacer::default();
     let start = space.start();
     let sid = match store.insert(&start) {
         Ok(i) | Err(i) => i,
@@ -349,7 +349,7 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
         space.successors(&cur, &mut succ);
         stats.expanded += 1;
         stats.generated += succ.len() as u64;
-        if let Err(c) = ticker.tick(1 + succ.len() as u64, budget, &stats) {
+        if let Err(c) = pacer.tick_with(1 + succ.len() as u64, budget, &stats) {
             finish(&mut stats, &store, &labels, &index);
             return (Outcome::Cutoff(c), stats);
         }

@@ -11,7 +11,7 @@ use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 
 use super::count::Count;
-use super::{Budget, Cutoff, Space, Ticker};
+use super::{Budget, Cutoff, Pacer, Space};
 use crate::engine::{Action, StateStore, Successors};
 
 /// A node: whether its state is a goal, and its distance (moves) from the start. The
@@ -75,7 +75,7 @@ impl StateGraph {
             goal: space.is_goal(&start),
             depth: 0,
         });
-        let mut ticker = Ticker::default();
+        let mut pacer = Pacer::default();
         let mut cur = vec![0u32; words];
         let mut succ = Successors::default();
         // Breadth first: nodes are queued in index order, so the queue is a counter.
@@ -89,7 +89,7 @@ impl StateGraph {
             }
             store.load(id as u32, &mut cur);
             space.successors(&cur, &mut succ);
-            ticker.tick_work(1 + succ.len() as u64, budget)?;
+            pacer.tick(1 + succ.len() as u64, budget)?;
             for k in 0..succ.len() {
                 let s = succ.state(k, words);
                 let to = match store.insert(s) {
@@ -129,14 +129,14 @@ impl StateGraph {
     /// Nodes from which some goal is reachable.
     fn live(&self, budget: &Budget) -> Result<Vec<bool>, Cutoff> {
         let g = &self.graph;
-        let mut ticker = Ticker::default();
+        let mut pacer = Pacer::default();
         let mut live = vec![false; g.node_count()];
         let mut queue: VecDeque<NodeIndex> = g.node_indices().filter(|&n| g[n].goal).collect();
         for &n in &queue {
             live[n.index()] = true;
         }
         while let Some(n) = queue.pop_front() {
-            ticker.tick_work(1, budget)?;
+            pacer.tick(1, budget)?;
             for e in g.edges_directed(n, Direction::Incoming) {
                 let p = e.source();
                 if !live[p.index()] {
@@ -211,7 +211,7 @@ impl StateGraph {
     /// goes.
     pub fn analyze(&self, budget: &Budget) -> Result<Analysis, Cutoff> {
         let g = &self.graph;
-        let mut ticker = Ticker::default();
+        let mut pacer = Pacer::default();
         let live = self.live(budget)?;
         let dead = live.iter().filter(|&&l| !l).count();
         let into_dead = g
@@ -224,7 +224,7 @@ impl StateGraph {
         for &c in &comp {
             sizes[c as usize] += 1;
         }
-        ticker.tick_work(g.edge_count() as u64, budget)?;
+        pacer.tick(g.edge_count() as u64, budget)?;
         let reversible = g
             .edge_references()
             .all(|e| comp[e.source().index()] == comp[e.target().index()]);
@@ -269,7 +269,7 @@ impl StateGraph {
     /// [`Self::count_shortest`] in the number type `N`; `None` when it overflows.
     fn count_with<N: Ways>(&self, best: u32, budget: &Budget) -> Result<Option<N>, Cutoff> {
         let g = &self.graph;
-        let mut ticker = Ticker::default();
+        let mut pacer = Pacer::default();
         let mut ways: Vec<N> = vec![N::zero(); g.node_count()];
         ways[0] = N::one();
         // Breadth-first numbering: every edge that goes one layer deeper points to a
@@ -286,7 +286,7 @@ impl StateGraph {
                 }
                 continue;
             }
-            ticker.tick_work(1, budget)?;
+            pacer.tick(1, budget)?;
             let w = std::mem::replace(&mut ways[v.index()], N::zero());
             for e in g.edges(v) {
                 let t = e.target();
@@ -343,7 +343,7 @@ impl Ways for Count {
 fn components(g: &DiGraph<StateNode, Action>, budget: &Budget) -> Result<Vec<u32>, Cutoff> {
     const NONE: u32 = u32::MAX;
     let n = g.node_count();
-    let mut ticker = Ticker::default();
+    let mut pacer = Pacer::default();
     let mut index = vec![NONE; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
@@ -368,7 +368,7 @@ fn components(g: &DiGraph<StateNode, Action>, budget: &Budget) -> Result<Vec<u32
         frames.push((root, g.edges(NodeIndex::new(root as usize))));
         while let Some((v, edges)) = frames.last_mut() {
             let v = *v;
-            ticker.tick_work(1, budget)?;
+            pacer.tick(1, budget)?;
             match edges.next() {
                 Some(e) => {
                     let w = e.target().index() as u32;

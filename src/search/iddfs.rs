@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use hashbrown::HashMap;
 
-use super::{Budget, Cutoff, Outcome, Path, Space, Stats, Ticker};
+use super::{Budget, Cutoff, Outcome, Pacer, Path, Space, Stats};
 use crate::engine::{Action, Successors};
 
 /// Iterative deepening for unit costs: depth-first searches to 1, 2, ... moves (at most
@@ -31,12 +31,12 @@ pub fn iddfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
         );
     }
     let mut bound = 1u32;
-    let mut ticker = Ticker::default();
+    let mut pacer = Pacer::default();
     loop {
         if budget.max_depth.is_some_and(|m| bound > m) {
             break;
         }
-        match depth_limited(space, budget, &start, bound, &mut stats, &mut ticker) {
+        match depth_limited(space, budget, &start, bound, &mut stats, &mut pacer) {
             Limited::Found(path) => {
                 stats.elapsed = t0.elapsed();
                 return (Outcome::Solved(path), stats);
@@ -76,7 +76,7 @@ fn depth_limited<S: Space>(
     start: &[u32],
     bound: u32,
     stats: &mut Stats,
-    ticker: &mut Ticker,
+    pacer: &mut Pacer,
 ) -> Limited {
     let words = space.words();
     let mut best: HashMap<Vec<u32>, u32> = HashMap::new();
@@ -100,7 +100,7 @@ fn depth_limited<S: Space>(
         }
         let i = top.next;
         top.next += 1;
-        if let Err(c) = ticker.tick(1, budget, stats) {
+        if let Err(c) = pacer.tick_with(1, budget, stats) {
             return Limited::Cut(c);
         }
         let s = top.succ.state(i, words).to_vec();

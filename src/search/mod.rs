@@ -15,7 +15,7 @@ pub mod graph;
 mod iddfs;
 
 use crate::engine::budget::UNREACHABLE;
-pub use crate::engine::budget::{peak_bytes, Budget, Cutoff, Progress, Stats, CHECK_EVERY};
+pub use crate::engine::budget::{peak_bytes, Budget, Cutoff, Pacer, Progress, Stats, CHECK_EVERY};
 pub use astar::astar;
 pub use bfs::bfs;
 pub use bidir::bidirectional;
@@ -159,62 +159,6 @@ impl Backend {
             Backend::Iddfs => iddfs(space, budget),
             Backend::Bidir => bidirectional(space, budget, inputs.goals.ok_or(Refusal::NoGoals)?),
         })
-    }
-}
-
-/// Paces the budget checks in loops whose steps do uneven work (a slide may cross a
-/// hundred thousand cells): [`Ticker::tick`] counts work units (a state expanded, a state
-/// generated, a node or edge visited) and checks time, memory and progress once per
-/// [`CHECK_EVERY`] units, the deadline alone (a cheap clock read) once per 64.
-#[derive(Debug, Default)]
-pub(crate) struct Ticker {
-    work: u64,
-    next_fast: u64,
-    next_slow: u64,
-}
-
-impl Ticker {
-    /// Counts `units` more work; `Err` once a limit of `budget` is passed. `stats` go to
-    /// the progress callback.
-    #[inline]
-    pub(crate) fn tick(
-        &mut self,
-        units: u64,
-        budget: &Budget,
-        stats: &Stats,
-    ) -> Result<(), Cutoff> {
-        self.work += units;
-        if self.work < self.next_fast {
-            return Ok(());
-        }
-        self.next_fast = self.work + 64;
-        if self.work >= self.next_slow {
-            self.next_slow = self.work + CHECK_EVERY;
-            if let Some(c) = budget.check(stats) {
-                return Err(c);
-            }
-        } else if budget
-            .deadline
-            .is_some_and(|d| std::time::Instant::now() >= d)
-        {
-            return Err(Cutoff::Time);
-        }
-        Ok(())
-    }
-
-    /// [`Ticker::tick`] outside a search (graph building, analysis, export): no search
-    /// counters to report.
-    #[inline]
-    pub(crate) fn tick_work(&mut self, units: u64, budget: &Budget) -> Result<(), Cutoff> {
-        const NO_STATS: Stats = Stats {
-            expanded: 0,
-            generated: 0,
-            stored: 0,
-            peak_frontier: 0,
-            store_bytes: 0,
-            elapsed: std::time::Duration::ZERO,
-        };
-        self.tick(units, budget, &NO_STATS)
     }
 }
 
