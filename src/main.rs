@@ -142,15 +142,8 @@ struct SearchArgs {
     /// Stop after storing this many states (exit code 3).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     max_states: Option<u64>,
-    /// Stop after this many seconds (exit code 3).
-    #[arg(long, value_parser = parse_seconds)]
-    timeout: Option<Duration>,
-    /// Stop when memory use passes this many MiB (exit code 3).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    max_memory: Option<u64>,
-    /// Print search statistics on stderr: states, frontier, memory, time.
-    #[arg(long)]
-    stats: bool,
+    #[command(flatten)]
+    limits: RunLimits,
     /// Say on stderr which engine and search ran, and why.
     #[arg(short, long)]
     verbose: bool,
@@ -160,8 +153,8 @@ impl SearchArgs {
     fn budget(&self) -> Budget {
         Budget {
             max_states: self.max_states.map(|n| n as usize),
-            deadline: self.timeout.map(|t| Instant::now() + t),
-            max_bytes: self.max_memory.map(|m| m << 20),
+            deadline: self.limits.timeout.map(|t| Instant::now() + t),
+            max_bytes: self.limits.max_memory.map(|m| m << 20),
             max_depth: None,
             progress: progress_bar(),
         }
@@ -279,7 +272,7 @@ enum Command {
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
         max_output: u64,
         #[command(flatten)]
-        limits: GraphLimits,
+        limits: RunLimits,
     },
     /// Report what a designer wants to know of a level's state graph.
     Analyze {
@@ -296,7 +289,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         #[command(flatten)]
-        limits: GraphLimits,
+        limits: RunLimits,
     },
     /// Answer a judge input (stdin when INPUT is omitted) in the file's declared format.
     Judge {
@@ -574,16 +567,17 @@ fn setup(
     })
 }
 
-/// Time and memory limits of `puz graph` and `puz analyze`, and their statistics.
+/// Time and memory limits, and statistics: of `puz solve` and `puz judge` (with the state
+/// limit beside them) and of `puz graph` and `puz analyze`.
 #[derive(clap::Args, Clone)]
-struct GraphLimits {
+struct RunLimits {
     /// Stop after this many seconds (exit code 3).
     #[arg(long, value_parser = parse_seconds)]
     timeout: Option<Duration>,
     /// Stop when memory use passes this many MiB (exit code 3).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     max_memory: Option<u64>,
-    /// Print statistics on stderr: states, moves, peak memory, time since the start.
+    /// Print statistics on stderr: states, frontier or moves, peak memory, time.
     #[arg(long)]
     stats: bool,
 }
@@ -595,7 +589,7 @@ fn graph_cmd(
     level_file: Option<String>,
     level: Option<String>,
     max_states: u64,
-    limits: &GraphLimits,
+    limits: &RunLimits,
     what: GraphOutput,
 ) -> Result<(), u8> {
     let t0 = Instant::now();
@@ -770,7 +764,7 @@ fn solve_cmd(
     let ans = Solver::new(model, search.engine.into(), search.search)
         .and_then(|mut s| s.solve(lvl.clone(), &search.budget(), true))
         .map_err(solve_failed)?;
-    if search.stats {
+    if search.limits.stats {
         print_stats(&ans.stats);
     }
     if search.verbose {
