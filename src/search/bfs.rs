@@ -33,11 +33,7 @@ pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
         outcome
     };
     if space.is_goal(&start) {
-        let out = Outcome::Solved(Path {
-            actions: vec![],
-            states: vec![start],
-        });
-        return (finish(&mut stats, &store, out), stats);
+        return (finish(&mut stats, &store, Path::at_start(start)), stats);
     }
     let mut pacer = Pacer::default();
     let mut head = 0usize;

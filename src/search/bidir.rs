@@ -65,13 +65,7 @@ pub fn bidirectional<S: Space>(
     let start = space.start();
     if space.is_goal(&start) {
         stats.elapsed = t0.elapsed();
-        return (
-            Outcome::Solved(Path {
-                actions: vec![],
-                states: vec![start],
-            }),
-            stats,
-        );
+        return (Path::at_start(start), stats);
     }
     let mut fwd = Side::new(words, std::slice::from_ref(&start));
     let mut bwd = Side::new(words, goals);

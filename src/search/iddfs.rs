@@ -22,13 +22,7 @@ pub fn iddfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
     let start = space.start();
     if space.is_goal(&start) {
         stats.elapsed = t0.elapsed();
-        return (
-            Outcome::Solved(Path {
-                actions: vec![],
-                states: vec![start],
-            }),
-            stats,
-        );
+        return (Path::at_start(start), stats);
     }
     let mut bound = 1u32;
     let mut pacer = Pacer::default();
