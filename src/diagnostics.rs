@@ -15,9 +15,12 @@ pub enum Problem {
     #[error("syntax error: expected {expected}")]
     #[diagnostic(code(puz::syntax::unexpected))]
     Syntax {
+        /// Where parsing stopped.
         #[label("expected {expected}")]
         span: SourceSpan,
+        /// What the grammar allows here, e.g. "`}`" or "a tile name".
         expected: String,
+        /// A hint for the common mistake at this place, if any.
         #[help]
         help: Option<String>,
     },
@@ -26,9 +29,12 @@ pub enum Problem {
     #[error("integer {text} is out of range")]
     #[diagnostic(code(puz::syntax::integer_range))]
     IntegerRange {
+        /// The integer.
         #[label("out of range")]
         span: SourceSpan,
+        /// The integer as written.
         text: String,
+        /// The range allowed at this place.
         #[help]
         help: String,
     },
@@ -37,9 +43,12 @@ pub enum Problem {
     #[error("{what} is never closed")]
     #[diagnostic(code(puz::syntax::unterminated))]
     Unterminated {
+        /// What is open, e.g. "this string".
         what: &'static str,
+        /// The opening quote or `"""`.
         #[label("opened here")]
         span: SourceSpan,
+        /// How to close it.
         #[help]
         help: String,
     },
@@ -49,9 +58,12 @@ pub enum Problem {
     #[error("unknown escape `{text}`")]
     #[diagnostic(code(puz::syntax::bad_escape))]
     BadEscape {
+        /// The escape as written, e.g. `\q`.
         text: String,
+        /// The escape.
         #[label("not allowed here")]
         span: SourceSpan,
+        /// The escapes allowed here.
         #[help]
         help: String,
     },
@@ -63,6 +75,7 @@ pub enum Problem {
         help("put the rows between a line holding \"\"\" and a line holding \"\"\"")
     )]
     TextBlock {
+        /// The text after the opening `"""`.
         #[label("text starts here")]
         span: SourceSpan,
     },
@@ -71,10 +84,14 @@ pub enum Problem {
     #[error("unknown {kind} `{name}`")]
     #[diagnostic(code(puz::check::unknown_name))]
     UnknownName {
+        /// What kind of thing was expected, e.g. "tile".
         kind: &'static str,
+        /// The unknown name.
         name: String,
+        /// Where the name is used.
         #[label("not a declared {kind}")]
         span: SourceSpan,
+        /// A close declared name, if any.
         #[help]
         help: Option<String>,
     },
@@ -83,13 +100,19 @@ pub enum Problem {
     #[error("`{name}` is a {found}, but a {expected} is needed here")]
     #[diagnostic(code(puz::check::wrong_kind))]
     WrongKind {
+        /// The name used.
         name: String,
+        /// What the name is declared as, e.g. "tile".
         found: &'static str,
+        /// What kind of thing is needed here, e.g. "piece".
         expected: &'static str,
+        /// Where the name is used.
         #[label("a {found}")]
         span: SourceSpan,
+        /// Where the name is declared.
         #[label("declared here")]
         declared: SourceSpan,
+        /// A close name of the right kind, if any.
         #[help]
         help: Option<String>,
     },
@@ -101,10 +124,14 @@ pub enum Problem {
         help("rename one of them or remove the repeat")
     )]
     Duplicate {
+        /// What kind of thing the name is, e.g. "pose".
         kind: &'static str,
+        /// The name declared twice.
         name: String,
+        /// The second declaration.
         #[label("defined again here")]
         span: SourceSpan,
+        /// The first declaration.
         #[label("first defined here")]
         first: SourceSpan,
     },
@@ -116,9 +143,12 @@ pub enum Problem {
         help("merge the two declarations into one")
     )]
     DuplicateSection {
+        /// The declaration's keyword, e.g. `goal`.
         keyword: &'static str,
+        /// The second declaration.
         #[label("declared again here")]
         span: SourceSpan,
+        /// The first declaration.
         #[label("first declared here")]
         first: SourceSpan,
     },
@@ -127,9 +157,12 @@ pub enum Problem {
     #[error("the puzzle has no `{keyword}` declaration")]
     #[diagnostic(code(puz::check::missing_section))]
     MissingSection {
+        /// The missing declaration's keyword, e.g. `goal`.
         keyword: &'static str,
+        /// The whole file.
         #[label("in this file")]
         span: SourceSpan,
+        /// An example of the declaration.
         #[help]
         help: String,
     },
@@ -141,9 +174,12 @@ pub enum Problem {
         help("every symbol must mean one thing; pick another symbol")
     )]
     DuplicateLegendKey {
+        /// The symbol as written, e.g. `'.'`.
         key: String,
+        /// The second use of the symbol.
         #[label("used again here")]
         span: SourceSpan,
+        /// The first use of the symbol.
         #[label("first used here")]
         first: SourceSpan,
     },
@@ -152,9 +188,12 @@ pub enum Problem {
     #[error("`{keyword}` declares nothing")]
     #[diagnostic(code(puz::check::empty_declaration))]
     EmptyDeclaration {
+        /// The declaration's keyword, e.g. `dirs`.
         keyword: &'static str,
+        /// The empty declaration.
         #[label("empty")]
         span: SourceSpan,
+        /// An example of what the declaration holds.
         #[help]
         help: String,
     },
@@ -164,11 +203,16 @@ pub enum Problem {
     #[error("too many {what}: {}, at most {} are supported", thousands(.count), thousands(.limit))]
     #[diagnostic(code(puz::check::too_many))]
     TooMany {
+        /// What there are too many of, e.g. "marks".
         what: &'static str,
+        /// How many were declared.
         count: usize,
+        /// The most puz supports.
         limit: usize,
+        /// The first one over the limit.
         #[label("one too many")]
         span: SourceSpan,
+        /// Why puz has this limit.
         #[help]
         help: String,
     },
@@ -180,7 +224,9 @@ pub enum Problem {
         help("add a pose such as `pose at {{ (0, 0) }}`, or drop the braces for a one-cell piece")
     )]
     NoPoses {
+        /// The piece's name.
         piece: String,
+        /// The piece's empty braces.
         #[label("no poses")]
         span: SourceSpan,
     },
@@ -189,11 +235,16 @@ pub enum Problem {
     #[error("poses `{a}` and `{b}` of `{piece}` have the same shape")]
     #[diagnostic(code(puz::check::same_shape), help("a level places a piece by the shape of its marker cells, so every pose needs its own shape"))]
     SameShape {
+        /// The piece's name.
         piece: String,
+        /// The first pose's name.
         a: String,
+        /// The second pose's name.
         b: String,
+        /// The second pose.
         #[label("same shape as `{a}`")]
         span: SourceSpan,
+        /// The first pose.
         #[label("`{a}` defined here")]
         first: SourceSpan,
     },
@@ -205,7 +256,9 @@ pub enum Problem {
         help("name the tile it becomes when broken, e.g. `block -> floor`, or drop the `->`")
     )]
     SelfMutation {
+        /// The tile's name.
         tile: String,
+        /// The `-> tile` that names the tile itself.
         #[label("turns into itself")]
         span: SourceSpan,
     },
@@ -217,7 +270,9 @@ pub enum Problem {
         help("list the cells the piece covers in this pose, e.g. `{{ (0, 0) }}`")
     )]
     EmptyFootprint {
+        /// The pose's name.
         pose: String,
+        /// The empty footprint.
         #[label("no cells here")]
         span: SourceSpan,
     },
@@ -226,11 +281,16 @@ pub enum Problem {
     #[error("pose `{pose}` lists cell ({dr}, {dc}) twice")]
     #[diagnostic(code(puz::check::duplicate_cell), help("remove the repeated offset"))]
     DuplicateCell {
+        /// The pose's name.
         pose: String,
+        /// The repeated cell's row offset.
         dr: i64,
+        /// The repeated cell's column offset.
         dc: i64,
+        /// The second listing of the cell.
         #[label("repeated here")]
         span: SourceSpan,
+        /// The first listing of the cell.
         #[label("first listed here")]
         first: SourceSpan,
     },
@@ -239,7 +299,9 @@ pub enum Problem {
     #[error("pose `{pose}` does not cover its anchor cell (0, 0)")]
     #[diagnostic(code(puz::check::anchor_uncovered), help("a piece's position is its anchor: shift the offsets so that (0, 0) is one of the cells"))]
     AnchorUncovered {
+        /// The pose's name.
         pose: String,
+        /// The footprint.
         #[label("no (0, 0) among these cells")]
         span: SourceSpan,
     },
@@ -251,7 +313,9 @@ pub enum Problem {
         help("give the direction a (row, column) step such as (-1, 0)")
     )]
     ZeroDirection {
+        /// The direction's name.
         name: String,
+        /// The `(0, 0)` step.
         #[label("zero step")]
         span: SourceSpan,
     },
@@ -260,10 +324,14 @@ pub enum Problem {
     #[error("`letters` gives {given} letters but there are {expected} directions")]
     #[diagnostic(code(puz::check::letters_count))]
     LettersCount {
+        /// How many letters are given.
         given: usize,
+        /// How many directions are declared.
         expected: usize,
+        /// The `letters` declaration.
         #[label("{given} letters")]
         span: SourceSpan,
+        /// The directions in order, one letter each.
         #[help]
         help: String,
     },
@@ -275,10 +343,14 @@ pub enum Problem {
         help("merge them into one statement")
     )]
     DuplicateStatement {
+        /// The statement's keyword, e.g. `shift`.
         keyword: &'static str,
+        /// The move's name.
         mv: String,
+        /// The second statement.
         #[label("again here")]
         span: SourceSpan,
+        /// The first statement.
         #[label("first here")]
         first: SourceSpan,
     },
@@ -290,10 +362,14 @@ pub enum Problem {
         help("keep one rule per pose and direction")
     )]
     DuplicateTurnRule {
+        /// The pose the two rules turn from.
         pose: String,
+        /// The direction the two rules share.
         dir: String,
+        /// The second rule.
         #[label("second rule")]
         span: SourceSpan,
+        /// The first rule.
         #[label("first rule")]
         first: SourceSpan,
     },
@@ -305,7 +381,9 @@ pub enum Problem {
         help("add a `shift`, `swap`, `turn` or `slide` statement")
     )]
     MoveWithoutEffect {
+        /// The move's name.
         mv: String,
+        /// The move.
         #[label("this move has no effect")]
         span: SourceSpan,
     },
@@ -314,8 +392,11 @@ pub enum Problem {
     #[error("move `{mv}` adds to no cost component")]
     #[diagnostic(code(puz::check::free_move), help("every move must cost something, or cheapest answers are not well defined: add `adds {first}` (or another component)"))]
     FreeMove {
+        /// The move's name.
         mv: String,
+        /// The first declared cost component, suggested in the help.
         first: String,
+        /// The move.
         #[label("costs nothing")]
         span: SourceSpan,
     },
@@ -327,7 +408,9 @@ pub enum Problem {
         help("give a positive limit, or remove `limit` for no limit")
     )]
     BadLimit {
+        /// The limit as given.
         value: i64,
+        /// The limit.
         #[label("must be at least 1")]
         span: SourceSpan,
     },
@@ -339,7 +422,9 @@ pub enum Problem {
         help("add `adds {name}` to the moves it counts, or remove it from `cost`")
     )]
     UnusedCost {
+        /// The cost component's name.
         name: String,
+        /// The component in `cost`.
         #[label("declared here")]
         span: SourceSpan,
     },
@@ -351,7 +436,9 @@ pub enum Problem {
         help("add an event with `stop`, e.g. `before wall: stop`")
     )]
     SlideNeverStops {
+        /// The sliding piece's name.
         piece: String,
+        /// The slide statement.
         #[label("no `stop` action")]
         span: SourceSpan,
     },
@@ -360,9 +447,12 @@ pub enum Problem {
     #[error("`break` needs a tile that turns into another, but {what}")]
     #[diagnostic(code(puz::check::break_immutable))]
     BreakImmutable {
+        /// Why nothing can break there, e.g. "`wall` never turns into anything".
         what: String,
+        /// The `break` action.
         #[label("cannot break")]
         span: SourceSpan,
+        /// How to make the tile breakable, or to drop `break`.
         #[help]
         help: String,
     },
@@ -371,9 +461,12 @@ pub enum Problem {
     #[error("judge format: no `{what}` statement")]
     #[diagnostic(code(puz::check::judge_missing_statement))]
     JudgeMissingStatement {
+        /// The missing statement's keyword, e.g. `cases`.
         what: &'static str,
+        /// The judge format.
         #[label("this judge format")]
         span: SourceSpan,
+        /// An example of the statement.
         #[help]
         help: String,
     },
@@ -385,9 +478,12 @@ pub enum Problem {
         help("keep one of them: a judge format reads its input one way")
     )]
     JudgeDuplicateStatement {
+        /// The statement's keyword, e.g. `grid`.
         keyword: &'static str,
+        /// The second statement.
         #[label("given again here")]
         span: SourceSpan,
+        /// The first statement.
         #[label("first given here")]
         first: SourceSpan,
     },
@@ -399,9 +495,12 @@ pub enum Problem {
         help("each of `rows`, `cols` and `queries` may open a case at most once")
     )]
     JudgeRepeatedField {
+        /// The repeated field, e.g. `rows`.
         field: &'static str,
+        /// The second naming of the field.
         #[label("named again here")]
         span: SourceSpan,
+        /// The first naming of the field.
         #[label("first named here")]
         first: SourceSpan,
     },
@@ -413,7 +512,9 @@ pub enum Problem {
         help("a header must give the board's `rows` and `cols`, e.g. `header rows, cols`")
     )]
     JudgeMissingSize {
+        /// The missing field: `rows` or `cols`.
         field: &'static str,
+        /// The header.
         #[label("no `{field}` here")]
         span: SourceSpan,
     },
@@ -427,6 +528,7 @@ pub enum Problem {
         )
     )]
     JudgeQueriesWithoutQuery {
+        /// The `queries` field of the header.
         #[label("a query count")]
         span: SourceSpan,
     },
@@ -438,6 +540,7 @@ pub enum Problem {
         help("add `queries` to the header, e.g. `header rows, cols, queries`")
     )]
     JudgeQueryWithoutQueries {
+        /// The `query` statement.
         #[label("queries are read, but never counted")]
         span: SourceSpan,
     },
@@ -449,6 +552,7 @@ pub enum Problem {
         help("remove it, or add a `query` statement")
     )]
     JudgeInvalidWithoutQuery {
+        /// The `print invalid` statement.
         #[label("never printed")]
         span: SourceSpan,
     },
@@ -457,12 +561,17 @@ pub enum Problem {
     #[error("judge format: `cases until` gives {given} numbers, but a header has {expected}")]
     #[diagnostic(code(puz::check::judge_until_arity))]
     JudgeUntilArity {
+        /// How many numbers `cases until` gives.
         given: usize,
+        /// How many numbers the header has.
         expected: usize,
+        /// The `cases until` numbers.
         #[label("{given} numbers")]
         span: SourceSpan,
+        /// The header.
         #[label("a header of {expected}")]
         header: SourceSpan,
+        /// One number per header field, with an example.
         #[help]
         help: String,
     },
@@ -475,9 +584,12 @@ pub enum Problem {
         help("a `single` mark must appear once on the board itself; drop `single` from `{mark}` in `marks` so that queries may place it")
     )]
     JudgeQuerySingleMark {
+        /// The mark's name.
         mark: String,
+        /// Where the query places the mark.
         #[label("placed by every query")]
         span: SourceSpan,
+        /// Where the mark is declared `single`.
         #[label("declared `single` here")]
         declared: SourceSpan,
     },
@@ -489,9 +601,12 @@ pub enum Problem {
         help("a piece that is not `anonymous` stands at exactly one place; name it once, or declare it `anonymous`")
     )]
     JudgeQueryRepeats {
+        /// The piece's name.
         name: String,
+        /// The second placing of the piece.
         #[label("again here")]
         span: SourceSpan,
+        /// The first placing of the piece.
         #[label("first here")]
         first: SourceSpan,
     },
@@ -503,7 +618,9 @@ pub enum Problem {
         help("integer symbols are non-negative codes; use another number, e.g. 0")
     )]
     NegativeSymbol {
+        /// The symbol's value.
         value: i64,
+        /// The symbol.
         #[label("negative")]
         span: SourceSpan,
     },
@@ -515,10 +632,14 @@ pub enum Problem {
         help("a cell holds at most one of each piece and mark: name it once")
     )]
     RepeatedPlacement {
+        /// The symbol as written, e.g. `'X'`.
         key: String,
+        /// The piece or mark placed twice.
         name: String,
+        /// The second placing.
         #[label("again here")]
         span: SourceSpan,
+        /// The first placing.
         #[label("first here")]
         first: SourceSpan,
     },
@@ -530,9 +651,13 @@ pub enum Problem {
         help("every row of a level must have the same width")
     )]
     RaggedLevel {
+        /// The row's number, counted from 1.
         row: usize,
+        /// How many cells the row has.
         found: usize,
+        /// How many cells the first row has.
         expected: usize,
+        /// The row.
         #[label("{found} cells")]
         span: SourceSpan,
     },
@@ -541,6 +666,7 @@ pub enum Problem {
     #[error("level is empty")]
     #[diagnostic(code(puz::level::empty), help("write at least one row of cells"))]
     EmptyLevel {
+        /// The level.
         #[label("no rows")]
         span: SourceSpan,
     },
@@ -549,9 +675,12 @@ pub enum Problem {
     #[error("symbol {symbol} is not in the legend")]
     #[diagnostic(code(puz::level::unknown_symbol))]
     UnknownSymbol {
+        /// The symbol as written.
         symbol: String,
+        /// The cell holding the symbol.
         #[label("not in the legend")]
         span: SourceSpan,
+        /// The legend's symbols, and how many more cells are unknown.
         #[help]
         help: String,
     },
@@ -560,9 +689,12 @@ pub enum Problem {
     #[error("level places no {what}")]
     #[diagnostic(code(puz::level::missing_marker))]
     MissingMarker {
+        /// What is missing, e.g. "piece `block`".
         what: String,
+        /// The level.
         #[label("in this level")]
         span: SourceSpan,
+        /// The legend symbols that would place it.
         #[help]
         help: String,
     },
@@ -571,12 +703,17 @@ pub enum Problem {
     #[error("level places {what} {count} times, but there must be exactly one")]
     #[diagnostic(code(puz::level::too_many_markers))]
     TooManyMarkers {
+        /// What is placed too often, e.g. "mark `goal`".
         what: String,
+        /// How many times it is placed.
         count: usize,
+        /// The first placing.
         #[label("first placed here")]
         first: SourceSpan,
+        /// The second placing.
         #[label("placed again here")]
         again: SourceSpan,
+        /// The legend symbols that place it.
         #[help]
         help: String,
     },
@@ -585,9 +722,12 @@ pub enum Problem {
     #[error("the cells placing `{piece}` match none of its poses")]
     #[diagnostic(code(puz::level::no_matching_pose))]
     NoMatchingPose {
+        /// The piece's name.
         piece: String,
+        /// The cells that place the piece.
         #[label("these cells")]
         span: SourceSpan,
+        /// The number of marker cells here and the shapes of the piece's poses.
         #[help]
         help: String,
     },
@@ -596,9 +736,12 @@ pub enum Problem {
     #[error("the level's start position breaks a rule: {rule}")]
     #[diagnostic(code(puz::level::illegal_start), help("a level must start in a legal position: no piece on a forbidden tile, off the board, or on another piece"))]
     IllegalStart {
+        /// The rule the start breaks.
         rule: String,
+        /// The first cell of the offending piece.
         #[label("{label}")]
         span: SourceSpan,
+        /// The label on `span`, e.g. "this piece".
         label: String,
     },
 
@@ -609,8 +752,11 @@ pub enum Problem {
         help("levels may have at most 2^28 cells")
     )]
     LevelTooLarge {
+        /// The level's number of rows.
         rows: usize,
+        /// The level's number of columns.
         cols: usize,
+        /// The level.
         #[label("this level")]
         span: SourceSpan,
     },

@@ -4,6 +4,8 @@
 //! [`compile`] (AST to [`compile::Model`]), [`engine`] (levels, packed states, the
 //! expander), [`search`] (backends), [`io`] (judge formats, level files, rendering).
 
+#![warn(missing_docs)]
+
 pub mod check;
 pub mod compile;
 pub mod diagnostics;

@@ -27,10 +27,14 @@ pub enum InputProblem {
     #[error("expected {what}, found {found}")]
     #[diagnostic(code(puz::input::expected_number))]
     ExpectedNumber {
+        /// What number was expected, e.g. "the number of rows".
         what: String,
+        /// The token found instead, or "the end of the line" (or input).
         found: String,
+        /// The token found instead, or where the line ends.
         #[label("expected {what}")]
         span: SourceSpan,
+        /// What the line holds.
         #[help]
         help: String,
     },
@@ -39,10 +43,14 @@ pub enum InputProblem {
     #[error("expected {what}, found {value}")]
     #[diagnostic(code(puz::input::bad_count))]
     BadCount {
+        /// What the number must be, e.g. "a positive number of rows".
         what: &'static str,
+        /// The number as read.
         value: i64,
+        /// The number.
         #[label("out of range")]
         span: SourceSpan,
+        /// The range allowed.
         #[help]
         help: String,
     },
@@ -51,10 +59,14 @@ pub enum InputProblem {
     #[error("unexpected `{found}` after {after}")]
     #[diagnostic(code(puz::input::unexpected_text))]
     UnexpectedText {
+        /// The extra token.
         found: String,
+        /// What the line held, e.g. "the case header".
         after: String,
+        /// The extra token.
         #[label("not expected here")]
         span: SourceSpan,
+        /// What the line holds.
         #[help]
         help: String,
     },
@@ -66,10 +78,15 @@ pub enum InputProblem {
         help("boards may have at most {limit} (2^28) cells, so that cells fit in packed states")
     )]
     BoardTooLarge {
+        /// The rows the header announces.
         rows: i64,
+        /// The columns the header announces.
         cols: i64,
+        /// Rows times columns.
         cells: u128,
+        /// The most cells a board may have.
         limit: usize,
+        /// The header.
         #[label("this header")]
         span: SourceSpan,
     },
@@ -81,8 +98,11 @@ pub enum InputProblem {
         help("the case header announces {rows} rows, and the input ends after {}", .row - 1)
     )]
     MissingRow {
+        /// The missing row's number, counted from 1.
         row: usize,
+        /// The rows the header announces.
         rows: usize,
+        /// The end of the input.
         #[label("the input ends here")]
         span: SourceSpan,
     },
@@ -94,9 +114,13 @@ pub enum InputProblem {
         help("the case header announces {expected} columns")
     )]
     RowWidth {
+        /// The columns the header announces.
         expected: usize,
+        /// How many cells the row has.
         found: usize,
+        /// What a cell is in this format: "characters" or "numbers".
         unit: &'static str,
+        /// Where the row ends short, or its first extra cell.
         #[label("{}", if *.found < *.expected { "the row ends here" } else { "one too many" })]
         span: SourceSpan,
     },
@@ -115,8 +139,11 @@ pub enum InputProblem {
         help("coordinates count from {base}; give a row or column number near the board")
     )]
     CoordinateRange {
+        /// The coordinate as read.
         value: i64,
+        /// The format's `base`, the number of the first row and column.
         base: i64,
+        /// The coordinate.
         #[label("out of range")]
         span: SourceSpan,
     },
@@ -131,7 +158,9 @@ pub enum InputProblem {
         help("end the input with a line `{until}`")
     )]
     MissingTerminator {
+        /// The terminating line, e.g. `0 0`.
         until: String,
+        /// The end of the input.
         #[label("the input ends here")]
         span: SourceSpan,
     },
@@ -143,7 +172,9 @@ pub enum InputProblem {
         help("the input starts with a case header of {header}")
     )]
     NoCase {
+        /// The header's fields, e.g. `rows cols`.
         header: String,
+        /// The end of the input.
         #[label("the input ends here")]
         span: SourceSpan,
     },
@@ -157,6 +188,7 @@ pub enum InputProblem {
         )
     )]
     TrailingInput {
+        /// The first text after the case.
         #[label("more input")]
         span: SourceSpan,
     },
