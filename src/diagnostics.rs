@@ -786,7 +786,7 @@ pub struct Diagnostics {
     /// The source text and its name as reports show it (usually its path), shared by every
     /// problem's spans.
     #[source_code]
-    pub src: NamedSource<Arc<String>>,
+    src: NamedSource<Arc<String>>,
     /// The problems reported in full, in order.
     #[related]
     pub problems: Vec<Problem>,
@@ -794,7 +794,7 @@ pub struct Diagnostics {
     pub omitted: usize,
     /// "and 1,950 more errors not shown", when some were omitted.
     #[help]
-    pub more: Option<String>,
+    more: Option<String>,
 }
 
 fn count_phrase(n: usize) -> String {
@@ -851,7 +851,10 @@ const SUGGESTION_CANDIDATES: usize = 1_000;
 
 /// `Some("did you mean `x`?")` when a known name is close to `name` (swaps count as one
 /// edit). Looks at the first [`SUGGESTION_CANDIDATES`] known names only.
-pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub(crate) fn did_you_mean<'a>(
+    name: &str,
+    known: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     let mut best: Option<(usize, &str)> = None;
     for k in known.into_iter().take(SUGGESTION_CANDIDATES) {
         let limit = (name.len().max(k.len()) / 3).max(1);

@@ -12,9 +12,9 @@ use crate::io::grid::{parse_level, LevelRows};
 #[derive(Debug, Clone)]
 pub struct Puzzle {
     /// The name reports give the file (usually its path).
-    pub name: String,
+    name: String,
     /// The file's text, which diagnostics point into.
-    pub source: Arc<String>,
+    source: Arc<String>,
     /// The compiled rules.
     pub model: Model,
 }

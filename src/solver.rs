@@ -147,7 +147,7 @@ pub fn path_cost(model: &Model, actions: &[Action]) -> Vec<u64> {
 
 /// Which components each move adds to (moves count as one component when no cost is
 /// declared).
-pub fn cost_table(model: &Model) -> search::CostTable {
+fn cost_table(model: &Model) -> search::CostTable {
     let components = model.costs.len().max(1);
     let mut adds = vec![];
     for m in &model.moves {
@@ -220,7 +220,7 @@ impl<'m> Solver<'m> {
     }
 
     /// Why that engine runs.
-    pub fn engine_reason(&self) -> String {
+    fn engine_reason(&self) -> String {
         match &self.engine {
             Engine::Fast(f) => format!("the rules match the {} fast path", f.name()),
             Engine::Interp { reason, .. } => reason.clone(),
@@ -228,7 +228,7 @@ impl<'m> Solver<'m> {
     }
 
     /// The search that runs: `fast` on a fast path, else the interpreter's backend.
-    pub fn search_name(&self) -> &'static str {
+    fn search_name(&self) -> &'static str {
         match &self.engine {
             Engine::Fast(_) => "fast",
             Engine::Interp { search, .. } => search.info().name,
@@ -404,7 +404,7 @@ pub fn solve_with(
 /// direction, at the same cost. Accepted programs are one `shift` or `swap` along the
 /// move's direction, or one `turn` whose table undoes itself, with no tests, on a board
 /// whose tiles never change, with every direction's opposite declared.
-pub fn invertible(model: &Model) -> Result<(), String> {
+fn invertible(model: &Model) -> Result<(), String> {
     if !model.static_tiles() {
         return Err("tiles change during play, so moves cannot be undone".into());
     }
@@ -469,7 +469,7 @@ pub fn solve(
 
 /// Replays a path through the interpreter: every step a legal successor by the claimed
 /// action, the first the start, the last a goal.
-pub fn verify(exp: &mut Expander, path: &Path) -> Result<(), SolveError> {
+fn verify(exp: &mut Expander, path: &Path) -> Result<(), SolveError> {
     let states = &path.states;
     if states.first() != Some(&exp.start()) || states.len() != path.actions.len() + 1 {
         return Err(SolveError::BadPath(

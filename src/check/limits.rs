@@ -13,27 +13,27 @@ use crate::syntax::Span;
 use super::symbols::Symbols;
 
 /// Tile kinds: ids are `u16`, and `u16::MAX` is reserved for cells beyond the board.
-pub const MAX_TILES: usize = u16::MAX as usize;
+const MAX_TILES: usize = u16::MAX as usize;
 /// Marks: each is one bit of a cell's `u32` mark set.
-pub const MAX_MARKS: usize = 32;
+const MAX_MARKS: usize = 32;
 /// Piece kinds: ids are `u16`, `u16::MAX` reserved.
-pub const MAX_PIECES: usize = u16::MAX as usize;
+const MAX_PIECES: usize = u16::MAX as usize;
 /// Poses of one piece: ids are `u16`, `u16::MAX` reserved.
-pub const MAX_POSES: usize = u16::MAX as usize;
+const MAX_POSES: usize = u16::MAX as usize;
 /// Directions: ids are `u16`, `u16::MAX` reserved.
-pub const MAX_DIRS: usize = u16::MAX as usize;
+const MAX_DIRS: usize = u16::MAX as usize;
 /// Moves: ids are `u16`, `u16::MAX` reserved.
-pub const MAX_MOVES: usize = u16::MAX as usize;
+const MAX_MOVES: usize = u16::MAX as usize;
 /// Legend symbols: a level cell stores its symbol's index as a `u16`, `u16::MAX` meaning
 /// "not in the legend".
-pub const MAX_SYMBOLS: usize = u16::MAX as usize;
+const MAX_SYMBOLS: usize = u16::MAX as usize;
 /// Cost components: costs are compared as vectors of at most this many numbers.
 pub const MAX_COST_COMPONENTS: usize = 4;
 /// Actions (moves × directions): every state tries each one, and each has a letter.
-pub const MAX_ACTIONS: usize = 1 << 20;
+const MAX_ACTIONS: usize = 1 << 20;
 /// Turn table entries in the whole file: each `turn` stores an entry for every pose and
 /// direction of its piece, so a few bytes of `turn p { }` can ask for millions of entries.
-pub const MAX_TURN_ENTRIES: usize = 1 << 22;
+const MAX_TURN_ENTRIES: usize = 1 << 22;
 
 /// `too many {what}`, pointing at the first item past the limit.
 fn too_many(what: &'static str, count: usize, limit: usize, span: Span, why: &str) -> Problem {
@@ -65,7 +65,7 @@ fn list<'a>(
 }
 
 /// Every count of the file against its limit.
-pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
+pub(crate) fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
     let items = || file.items.iter().map(|i| &i.kind);
     let mut out = vec![];
     out.extend(list(

@@ -16,12 +16,12 @@ use crate::syntax::ast::{Name, PieceRef};
 const LISTED: usize = 8;
 
 /// How many unknown names of one pass get a "did you mean" suggestion.
-pub const SUGGESTED: usize = MAX_SHOWN;
+const SUGGESTED: usize = MAX_SHOWN;
 
 /// The symbol table as one pass reads it, with that pass's suggestion budget.
 pub struct Lookup<'a> {
     /// The table names resolve in.
-    pub syms: &'a Symbols,
+    pub(crate) syms: &'a Symbols,
     suggestions_left: Cell<usize>,
 }
 
@@ -49,7 +49,7 @@ impl<'a> Lookup<'a> {
     }
 
     /// `unknown {kind} `name``, suggesting the closest of `known` or listing a few of them.
-    pub fn unknown<'k>(
+    fn unknown<'k>(
         &self,
         kind: &'static str,
         name: &Name,

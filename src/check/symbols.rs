@@ -23,7 +23,7 @@ pub enum Thing {
 
 impl Thing {
     /// The word diagnostics use for this kind.
-    pub fn noun(self) -> &'static str {
+    pub(crate) fn noun(self) -> &'static str {
         match self {
             Thing::Tile => "tile",
             Thing::Mark => "mark",
@@ -53,33 +53,33 @@ impl NameTable {
     }
 
     /// The index of `name`, counting from 0 in declaration order.
-    pub fn get(&self, name: &str) -> Option<usize> {
+    pub(crate) fn get(&self, name: &str) -> Option<usize> {
         self.index.get(name).copied()
     }
 
     /// Where `name` was declared.
-    pub fn span(&self, name: &str) -> Option<Span> {
+    pub(crate) fn span(&self, name: &str) -> Option<Span> {
         self.get(name).map(|i| self.entries[i].1)
     }
 
     /// The names in declaration order.
-    pub fn names(&self) -> impl Iterator<Item = &str> + Clone {
+    pub(crate) fn names(&self) -> impl Iterator<Item = &str> + Clone {
         self.entries.iter().map(|(n, _)| n.as_str())
     }
 
     /// The name at `index` and where it was declared.
-    pub fn entry(&self, index: usize) -> (&str, Span) {
+    pub(crate) fn entry(&self, index: usize) -> (&str, Span) {
         let (n, s) = &self.entries[index];
         (n, *s)
     }
 
     /// How many distinct names.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// Whether no name was declared.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 }
@@ -98,19 +98,19 @@ pub struct Symbols {
     /// Pose names per piece name.
     poses: HashMap<String, NameTable>,
     /// Directions in tie-break order.
-    pub dirs: NameTable,
+    pub(crate) dirs: NameTable,
     /// Cost components, most significant first.
-    pub costs: NameTable,
+    pub(crate) costs: NameTable,
 }
 
 impl Symbols {
     /// Kind and declaration site of a tile, mark or piece name.
-    pub fn thing(&self, name: &str) -> Option<(Thing, Span)> {
+    pub(crate) fn thing(&self, name: &str) -> Option<(Thing, Span)> {
         self.things.get(name).map(|&(k, _, s)| (k, s))
     }
 
     /// Kind and index of a tile, mark or piece name.
-    pub fn resolve(&self, name: &str) -> Option<(Thing, usize)> {
+    pub(crate) fn resolve(&self, name: &str) -> Option<(Thing, usize)> {
         self.things.get(name).map(|&(k, id, _)| (k, id))
     }
 
@@ -122,22 +122,22 @@ impl Symbols {
     }
 
     /// The index of tile `name`.
-    pub fn tile_id(&self, name: &str) -> Option<usize> {
+    pub(crate) fn tile_id(&self, name: &str) -> Option<usize> {
         self.id_of(name, Thing::Tile)
     }
 
     /// The index of piece `name`.
-    pub fn piece_id(&self, name: &str) -> Option<usize> {
+    pub(crate) fn piece_id(&self, name: &str) -> Option<usize> {
         self.id_of(name, Thing::Piece)
     }
 
     /// Whether tile `name` declares what it turns into.
-    pub fn tile_is_mutable(&self, name: &str) -> bool {
+    pub(crate) fn tile_is_mutable(&self, name: &str) -> bool {
         self.mutable.contains(name)
     }
 
     /// Names of the given kinds, in declaration order per kind.
-    pub fn names_of<'a>(
+    pub(crate) fn names_of<'a>(
         &'a self,
         kinds: &'a [Thing],
     ) -> impl Iterator<Item = &'a str> + Clone + 'a {
@@ -153,12 +153,12 @@ impl Symbols {
     }
 
     /// The poses of piece `piece`.
-    pub fn poses(&self, piece: &str) -> Option<&NameTable> {
+    pub(crate) fn poses(&self, piece: &str) -> Option<&NameTable> {
         self.poses.get(piece)
     }
 
     /// The index of `pose` within piece `piece`.
-    pub fn pose_id(&self, piece: &str, pose: &str) -> Option<usize> {
+    pub(crate) fn pose_id(&self, piece: &str, pose: &str) -> Option<usize> {
         self.poses.get(piece)?.get(pose)
     }
 

@@ -41,7 +41,7 @@ fn header_field(f: ast::HeaderField) -> HeaderField {
 }
 
 /// Compiles a file that [`crate::check::check`] accepted.
-pub fn compile(file: &ast::File, syms: &Symbols) -> Model {
+pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
     let mut m = Model {
         title: String::new(),
         tiles: vec![],

@@ -61,7 +61,7 @@ impl std::fmt::Display for KeyValue {
 
 /// A number that opens each judge case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HeaderField {
+pub(crate) enum HeaderField {
     /// The board's row count.
     Rows,
     /// The board's column count.
@@ -78,7 +78,7 @@ pub struct Model {
     /// Tile kinds; a [`TileId`] indexes this.
     pub tiles: Vec<TileKind>,
     /// What cells beyond the board behave as; `None` means no piece may leave the board.
-    pub outside: Option<TileId>,
+    pub(crate) outside: Option<TileId>,
     /// Marks; a [`MarkId`] indexes this.
     pub marks: Vec<MarkKind>,
     /// Piece kinds; a [`PieceId`] indexes this.
@@ -94,9 +94,9 @@ pub struct Model {
     /// Moves in declaration order (the first tie-break key).
     pub moves: Vec<MoveProgram>,
     /// `forbid` rules: positions no state may have.
-    pub forbids: Vec<Forbid>,
+    pub(crate) forbids: Vec<Forbid>,
     /// Conditions that all hold in a solved state.
-    pub goal: Vec<GoalCond>,
+    pub(crate) goal: Vec<GoalCond>,
     /// Inline levels; the first is the default.
     pub levels: Vec<LevelText>,
     /// How `puz judge` reads input and prints answers, when declared.
@@ -122,7 +122,7 @@ pub struct Action(u32);
 impl Action {
     /// Move `mv` in direction `dir`.
     #[inline]
-    pub const fn new(mv: MoveId, dir: DirId) -> Action {
+    pub(crate) const fn new(mv: MoveId, dir: DirId) -> Action {
         Action((mv.0 as u32) << 16 | dir.0 as u32)
     }
 
@@ -145,7 +145,7 @@ pub struct TileKind {
     /// The name as declared.
     pub name: String,
     /// The tile this one turns into when broken (mutable tiles only).
-    pub becomes: Option<TileId>,
+    pub(crate) becomes: Option<TileId>,
 }
 
 /// A mark: a named set of cells placed by legend symbols.
@@ -154,7 +154,7 @@ pub struct MarkKind {
     /// The name as declared.
     pub name: String,
     /// Every level must mark exactly one cell.
-    pub single: bool,
+    pub(crate) single: bool,
 }
 
 /// A piece kind and its poses.
@@ -163,18 +163,18 @@ pub struct PieceKind {
     /// The name as declared.
     pub name: String,
     /// Instances are interchangeable (states store them as a set).
-    pub anonymous: bool,
+    pub(crate) anonymous: bool,
     /// Poses in declaration order; a [`PoseId`] indexes this.
-    pub poses: Vec<Pose>,
+    pub(crate) poses: Vec<Pose>,
 }
 
 /// One pose of a piece: its name and footprint.
 #[derive(Clone, Debug, Serialize)]
-pub struct Pose {
+pub(crate) struct Pose {
     /// The name as declared (`cell` for a piece declared without poses).
-    pub name: String,
+    pub(crate) name: String,
     /// Footprint cells as (row, column) offsets from the anchor; (0, 0) is always among them.
-    pub cells: Vec<(i32, i32)>,
+    pub(crate) cells: Vec<(i32, i32)>,
 }
 
 /// What a legend symbol stands for.
@@ -184,11 +184,11 @@ pub struct Symbol {
     #[serde(serialize_with = "ser_key")]
     pub key: KeyValue,
     /// The tile of every cell written with this symbol.
-    pub tile: TileId,
+    pub(crate) tile: TileId,
     /// Pieces the symbol places (their cells, grouped, give each instance's pose).
-    pub pieces: Vec<PieceId>,
+    pub(crate) pieces: Vec<PieceId>,
     /// Marks the symbol sets on its cell.
-    pub marks: Vec<MarkId>,
+    pub(crate) marks: Vec<MarkId>,
 }
 
 fn ser_key<S: serde::Serializer>(k: &KeyValue, s: S) -> Result<S::Ok, S::Error> {
@@ -208,25 +208,25 @@ pub struct Dir {
 
 /// A direction as a move uses it: the move's own direction or a fixed one, maybe reversed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Step {
+pub(crate) struct Step {
     /// `None` for the move's parameter.
-    pub fixed: Option<DirId>,
+    pub(crate) fixed: Option<DirId>,
     /// Step backwards (`-d`).
-    pub negate: bool,
+    pub(crate) negate: bool,
 }
 
 /// A cell relative to a piece's anchor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct CellRef {
+pub(crate) struct CellRef {
     /// The piece whose anchor the cell is relative to.
-    pub piece: PieceId,
+    pub(crate) piece: PieceId,
     /// One step from the anchor, or the anchor itself.
-    pub step: Option<Step>,
+    pub(crate) step: Option<Step>,
 }
 
 /// What a condition looks for at a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Subject {
+pub(crate) enum Subject {
     /// Some instance of this piece covers the cell.
     Piece(PieceId),
     /// The cell's tile is this one.
@@ -237,7 +237,7 @@ pub enum Subject {
 
 /// Where a piece must be (goal) or must not be (forbid).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Place {
+pub(crate) enum Place {
     /// Cells with this tile.
     Tile(TileId),
     /// Cells with this mark.
@@ -250,16 +250,16 @@ pub struct MoveProgram {
     /// The name as declared.
     pub name: String,
     /// The letter printed for each direction.
-    pub letters: Vec<String>,
+    pub(crate) letters: Vec<String>,
     /// How much one application adds to each cost component.
-    pub adds: Vec<u32>,
+    pub(crate) adds: Vec<u32>,
     /// The statements in order; a failed test cancels the move.
-    pub ops: Vec<Op>,
+    pub(crate) ops: Vec<Op>,
 }
 
 /// One step of a move's program.
 #[derive(Clone, Debug, Serialize)]
-pub enum Op {
+pub(crate) enum Op {
     /// Continue only if `subject` is (`want`) or is not (`!want`) at `cell`.
     /// A `Piece` subject that is anonymous binds the instance found there.
     Test {
@@ -304,20 +304,20 @@ pub enum Op {
 
 /// What a slide does at one event.
 #[derive(Clone, Debug, Serialize)]
-pub struct SlideRule {
+pub(crate) struct SlideRule {
     /// When the rule applies.
-    pub event: SlideEvent,
+    pub(crate) event: SlideEvent,
     /// The slide ends here.
-    pub stop: bool,
+    pub(crate) stop: bool,
     /// The tile ahead turns into what it becomes.
-    pub brk: bool,
+    pub(crate) brk: bool,
     /// The move is impossible (the piece is lost).
-    pub lose: bool,
+    pub(crate) lose: bool,
 }
 
 /// An event during a slide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum SlideEvent {
+pub(crate) enum SlideEvent {
     /// The piece enters a cell with this tile or mark.
     Into(Place),
     /// The next cell holds this tile.
@@ -330,24 +330,24 @@ pub enum SlideEvent {
 
 /// No cell of `piece` (in `pose`, or any pose) may be on `place`.
 #[derive(Clone, Debug, Serialize)]
-pub struct Forbid {
+pub(crate) struct Forbid {
     /// The piece constrained.
-    pub piece: PieceId,
+    pub(crate) piece: PieceId,
     /// Only in this pose, or in every pose.
-    pub pose: Option<PoseId>,
+    pub(crate) pose: Option<PoseId>,
     /// Where none of its cells may be.
-    pub place: Place,
+    pub(crate) place: Place,
 }
 
 /// Every cell of every instance of `piece` lies on `place` (and it is in `pose`).
 #[derive(Clone, Debug, Serialize)]
-pub struct GoalCond {
+pub(crate) struct GoalCond {
     /// The piece that must be placed.
-    pub piece: PieceId,
+    pub(crate) piece: PieceId,
     /// The pose it must be in, if any.
-    pub pose: Option<PoseId>,
+    pub(crate) pose: Option<PoseId>,
     /// Where all its cells must be.
-    pub on: Place,
+    pub(crate) on: Place,
 }
 
 /// A level as written in the `.puz` file.
@@ -356,37 +356,37 @@ pub struct LevelText {
     /// The level's name.
     pub name: String,
     /// How its rows are written.
-    pub form: GridForm,
+    pub(crate) form: GridForm,
     /// The rows, indentation removed.
     pub rows: Vec<String>,
     /// Byte offset in the `.puz` source of each row's first cell.
     #[serde(skip)]
-    pub row_starts: Vec<u32>,
+    pub(crate) row_starts: Vec<u32>,
     /// The text block in the `.puz` source.
     #[serde(skip)]
-    pub span: SourceSpan,
+    pub(crate) span: SourceSpan,
 }
 
 /// How a judge input is read and its answers printed.
 #[derive(Clone, Debug, Serialize)]
 pub struct JudgeFormat {
     /// `Some(numbers)`: cases until a header equal to these; `None`: one case.
-    pub until: Option<Vec<i64>>,
+    pub(crate) until: Option<Vec<i64>>,
     /// The numbers that open each case, in order.
     #[serde(serialize_with = "ser_header")]
-    pub header: Vec<HeaderField>,
+    pub(crate) header: Vec<HeaderField>,
     /// How board rows are written.
-    pub grid: GridForm,
+    pub(crate) grid: GridForm,
     /// Pieces (placed) and marks (set) per query line, by (row, column).
-    pub query: Vec<Subject>,
+    pub(crate) query: Vec<Subject>,
     /// Query coordinates count from this number.
-    pub base: i64,
+    pub(crate) base: i64,
     /// Template printed for a solved case.
-    pub solved: String,
+    pub(crate) solved: String,
     /// Template printed for an unsolvable case.
-    pub unsolved: String,
+    pub(crate) unsolved: String,
     /// Template printed for an invalid query, when declared.
-    pub invalid: Option<String>,
+    pub(crate) invalid: Option<String>,
 }
 
 fn ser_header<S: serde::Serializer>(h: &[HeaderField], s: S) -> Result<S::Ok, S::Error> {
@@ -404,7 +404,7 @@ fn ser_header<S: serde::Serializer>(h: &[HeaderField], s: S) -> Result<S::Ok, S:
 
 impl Model {
     /// Whether levels are written as characters (any char key) or integers.
-    pub fn default_form(&self) -> GridForm {
+    pub(crate) fn default_form(&self) -> GridForm {
         if self
             .legend
             .iter()
@@ -422,12 +422,12 @@ impl Model {
     }
 
     /// Whether every move costs the same single unit, so breadth-first search is exact.
-    pub fn unit_costs(&self) -> bool {
+    pub(crate) fn unit_costs(&self) -> bool {
         self.facts.unit_costs
     }
 
     /// Whether no tile can change during play.
-    pub fn static_tiles(&self) -> bool {
+    pub(crate) fn static_tiles(&self) -> bool {
         self.facts.static_tiles
     }
 

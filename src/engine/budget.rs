@@ -43,7 +43,7 @@ pub const CHECK_EVERY: u64 = 4096;
 
 impl Budget {
     /// The slow checks (time, memory, progress), meant for every [`CHECK_EVERY`] expansions.
-    pub fn check(&self, stats: &Stats) -> Option<Cutoff> {
+    pub(crate) fn check(&self, stats: &Stats) -> Option<Cutoff> {
         if let Some(p) = &self.progress {
             p(stats);
         }
@@ -51,7 +51,7 @@ impl Budget {
     }
 
     /// The time and memory checks alone, for phases that report no progress.
-    pub fn over(&self) -> Option<Cutoff> {
+    fn over(&self) -> Option<Cutoff> {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             return Some(Cutoff::Time);
         }
@@ -65,7 +65,7 @@ impl Budget {
 
     /// Refuses up front a table of `bytes` more bytes that would take resident memory past
     /// the memory limit.
-    pub fn room_for(&self, bytes: u64) -> Result<(), Cutoff> {
+    pub(crate) fn room_for(&self, bytes: u64) -> Result<(), Cutoff> {
         match self.max_bytes {
             Some(max) if resident_bytes().unwrap_or(0).saturating_add(bytes) > max => {
                 Err(Cutoff::Memory(max))
@@ -150,7 +150,7 @@ pub struct Stats {
     /// The largest frontier (queue or heap) seen.
     pub peak_frontier: u64,
     /// Bytes held by the state store at the end.
-    pub store_bytes: u64,
+    pub(crate) store_bytes: u64,
     /// Wall time of the whole solve.
     #[serde(serialize_with = "ser_secs")]
     pub elapsed: Duration,

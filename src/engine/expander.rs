@@ -56,19 +56,19 @@ impl std::fmt::Display for PrepareError {
 /// static board: a lookup and a legality flag per action.
 pub(super) struct Solo {
     /// The one kind.
-    pub kind: usize,
+    pub(crate) kind: usize,
     /// Per pose: every (word delta, action) in action order.
-    pub table: Vec<Vec<(i64, Action)>>,
+    pub(crate) table: Vec<Vec<(i64, Action)>>,
 }
 
 /// Expands states of one level under one model.
 pub struct Expander<'m> {
     /// The rules.
-    pub model: &'m Model,
+    pub(crate) model: &'m Model,
     /// The level.
-    pub level: Level,
+    pub(crate) level: Level,
     /// Words per state.
-    pub words: usize,
+    pub(crate) words: usize,
     pub(super) lay: Layout,
     pub(super) prog: Program,
     /// Per kind, per state word value: LEGAL | LIVE | GOAL (empty for kinds not placed).
@@ -159,22 +159,22 @@ impl<'m> Expander<'m> {
     }
 
     /// The range of each state word, for dense stores.
-    pub fn radix(&self) -> Vec<u32> {
+    pub(crate) fn radix(&self) -> Vec<u32> {
         self.lay.radix()
     }
 
     /// The start state.
-    pub fn start(&self) -> Vec<u32> {
+    pub(crate) fn start(&self) -> Vec<u32> {
         self.lay.start(self.model, &self.level)
     }
 
     /// The piece kind covering each board cell, for rendering.
-    pub fn occupancy(&self, s: &[u32]) -> Vec<Option<PieceId>> {
+    pub(crate) fn occupancy(&self, s: &[u32]) -> Vec<Option<PieceId>> {
         self.lay.occupancy(s)
     }
 
     /// The tile a board cell holds in state `s`.
-    pub fn tile_now(&self, s: &[u32], cell: u32) -> Option<TileId> {
+    pub(crate) fn tile_now(&self, s: &[u32], cell: u32) -> Option<TileId> {
         self.lay.tile_at(s, self.lay.to_padded(cell) as usize)
     }
 }

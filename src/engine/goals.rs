@@ -10,7 +10,7 @@ impl Expander<'_> {
     /// once (sorted). Refused when tiles change in play or there are more than `limit`;
     /// cut off when `budget`'s time, memory or state limit (each goal state counts as a
     /// stored state) runs out.
-    pub fn goal_states(
+    pub(crate) fn goal_states(
         &self,
         limit: usize,
         budget: &Budget,

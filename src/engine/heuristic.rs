@@ -10,7 +10,7 @@ use super::legality::{GOAL, LEGAL};
 impl Expander<'_> {
     /// The relaxed estimate of moves left (0 until [`Expander::prepare_heuristic`]).
     #[inline]
-    pub fn estimate(&self, s: &[u32]) -> u32 {
+    pub(crate) fn estimate(&self, s: &[u32]) -> u32 {
         let Some(h) = &self.heuristic else { return 0 };
         let mut best = 0;
         for &(slot, k) in &self.goal_slots {
@@ -28,7 +28,7 @@ impl Expander<'_> {
     /// constrained instances never overestimates. Refused when tiles change in play (the
     /// relaxation would not bound the real moves) or costs are not unit; cut off when
     /// `budget`'s time or memory runs out.
-    pub fn prepare_heuristic(&mut self, budget: &Budget) -> Result<(), PrepareError> {
+    pub(crate) fn prepare_heuristic(&mut self, budget: &Budget) -> Result<(), PrepareError> {
         if self.lay.mutable_count > 0 {
             return Err(PrepareError::Refused(
                 "tiles change during play, so a piece's own distance is no bound".into(),

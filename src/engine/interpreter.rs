@@ -14,24 +14,19 @@ use super::program::KOp;
 #[derive(Default)]
 pub struct Successors {
     /// The successor states, one after another.
-    pub states: Vec<u32>,
+    pub(crate) states: Vec<u32>,
     /// The action that led to each successor.
-    pub actions: Vec<Action>,
+    pub(crate) actions: Vec<Action>,
 }
 
 impl Successors {
     /// The number of successors.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.actions.len()
     }
 
-    /// Whether there is no successor.
-    pub fn is_empty(&self) -> bool {
-        self.actions.is_empty()
-    }
-
     /// Successor `i`, for states of `words` words.
-    pub fn state(&self, i: usize, words: usize) -> &[u32] {
+    pub(crate) fn state(&self, i: usize, words: usize) -> &[u32] {
         &self.states[i * words..(i + 1) * words]
     }
 }
@@ -39,13 +34,13 @@ impl Successors {
 /// Per-expansion scratch: the state being built and the instance bindings of one run.
 pub(super) struct Scratch {
     /// The state a move program is working on.
-    pub cur: Vec<u32>,
+    pub(crate) cur: Vec<u32>,
     /// Per kind: the slot the run acts on, or `NONE` until a test binds one.
-    pub bound: Vec<u32>,
+    pub(crate) bound: Vec<u32>,
     /// Per kind with several instances: the slot this run chose for it, or `NONE`.
-    pub choice: Vec<u32>,
+    choice: Vec<u32>,
     /// Bit `i` set when slot `i` moved (slots past 63 are always checked).
-    pub moved: u64,
+    moved: u64,
 }
 
 impl Scratch {
@@ -63,7 +58,7 @@ impl Scratch {
 impl Expander<'_> {
     /// All successors of `s`, in action order.
     #[inline]
-    pub fn successors(&mut self, s: &[u32], out: &mut Successors) {
+    pub(crate) fn successors(&mut self, s: &[u32], out: &mut Successors) {
         out.states.clear();
         out.actions.clear();
         match &self.solo {

@@ -22,47 +22,47 @@ pub(super) const NONE: u32 = u32::MAX;
 /// Where each kind's instances sit in the state.
 #[derive(Clone, Debug)]
 pub(super) struct KindSlots {
-    pub start: usize,
-    pub count: usize,
+    pub(crate) start: usize,
+    pub(crate) count: usize,
     /// Bits holding the pose in a state word.
-    pub bits: u32,
+    pub(crate) bits: u32,
 }
 
 /// The padded grid and the packing of states for one level.
 pub(super) struct Layout {
-    pub cols: usize,
-    pub rows: usize,
+    cols: usize,
+    rows: usize,
     /// Padding rows above and below the board.
-    pub pad_r: usize,
+    pad_r: usize,
     /// Padding columns left and right of the board.
-    pub pad_c: usize,
+    pad_c: usize,
     /// Padded row length.
-    pub width: usize,
+    width: usize,
     /// Words per state.
-    pub words: usize,
-    pub slots: Vec<KindSlots>,
+    pub(crate) words: usize,
+    pub(crate) slots: Vec<KindSlots>,
     /// Kind of each slot.
-    pub slot_kind: Vec<u16>,
+    pub(crate) slot_kind: Vec<u16>,
     /// Per padded cell: tile, or `OFF`.
-    pub ptile: Vec<u16>,
-    pub pmarks: Vec<u32>,
+    pub(crate) ptile: Vec<u16>,
+    pub(crate) pmarks: Vec<u32>,
     /// Per padded cell: index of its mutable bit, or `NONE`.
-    pub pmut: Vec<u32>,
-    pub mutable_count: usize,
+    pub(crate) pmut: Vec<u32>,
+    pub(crate) mutable_count: usize,
     /// Per kind, per pose: footprint as linear deltas.
-    pub foot: Vec<Vec<Vec<isize>>>,
+    pub(crate) foot: Vec<Vec<Vec<isize>>>,
     /// Per direction: its linear delta.
-    pub dir_delta: Vec<isize>,
+    pub(crate) dir_delta: Vec<isize>,
     /// Every pose of every piece covers exactly its anchor.
-    pub one_cell: bool,
+    pub(crate) one_cell: bool,
     /// Kinds with more than one instance (their binding varies per run).
-    pub multi_kinds: Vec<usize>,
+    pub(crate) multi_kinds: Vec<usize>,
     /// Some kind with several instances is anonymous (kept sorted).
-    pub any_sorted: bool,
+    pub(crate) any_sorted: bool,
     /// What cells off the board hold.
-    pub outside: Option<TileId>,
+    outside: Option<TileId>,
     /// Per tile: what it becomes when broken.
-    pub becomes: Vec<Option<TileId>>,
+    becomes: Vec<Option<TileId>>,
 }
 
 impl Layout {
@@ -197,7 +197,7 @@ impl Layout {
     }
 
     /// The board (row, column) of a padded cell on the board.
-    pub fn unpad(&self, p: usize) -> Option<(usize, usize)> {
+    fn unpad(&self, p: usize) -> Option<(usize, usize)> {
         if self.ptile[p] == OFF {
             return None;
         }
@@ -265,7 +265,7 @@ impl Layout {
 
     /// Whether mutable bit `bit` is set (its cell's tile has changed).
     #[inline]
-    pub fn mutable_set(&self, s: &[u32], bit: u32) -> bool {
+    fn mutable_set(&self, s: &[u32], bit: u32) -> bool {
         let w = self.slot_kind.len() + bit as usize / 32;
         s[w] >> (bit % 32) & 1 == 1
     }

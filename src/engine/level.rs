@@ -6,7 +6,7 @@ use crate::compile::{MarkId, Model, PieceId, PoseId, TileId};
 use crate::diagnostics::Problem;
 
 /// Boards may have at most this many cells, so cells fit comfortably in packed states.
-pub const MAX_CELLS: usize = 1 << 28;
+pub(crate) const MAX_CELLS: usize = 1 << 28;
 
 /// The static board of a level.
 #[derive(Clone, Debug)]
@@ -23,7 +23,7 @@ pub struct Board {
 
 impl Board {
     /// Whether board cell `cell` (row-major index) carries mark `k`.
-    pub fn has_mark(&self, cell: u32, k: MarkId) -> bool {
+    pub(crate) fn has_mark(&self, cell: u32, k: MarkId) -> bool {
         self.marks[cell as usize] >> k.0 & 1 == 1
     }
 }
@@ -53,22 +53,22 @@ pub struct Level {
 /// A grid of legend symbol indices, with a way to point at each cell in its source.
 pub struct SymbolGrid<'a> {
     /// Rows of cells.
-    pub rows: usize,
+    pub(crate) rows: usize,
     /// Cells per row.
-    pub cols: usize,
+    pub(crate) cols: usize,
     /// Legend entry index of each cell, row-major.
-    pub symbols: Vec<u16>,
+    pub(crate) symbols: Vec<u16>,
     /// The source span of cell (row, column).
-    pub locate: &'a dyn Fn(usize, usize) -> SourceSpan,
+    pub(crate) locate: &'a dyn Fn(usize, usize) -> SourceSpan,
     /// The span of the whole level.
-    pub whole: SourceSpan,
+    pub(crate) whole: SourceSpan,
 }
 
 impl Level {
     /// Why the start position breaks a rule, if it does: the cells (row, column) of the
     /// piece at fault and what is wrong. Checked from the board alone, without building an
     /// expander, so judge cases pay nothing for it.
-    pub fn start_violation(&self, model: &Model) -> Option<(Vec<(usize, usize)>, String)> {
+    pub(crate) fn start_violation(&self, model: &Model) -> Option<(Vec<(usize, usize)>, String)> {
         let b = &self.board;
         let mut owner: std::collections::HashMap<(i64, i64), usize> =
             std::collections::HashMap::new();
@@ -145,7 +145,7 @@ impl Level {
 
     /// Builds a level from a symbol grid, placing pieces and marks. Pieces listed in
     /// `placed_later` may be missing (a judge query places them).
-    pub fn from_grid(
+    pub(crate) fn from_grid(
         model: &Model,
         name: &str,
         grid: &SymbolGrid,

@@ -51,21 +51,21 @@ pub(super) enum KOp {
 /// machinery.
 #[derive(Clone, Debug)]
 pub(super) struct LocalMove {
-    pub slot: usize,
-    pub kind: usize,
-    pub steps: Vec<KOp>,
+    pub(crate) slot: usize,
+    kind: usize,
+    steps: Vec<KOp>,
     /// For one-step programs: per `pose * dirs + dir`, the new pose and anchor delta.
-    pub single: Option<Vec<Option<(u32, isize)>>>,
+    pub(crate) single: Option<Vec<Option<(u32, isize)>>>,
 }
 
 /// Every move's program, lowered for one level.
 pub(super) struct Program {
     /// Per move: its ops.
-    pub moves: Vec<Vec<KOp>>,
+    pub(crate) moves: Vec<Vec<KOp>>,
     /// Per move: its local form, when it has one.
-    pub local: Vec<Option<LocalMove>>,
+    pub(crate) local: Vec<Option<LocalMove>>,
     /// Per move: piece kinds acted on before a test binds them.
-    pub free_kinds: Vec<Vec<u16>>,
+    pub(crate) free_kinds: Vec<Vec<u16>>,
 }
 
 impl Program {
@@ -90,7 +90,7 @@ impl Program {
 
 impl Layout {
     /// A step as a delta on this grid.
-    pub fn delta(&self, step: Step) -> Delta {
+    fn delta(&self, step: Step) -> Delta {
         match step.fixed {
             None => Delta::Param {
                 negate: step.negate,

@@ -36,7 +36,7 @@ pub struct HashedStore {
 
 impl StateStore {
     /// A store for states whose word `i` lies in `0..radix[i]`.
-    pub fn new(radix: &[u32]) -> StateStore {
+    pub(crate) fn new(radix: &[u32]) -> StateStore {
         let total = radix
             .iter()
             .try_fold(1u64, |acc, &r| acc.checked_mul(r.max(1) as u64));
@@ -56,7 +56,7 @@ impl StateStore {
     }
 
     /// A hashed store: ids are handed out sequentially from 0.
-    pub fn hashed(words: usize) -> StateStore {
+    pub(crate) fn hashed(words: usize) -> StateStore {
         StateStore::Hashed(HashedStore {
             words,
             arena: vec![],
@@ -66,20 +66,15 @@ impl StateStore {
     }
 
     /// Number of states inserted.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         match self {
             StateStore::Dense(d) => d.len,
             StateStore::Hashed(h) => h.table.len(),
         }
     }
 
-    /// Whether no state was inserted.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Bytes held, for memory statistics.
-    pub fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         match self {
             StateStore::Dense(d) => d.seen.len() * 8,
             StateStore::Hashed(h) => h.arena.capacity() * 4 + h.table.capacity() * 5,
@@ -88,7 +83,7 @@ impl StateStore {
 
     /// Inserts a state: `Ok(id)` when new, `Err(id)` when seen before.
     #[inline]
-    pub fn insert(&mut self, s: &[u32]) -> Result<u32, u32> {
+    pub(crate) fn insert(&mut self, s: &[u32]) -> Result<u32, u32> {
         match self {
             StateStore::Dense(d) => {
                 let id = d.rank(s);
@@ -106,7 +101,7 @@ impl StateStore {
     }
 
     /// The id of a state if it was inserted.
-    pub fn find(&self, s: &[u32]) -> Option<u32> {
+    pub(crate) fn find(&self, s: &[u32]) -> Option<u32> {
         match self {
             StateStore::Dense(d) => {
                 let id = d.rank(s);
@@ -121,7 +116,7 @@ impl StateStore {
 
     /// Writes state `id` into `out`.
     #[inline]
-    pub fn load(&self, id: u32, out: &mut [u32]) {
+    pub(crate) fn load(&self, id: u32, out: &mut [u32]) {
         match self {
             StateStore::Dense(d) => d.unrank(id, out),
             StateStore::Hashed(h) => out.copy_from_slice(h.get(id)),

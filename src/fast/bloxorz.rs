@@ -34,7 +34,7 @@ const ROLL: [[(usize, i32, i32); 4]; 3] = [
 ];
 
 /// The Bloxorz fast path for one model: its rules and its reusable buffers.
-pub struct Bloxorz {
+pub(crate) struct Bloxorz {
     /// Model pose index of STAND, ROWS, COLS.
     pose: [usize; 3],
     /// Model direction index of N, S, W, E.
@@ -53,7 +53,7 @@ pub struct Bloxorz {
 
 impl Bloxorz {
     /// Accepts a model whose rules are exactly those above, or says what differs.
-    pub fn detect(model: &Model) -> Result<Bloxorz, String> {
+    pub(crate) fn detect(model: &Model) -> Result<Bloxorz, String> {
         static_tiles(model)?;
         unit_cost(model)?;
         if model.limit.is_some() {

@@ -23,7 +23,7 @@ use super::{FastOutcome, FastPath};
 const LIMIT: u32 = 10;
 
 /// The Curling fast path for one model.
-pub struct Curling {
+pub(crate) struct Curling {
     dir: [usize; 4],
     block: TileId,
     goal: Place,
@@ -31,7 +31,7 @@ pub struct Curling {
 
 impl Curling {
     /// Accepts a model whose rules are exactly those above, or says what differs.
-    pub fn detect(model: &Model) -> Result<Curling, String> {
+    pub(crate) fn detect(model: &Model) -> Result<Curling, String> {
         unit_cost(model)?;
         if model.limit != Some(LIMIT) {
             return Err(format!("needs a limit of {LIMIT} moves"));

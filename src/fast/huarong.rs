@@ -58,7 +58,7 @@ const CLOCK_EVERY: u64 = 4096;
 
 /// The Huarong fast path for one model: its rules, the tables of the boards seen last and
 /// the search arrays, all reused from one query to the next.
-pub struct Huarong {
+pub(crate) struct Huarong {
     blank: PieceId,
     token: PieceId,
     /// Model direction index of N, S, W, E.
@@ -73,7 +73,7 @@ pub struct Huarong {
 
 impl Huarong {
     /// Accepts a model whose rules are exactly those above, or says what differs.
-    pub fn detect(model: &Model) -> Result<Huarong, String> {
+    pub(crate) fn detect(model: &Model) -> Result<Huarong, String> {
         static_tiles(model)?;
         unit_cost(model)?;
         if model.limit.is_some() {

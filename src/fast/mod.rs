@@ -73,7 +73,7 @@ pub mod fingerprint {
 
     /// Directions that are exactly the four unit steps: the model index of north, south,
     /// west and east (the model's own order still decides ties).
-    pub fn compass(model: &Model) -> Result<[usize; 4], String> {
+    pub(crate) fn compass(model: &Model) -> Result<[usize; 4], String> {
         if model.dirs.len() != 4 {
             return Err(format!("needs 4 directions, has {}", model.dirs.len()));
         }
@@ -95,12 +95,12 @@ pub mod fingerprint {
     }
 
     /// The move's own direction, not reversed.
-    pub fn is_param(step: &Step) -> bool {
+    pub(crate) fn is_param(step: &Step) -> bool {
         step.fixed.is_none() && !step.negate
     }
 
     /// Costs are unit: at most one component and every move adds exactly one to it.
-    pub fn unit_cost(model: &Model) -> Result<(), String> {
+    pub(crate) fn unit_cost(model: &Model) -> Result<(), String> {
         if !model.unit_costs() {
             return Err("moves do not all cost one unit".into());
         }
@@ -108,7 +108,7 @@ pub mod fingerprint {
     }
 
     /// No tile may change during play.
-    pub fn static_tiles(model: &Model) -> Result<(), String> {
+    pub(crate) fn static_tiles(model: &Model) -> Result<(), String> {
         if !model.static_tiles() {
             return Err("some tile can change during play".into());
         }
@@ -116,7 +116,7 @@ pub mod fingerprint {
     }
 
     /// The single op of a one-op move.
-    pub fn only_op(model: &Model) -> Result<&Op, String> {
+    pub(crate) fn only_op(model: &Model) -> Result<&Op, String> {
         match model.moves.as_slice() {
             [m] if m.ops.len() == 1 => Ok(&m.ops[0]),
             [m] => Err(format!("move `{}` has {} statements", m.name, m.ops.len())),

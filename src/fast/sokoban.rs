@@ -40,7 +40,7 @@ use super::fingerprint::{compass, is_param, static_tiles};
 use super::{FastOutcome, FastPath};
 
 /// The Sokoban fast path for one model.
-pub struct Sokoban {
+pub(crate) struct Sokoban {
     man: PieceId,
     box_: PieceId,
     /// Model index of the walk and the push move.
@@ -90,7 +90,7 @@ fn push_pieces(m: &MoveProgram) -> Option<(PieceId, PieceId)> {
 
 impl Sokoban {
     /// Accepts a model whose rules are exactly those above, or says what differs.
-    pub fn detect(model: &Model) -> Result<Sokoban, String> {
+    pub(crate) fn detect(model: &Model) -> Result<Sokoban, String> {
         static_tiles(model)?;
         if model.limit.is_some() {
             return Err("has a move limit".into());

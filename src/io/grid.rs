@@ -13,20 +13,20 @@ use crate::engine::level::MAX_CELLS;
 use crate::engine::{Level, SymbolGrid};
 
 /// Rows of level text, each with the byte offset where it starts in its source.
-pub struct LevelRows<'a> {
+pub(crate) struct LevelRows<'a> {
     /// The text of each row, without its line break.
-    pub rows: Vec<&'a str>,
+    pub(crate) rows: Vec<&'a str>,
     /// The byte offset of each row in the source.
-    pub starts: Vec<usize>,
+    pub(crate) starts: Vec<usize>,
     /// The whole level's span in its source.
-    pub whole: SourceSpan,
+    pub(crate) whole: SourceSpan,
 }
 
 impl<'a> LevelRows<'a> {
     /// Splits a level file: every line is a row. Empty lines before and after the level
     /// are dropped; so are lines of blanks, unless blanks are cells (`blank_is_cell`: the
     /// legend gives `' '` or `'\t'` a meaning, as in the standard Sokoban notation).
-    pub fn from_file(text: &'a str, blank_is_cell: bool) -> LevelRows<'a> {
+    pub(crate) fn from_file(text: &'a str, blank_is_cell: bool) -> LevelRows<'a> {
         let mut rows = vec![];
         let mut starts = vec![];
         let mut off = 0;
@@ -166,7 +166,7 @@ pub(crate) fn ascii_tokens(row: &str) -> impl Iterator<Item = (usize, &str)> {
 /// A board as read so far: each cell's legend entry, row-major, and each row's text with
 /// its byte offset in the source.
 #[derive(Default)]
-pub struct ReadBoard<'a> {
+pub(crate) struct ReadBoard<'a> {
     symbols: Vec<u16>,
     rows: Vec<(usize, &'a str)>,
     /// Cells whose symbol the legend lacks.
@@ -181,7 +181,7 @@ const MAX_UNKNOWN_SHOWN: usize = 20;
 impl ReadBoard<'_> {
     /// An empty board with room for `cells` cells. Callers bound `cells` by what the
     /// input actually holds, never by a size it merely announces.
-    pub fn with_capacity(cells: usize) -> Self {
+    pub(crate) fn with_capacity(cells: usize) -> Self {
         ReadBoard {
             symbols: Vec::with_capacity(cells),
             ..Default::default()
@@ -189,13 +189,13 @@ impl ReadBoard<'_> {
     }
 
     /// The number of rows read.
-    pub fn rows(&self) -> usize {
+    fn rows(&self) -> usize {
         self.rows.len()
     }
 
     /// The span from the first row's start to the last row's end, or an empty span at
     /// `at` when no row was read.
-    pub fn span(&self, at: usize) -> SourceSpan {
+    pub(crate) fn span(&self, at: usize) -> SourceSpan {
         match (self.rows.first(), self.rows.last()) {
             (Some(&(a, _)), Some(&(b, last))) => (a, b + last.len() - a).into(),
             _ => (at, 0).into(),
@@ -205,7 +205,7 @@ impl ReadBoard<'_> {
 
 /// Reads rows of legend symbols, characters or integers, into a [`ReadBoard`] and a board
 /// into a [`Level`].
-pub struct GridReader<'m> {
+pub(crate) struct GridReader<'m> {
     model: &'m Model,
     legend: LegendIndex,
     form: GridForm,
@@ -213,7 +213,7 @@ pub struct GridReader<'m> {
 
 impl<'m> GridReader<'m> {
     /// A reader of `form` rows in `model`'s legend.
-    pub fn new(model: &'m Model, form: GridForm) -> Self {
+    pub(crate) fn new(model: &'m Model, form: GridForm) -> Self {
         GridReader {
             model,
             legend: LegendIndex::new(model),
@@ -224,7 +224,7 @@ impl<'m> GridReader<'m> {
     /// Appends one row, starting at byte `at` of the source, to `board`: every character
     /// (or ASCII-blank-separated integer) is a cell. Returns the number of cells; a symbol
     /// the legend lacks is reported in `problems` and stands as legend entry 0.
-    pub fn read_row<'a>(
+    pub(crate) fn read_row<'a>(
         &self,
         board: &mut ReadBoard<'a>,
         at: usize,
@@ -271,7 +271,7 @@ impl<'m> GridReader<'m> {
 
     /// The span of cell `c` of `row`, a row whose text starts at byte `at`; an empty
     /// span at the row's start when the row has fewer cells.
-    pub fn cell_span(&self, at: usize, row: &str, c: usize) -> SourceSpan {
+    pub(crate) fn cell_span(&self, at: usize, row: &str, c: usize) -> SourceSpan {
         let cell = match self.form {
             GridForm::Chars => row.char_indices().nth(c).map(|(i, ch)| (i, ch.len_utf8())),
             GridForm::Ints => ascii_tokens(row).nth(c).map(|(i, t)| (i, t.len())),
@@ -283,7 +283,7 @@ impl<'m> GridReader<'m> {
     /// The level `board` describes, `cols` cells wide. Pieces in `placed_later` may be
     /// missing (a judge query places them). With `check_start`, the start position must
     /// break no rule. `whole` is the span problems about the whole level point at.
-    pub fn level(
+    pub(crate) fn level(
         &self,
         name: &str,
         board: ReadBoard,
@@ -321,7 +321,7 @@ impl<'m> GridReader<'m> {
 
 /// Reads level rows (inline or from a level file) into a level whose pieces all start
 /// legally, reporting every problem with a span into the source.
-pub fn parse_level(
+pub(crate) fn parse_level(
     model: &Model,
     name: &str,
     rows: &LevelRows,

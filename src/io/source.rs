@@ -45,7 +45,7 @@ pub enum SourceError {
 }
 
 /// `text` without a leading UTF-8 byte-order mark, which some editors write.
-pub fn without_bom(mut text: String) -> String {
+pub(crate) fn without_bom(mut text: String) -> String {
     if text.starts_with('\u{feff}') {
         text.drain(..'\u{feff}'.len_utf8());
     }

@@ -4,63 +4,63 @@ use super::span::Span;
 
 /// A name as written, with where.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Name {
+pub(crate) struct Name {
     /// The name's characters.
-    pub text: String,
+    pub(crate) text: String,
     /// Where it was written.
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 /// An integer literal.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Int {
+pub(crate) struct Int {
     /// The value, within the range its place allows.
-    pub value: i64,
+    pub(crate) value: i64,
     /// Where it was written.
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 /// A string literal after escapes.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Str {
+pub(crate) struct Str {
     /// The text with escapes resolved.
-    pub value: String,
+    pub(crate) value: String,
     /// The literal, quotes included.
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 /// A `(row, column)` offset.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Offset {
+pub(crate) struct Offset {
     /// Row offset.
-    pub dr: i64,
+    pub(crate) dr: i64,
     /// Column offset.
-    pub dc: i64,
+    pub(crate) dc: i64,
     /// The parenthesised pair.
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 /// A whole file: its declarations in source order.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct File {
     /// Declarations in source order.
-    pub items: Vec<Item>,
+    pub(crate) items: Vec<Item>,
 }
 
 /// One top-level declaration. `span` covers the whole declaration, `keyword` its first word.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Item {
+pub(crate) struct Item {
     /// Which declaration, with its contents.
-    pub kind: ItemKind,
+    pub(crate) kind: ItemKind,
     /// The declaration's first word.
-    pub keyword: Span,
+    pub(crate) keyword: Span,
     /// The whole declaration.
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 /// The declarations of the language, one variant per keyword.
 #[derive(Clone, Debug, PartialEq)]
-pub enum ItemKind {
+pub(crate) enum ItemKind {
     /// `puzzle "Name"`
     Puzzle(Str),
     /// `tiles { ... }`
@@ -93,42 +93,42 @@ pub enum ItemKind {
 
 /// `target` or `target single`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct MarkDef {
+pub(crate) struct MarkDef {
     /// The mark's name.
-    pub name: Name,
+    pub(crate) name: Name,
     /// Declared `single`: exactly one per level.
-    pub single: bool,
+    pub(crate) single: bool,
 }
 
 /// `floor` or `block -> floor`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TileDef {
+pub(crate) struct TileDef {
     /// The tile's name.
-    pub name: Name,
+    pub(crate) name: Name,
     /// What it turns into when broken (`-> floor`).
-    pub becomes: Option<Name>,
+    pub(crate) becomes: Option<Name>,
 }
 
 /// `piece name [anonymous] [{ poses }]`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct PieceDecl {
+pub(crate) struct PieceDecl {
     /// The piece's name.
-    pub name: Name,
+    pub(crate) name: Name,
     /// Instances are interchangeable.
-    pub anonymous: bool,
+    pub(crate) anonymous: bool,
     /// `None` when written without braces: one pose covering its anchor.
-    pub poses: Option<Vec<PoseDef>>,
+    pub(crate) poses: Option<Vec<PoseDef>>,
 }
 
 /// `pose name { (r, c) ... }`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct PoseDef {
+pub(crate) struct PoseDef {
     /// The pose's name.
-    pub name: Name,
+    pub(crate) name: Name,
     /// The footprint, as written.
-    pub cells: Vec<Offset>,
+    pub(crate) cells: Vec<Offset>,
     /// The braces, for "empty footprint" reports.
-    pub body: Span,
+    pub(crate) body: Span,
 }
 
 /// A legend symbol.
@@ -151,49 +151,49 @@ impl std::fmt::Display for KeyValue {
 
 /// `SYMBOL tile [+ piece-or-mark ...]`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct LegendEntry {
+pub(crate) struct LegendEntry {
     /// The symbol.
-    pub key: KeyValue,
+    pub(crate) key: KeyValue,
     /// Where the symbol was written.
-    pub key_span: Span,
+    pub(crate) key_span: Span,
     /// The tile of its cells.
-    pub tile: Name,
+    pub(crate) tile: Name,
     /// Pieces and marks the symbol also places.
-    pub extras: Vec<Name>,
+    pub(crate) extras: Vec<Name>,
 }
 
 /// `name (row, column)`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct DirDef {
+pub(crate) struct DirDef {
     /// The direction's name.
-    pub name: Name,
+    pub(crate) name: Name,
     /// Its step.
-    pub step: Offset,
+    pub(crate) step: Offset,
 }
 
 /// `move name(param) { statements }`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct MoveDecl {
+pub(crate) struct MoveDecl {
     /// The move's name.
-    pub name: Name,
+    pub(crate) name: Name,
     /// The direction parameter, e.g. `d`.
-    pub param: Name,
+    pub(crate) param: Name,
     /// The statements in order.
-    pub body: Vec<MoveStmt>,
+    pub(crate) body: Vec<MoveStmt>,
 }
 
 /// One statement of a move.
 #[derive(Clone, Debug, PartialEq)]
-pub struct MoveStmt {
+pub(crate) struct MoveStmt {
     /// Which statement, with its contents.
-    pub kind: MoveStmtKind,
+    pub(crate) kind: MoveStmtKind,
     /// The whole statement.
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 /// The statements a move's body may hold.
 #[derive(Clone, Debug, PartialEq)]
-pub enum MoveStmtKind {
+pub(crate) enum MoveStmtKind {
     /// `letters "nswe"`
     Letters(Str),
     /// `adds pushes`
@@ -238,53 +238,53 @@ pub enum MoveStmtKind {
 
 /// `WHAT at PIECE [+|- d]`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Condition {
+pub(crate) struct Condition {
     /// The piece, tile or mark looked for.
-    pub what: Name,
+    pub(crate) what: Name,
     /// Where it is looked for.
-    pub cell: CellExpr,
+    pub(crate) cell: CellExpr,
 }
 
 /// `piece`, `piece + d` or `piece - d`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct CellExpr {
+pub(crate) struct CellExpr {
     /// The piece whose anchor is the origin.
-    pub piece: Name,
+    pub(crate) piece: Name,
     /// `Some((negated, dir))` for `piece + d` / `piece - d`.
-    pub step: Option<(bool, Name)>,
+    pub(crate) step: Option<(bool, Name)>,
     /// The whole expression.
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 /// `from dir -> to (dr, dc)`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TurnRule {
+pub(crate) struct TurnRule {
     /// The pose before.
-    pub from: Name,
+    pub(crate) from: Name,
     /// The direction of the move.
-    pub dir: Name,
+    pub(crate) dir: Name,
     /// The pose after.
-    pub to: Name,
+    pub(crate) to: Name,
     /// How far the anchor moves.
-    pub offset: Offset,
+    pub(crate) offset: Offset,
     /// The whole rule.
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 /// `event: action, ...`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SlideRule {
+pub(crate) struct SlideRule {
     /// When the rule applies.
-    pub event: SlideEvent,
+    pub(crate) event: SlideEvent,
     /// What happens then, each with where it was written.
-    pub actions: Vec<(SlideAction, Span)>,
+    pub(crate) actions: Vec<(SlideAction, Span)>,
     /// The whole rule.
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 /// When a slide rule applies.
 #[derive(Clone, Debug, PartialEq)]
-pub enum SlideEvent {
+pub(crate) enum SlideEvent {
     /// `into TILE|MARK`
     Into(Name),
     /// `before TILE|PIECE`
@@ -295,7 +295,7 @@ pub enum SlideEvent {
 
 /// What a slide does at an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SlideAction {
+pub(crate) enum SlideAction {
     /// `stop`
     Stop,
     /// `break`
@@ -306,31 +306,31 @@ pub enum SlideAction {
 
 /// `forbid PIECE[.POSE] on TILE`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ForbidDecl {
+pub(crate) struct ForbidDecl {
     /// The piece, maybe in one pose.
-    pub piece: PieceRef,
+    pub(crate) piece: PieceRef,
     /// The tile or mark it may not be on.
-    pub tile: Name,
+    pub(crate) tile: Name,
 }
 
 /// `piece` or `piece.pose`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct PieceRef {
+pub(crate) struct PieceRef {
     /// The piece.
-    pub piece: Name,
+    pub(crate) piece: Name,
     /// The pose, when given.
-    pub pose: Option<Name>,
+    pub(crate) pose: Option<Name>,
     /// The whole reference.
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 /// `piece[.pose] on place`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GoalCond {
+pub(crate) struct GoalCond {
     /// The piece, maybe in one pose.
-    pub piece: PieceRef,
+    pub(crate) piece: PieceRef,
     /// The tile or mark all its cells must be on.
-    pub on: Name,
+    pub(crate) on: Name,
 }
 
 /// How a level's rows are written.
@@ -345,31 +345,31 @@ pub enum GridForm {
 
 /// `level "name" [chars|ints] """rows"""`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct LevelDecl {
+pub(crate) struct LevelDecl {
     /// The level's name.
-    pub name: Str,
+    pub(crate) name: Str,
     /// The form, when written.
-    pub form: Option<GridForm>,
+    pub(crate) form: Option<GridForm>,
     /// The rows, indentation removed.
-    pub rows: Vec<String>,
+    pub(crate) rows: Vec<String>,
     /// Byte offset in the source of each row's first character (after removed indentation).
-    pub row_starts: Vec<u32>,
+    pub(crate) row_starts: Vec<u32>,
     /// The text block, delimiters included.
-    pub text: Span,
+    pub(crate) text: Span,
 }
 
 /// One statement of a judge format.
 #[derive(Clone, Debug, PartialEq)]
-pub struct JudgeStmt {
+pub(crate) struct JudgeStmt {
     /// Which statement, with its contents.
-    pub kind: JudgeStmtKind,
+    pub(crate) kind: JudgeStmtKind,
     /// The whole statement.
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 /// A number of a judge header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum HeaderField {
+pub(crate) enum HeaderField {
     /// `rows`
     Rows,
     /// `cols`
@@ -380,7 +380,7 @@ pub enum HeaderField {
 
 /// An answer kind of `print`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// `solved`
     Solved,
     /// `unsolved`
@@ -391,7 +391,7 @@ pub enum Outcome {
 
 /// The statements a judge format may hold.
 #[derive(Clone, Debug, PartialEq)]
-pub enum JudgeStmtKind {
+pub(crate) enum JudgeStmtKind {
     /// `cases until 0 0`
     CasesUntil(Vec<Int>),
     /// `cases once`

@@ -7,15 +7,15 @@
 #[derive(Clone, Copy, Debug, Default, Eq)]
 pub struct Span {
     /// Offset of the first byte.
-    pub start: u32,
+    pub(crate) start: u32,
     /// Offset one past the last byte.
-    pub end: u32,
+    pub(crate) end: u32,
 }
 
 impl Span {
     /// The span `start..end`. Sources are far below 4 GiB (they are read into memory and
     /// parsed), so offsets fit in 32 bits.
-    pub fn new(start: usize, end: usize) -> Self {
+    pub(crate) fn new(start: usize, end: usize) -> Self {
         Span {
             start: start as u32,
             end: end as u32,
@@ -23,7 +23,7 @@ impl Span {
     }
 
     /// The smallest span covering both.
-    pub fn merge(self, other: Span) -> Span {
+    pub(crate) fn merge(self, other: Span) -> Span {
         Span {
             start: self.start.min(other.start),
             end: self.end.max(other.end),

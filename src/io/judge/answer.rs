@@ -19,7 +19,7 @@ pub struct Answers<'a> {
     /// Whether a template prints the path, so a fast path must build it.
     need_path: bool,
     /// What the run did so far.
-    pub summary: JudgeSummary,
+    pub(crate) summary: JudgeSummary,
 }
 
 impl<'a> Answers<'a> {

@@ -203,7 +203,7 @@ pub struct InputError {
 
 impl InputError {
     /// `problem` in `text`, which reports call `name`.
-    pub fn new(name: &str, text: &str, problem: InputProblem) -> Self {
+    pub(crate) fn new(name: &str, text: &str, problem: InputProblem) -> Self {
         InputError {
             src: NamedSource::new(name, Arc::new(text.to_string())),
             problem: Box::new(problem),
@@ -252,7 +252,7 @@ pub struct Header {
     rows: i64,
     cols: i64,
     /// The number of query lines that follow the board.
-    pub queries: usize,
+    pub(crate) queries: usize,
     span: SourceSpan,
 }
 

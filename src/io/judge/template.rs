@@ -4,15 +4,15 @@
 /// The values an answer's template may name.
 pub struct Fill<'a> {
     /// `{case}`: the case number, from 1.
-    pub case: usize,
+    pub(crate) case: usize,
     /// `{query}`: the query number within its case, from 1 (empty without queries).
-    pub query: Option<usize>,
+    pub(crate) query: Option<usize>,
     /// `{cost}`: the cost, its components separated by spaces.
-    pub cost: &'a str,
+    pub(crate) cost: &'a str,
     /// `{path}`: the move letters.
-    pub path: &'a str,
+    pub(crate) path: &'a str,
     /// `{moves}`: the number of moves.
-    pub moves: usize,
+    pub(crate) moves: usize,
 }
 
 /// `template` with `{case}`, `{query}`, `{cost}`, `{path}` and `{moves}` replaced, in one
