@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 /// The estimate of a state from which no goal can be reached.
-pub const UNREACHABLE: u32 = u32::MAX;
+pub(crate) const UNREACHABLE: u32 = u32::MAX;
 
 /// Called now and then during a search with the counters so far (for progress bars).
 pub type Progress = std::sync::Arc<dyn Fn(&Stats) + Send + Sync>;
@@ -124,7 +124,7 @@ impl Pacer {
 }
 
 /// The process's resident memory now, where the system tells it (Linux).
-pub fn resident_bytes() -> Option<u64> {
+fn resident_bytes() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
     let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
     Some(pages * 4096)
