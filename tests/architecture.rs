@@ -3,7 +3,7 @@
 //! reads every source file, collects the `crate::STAGE` paths it names (in `use` lines and
 //! in code), and fails on any edge that points backwards.
 //!
-//! The same graph, by hand: `grep -rnoE "crate::[a-z_]+" src/STAGE`.
+//! The same graph, printed: `scripts/stage-deps`.
 
 use std::collections::BTreeSet;
 use std::path::Path;
