@@ -98,17 +98,29 @@ fn bloxorz_level(rng: &mut fastrand::Rng) -> String {
     join(&g, "")
 }
 
+/// A `rows` x `cols` grid of `off`, each cell `on` with probability `pct` percent.
+fn scatter(
+    rng: &mut fastrand::Rng,
+    rows: usize,
+    cols: usize,
+    pct: u8,
+    on: u8,
+    off: u8,
+) -> Vec<Vec<u8>> {
+    (0..rows)
+        .map(|_| {
+            (0..cols)
+                .map(|_| if rng.u8(0..100) < pct { on } else { off })
+                .collect()
+        })
+        .collect()
+}
+
 /// Sokoban: `.` floor, `#` wall, one `S`, `B` and `T`.
 fn sokoban_level(rng: &mut fastrand::Rng) -> String {
     let (rows, cols) = (rng.usize(1..=6), rng.usize(3..=6));
     let wall = rng.u8(0..35);
-    let mut g: Vec<Vec<u8>> = (0..rows)
-        .map(|_| {
-            (0..cols)
-                .map(|_| if rng.u8(0..100) < wall { b'#' } else { b'.' })
-                .collect()
-        })
-        .collect();
+    let mut g = scatter(rng, rows, cols, wall, b'#', b'.');
     for (cell, sym) in distinct(rng, rows, cols, 3).into_iter().zip(*b"SBT") {
         g[cell / cols][cell % cols] = sym;
     }
@@ -119,13 +131,7 @@ fn sokoban_level(rng: &mut fastrand::Rng) -> String {
 fn huarong_level(rng: &mut fastrand::Rng) -> String {
     let (rows, cols) = (rng.usize(1..=5), rng.usize(3..=5));
     let wall = rng.u8(0..30);
-    let mut g: Vec<Vec<u8>> = (0..rows)
-        .map(|_| {
-            (0..cols)
-                .map(|_| if rng.u8(0..100) < wall { b'#' } else { b'.' })
-                .collect()
-        })
-        .collect();
+    let mut g = scatter(rng, rows, cols, wall, b'#', b'.');
     for (cell, sym) in distinct(rng, rows, cols, 3).into_iter().zip(*b"EST") {
         g[cell / cols][cell % cols] = sym;
     }
@@ -136,13 +142,7 @@ fn huarong_level(rng: &mut fastrand::Rng) -> String {
 fn curling_level(rng: &mut fastrand::Rng) -> String {
     let (rows, cols) = (rng.usize(1..=7), rng.usize(2..=7));
     let density = rng.u8(5..60);
-    let mut g: Vec<Vec<u8>> = (0..rows)
-        .map(|_| {
-            (0..cols)
-                .map(|_| if rng.u8(0..100) < density { b'1' } else { b'0' })
-                .collect()
-        })
-        .collect();
+    let mut g = scatter(rng, rows, cols, density, b'1', b'0');
     for (cell, sym) in distinct(rng, rows, cols, 2).into_iter().zip(*b"23") {
         g[cell / cols][cell % cols] = sym;
     }
