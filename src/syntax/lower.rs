@@ -112,7 +112,10 @@ fn syntax_problem(src: &str, e: pest::error::Error<Rule>) -> Problem {
     if pos >= src.trim_end().len() {
         // At the end of the file: point at the last token, since an empty label is invisible.
         let end = src.trim_end().len();
-        let start = src[..end].rfind(char::is_whitespace).map_or(0, |i| i + 1);
+        let start = src[..end]
+            .char_indices()
+            .rfind(|(_, c)| c.is_whitespace())
+            .map_or(0, |(i, c)| i + c.len_utf8());
         let expected = expected_text(&e.variant);
         return Problem::Syntax {
             span: (start, end - start).into(),
@@ -120,16 +123,27 @@ fn syntax_problem(src: &str, e: pest::error::Error<Rule>) -> Problem {
             help: Some("the file ends too early".to_string()),
         };
     }
-    // Label the whole offending token, not just its first byte.
-    let token_len = src[pos..]
-        .chars()
-        .take_while(|c| !c.is_whitespace())
-        .map(char::len_utf8)
-        .sum::<usize>()
-        .max(1);
+    // Label the whole offending token, not just its first byte. The token may itself
+    // start with a blank the grammar does not accept (U+3000, U+2028...): then it is that
+    // one character, measured in bytes so the span never ends inside it.
+    let token_len = match src[pos..].chars().next() {
+        Some(c) if c.is_whitespace() => c.len_utf8(),
+        _ => src[pos..]
+            .chars()
+            .take_while(|c| !c.is_whitespace())
+            .map(char::len_utf8)
+            .sum::<usize>()
+            .max(1),
+    };
     let found = &src[pos..pos + token_len];
     let mut expected = expected_text(&e.variant);
-    let mut help = format!("found `{found}`");
+    let mut help = match found.chars().next() {
+        Some(c) if c.is_whitespace() => format!(
+            "found the blank U+{:04X}; only spaces, tabs and line breaks separate tokens",
+            c as u32
+        ),
+        _ => format!("found `{found}`"),
+    };
     let word: String = found
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')

@@ -142,3 +142,30 @@ fn syntax_errors_and_ranges() {
         ["puz::syntax::integer_range", "puz::syntax::integer_range"]
     );
 }
+
+#[test]
+fn syntax_errors_at_non_ascii_blanks_label_whole_characters() {
+    use miette::Diagnostic;
+    for blank in ['\u{3000}', '\u{2028}', '\u{a0}', '\u{85}', '\u{2003}'] {
+        for src in [
+            format!("puzzle \"x\"\n{blank}tiles {{ a }}"),
+            format!("tiles {{ a{blank}b }}"),
+            format!("tiles {{ a }}\n{blank}"),
+            format!("tiles{blank}"),
+            format!("{blank}x{blank}"),
+            format!("{blank}"),
+        ] {
+            let problems = parse(&src).expect_err("must fail");
+            for p in &problems {
+                assert!(p.code_str().starts_with("puz::syntax::"), "{src:?}");
+                for l in p.labels().into_iter().flatten() {
+                    let (a, b) = (l.offset(), l.offset() + l.len());
+                    assert!(
+                        b <= src.len() && src.is_char_boundary(a) && src.is_char_boundary(b),
+                        "{src:?}: label {a}..{b}"
+                    );
+                }
+            }
+        }
+    }
+}
