@@ -351,7 +351,7 @@ fn source_name(path: &str) -> &str {
 
 fn load(file: &str) -> Result<Puzzle, u8> {
     let text = read_source(file).map_err(|e| {
-        say!("error: {e}");
+        output::report(&e);
         exit::INPUT
     })?;
     Puzzle::load(source_name(file), text).map_err(|d| {
@@ -447,7 +447,7 @@ fn run(cli: Cli) -> Result<(), u8> {
             let p = load(&file)?;
             let path = input.unwrap_or_else(|| "-".to_string());
             let text = read_source(&path).map_err(|e| {
-                say!("error: {e}");
+                output::report(&e);
                 exit::INPUT
             })?;
             let opts = JudgeOptions {
@@ -521,7 +521,7 @@ fn pick_level(
     match (level_file, level) {
         (Some(path), _) => {
             let text = read_source(&path).map_err(|e| {
-                say!("error: {e}");
+                output::report(&e);
                 exit::INPUT
             })?;
             p.level_from_file(source_name(&path), text).map_err(|d| {

@@ -2,16 +2,21 @@
 
 use std::path::Path;
 
+use miette::Diagnostic;
 use thiserror::Error;
 
 /// Inputs larger than this are refused rather than read into memory.
 pub const MAX_INPUT_BYTES: u64 = 256 << 20;
 
-/// Why an input file could not be read as text.
-#[derive(Debug, Error)]
+/// Why an input file could not be read as text. Each kind has its own diagnostic code.
+#[derive(Debug, Error, Diagnostic)]
 pub enum SourceError {
     /// The file cannot be opened or read.
     #[error("cannot read {path}: {err}")]
+    #[diagnostic(
+        code(puz::input::unreadable),
+        help("check the path and that the file is readable")
+    )]
     Io {
         /// The file, or "standard input".
         path: String,
@@ -20,6 +25,10 @@ pub enum SourceError {
     },
     /// The file holds bytes that are not UTF-8.
     #[error("{path} is not UTF-8 text (invalid byte at offset {offset})")]
+    #[diagnostic(
+        code(puz::input::not_utf8),
+        help("save the file as UTF-8 text")
+    )]
     NotUtf8 {
         /// The file, or "standard input".
         path: String,
@@ -28,12 +37,20 @@ pub enum SourceError {
     },
     /// The file holds nothing but blanks.
     #[error("{path} is empty")]
+    #[diagnostic(
+        code(puz::input::empty),
+        help("the file holds nothing but blanks; give it some content")
+    )]
     Empty {
         /// The file, or "standard input".
         path: String,
     },
     /// The file is larger than [`MAX_INPUT_BYTES`].
     #[error("{path} is {size} bytes, more than the {limit} byte limit")]
+    #[diagnostic(
+        code(puz::input::too_large),
+        help("inputs are read into memory whole; split the file")
+    )]
     TooLarge {
         /// The file, or "standard input".
         path: String,

@@ -263,7 +263,7 @@ impl Lowerer {
     fn int_within(&mut self, p: Pair<Rule>, limit: i64, help: &str) -> Int {
         let span = span_of(&p);
         let value = match p.as_str().parse::<i64>() {
-            Ok(v) if v.abs() <= limit => v,
+            Ok(v) if v.unsigned_abs() <= limit.unsigned_abs() => v,
             _ => {
                 self.problems.push(Problem::IntegerRange {
                     span: span.into(),
