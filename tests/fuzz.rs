@@ -245,3 +245,260 @@ fn reproducers_behave() {
     }
     assert!(all.is_empty(), "{}", all.join("\n"));
 }
+
+/// A one-piece walker: `S` walks to `T`.
+const WALKER: &str = r#"puzzle "walker"
+tiles { floor wall }
+outside wall
+marks { target }
+piece man
+legend { '.' floor '#' wall 'S' floor + man 'T' floor + target }
+dirs { n (-1, 0) s (1, 0) w (0, -1) e (0, 1) }
+move walk(d) { shift man d }
+forbid man on wall
+goal man on target
+"#;
+
+/// Hostile inputs the generator is unlikely to make, each with its right answer: an exit
+/// code and a diagnostic code or answer text, within the wall time and with no panic.
+#[test]
+fn hostile_inputs_get_the_right_answer() {
+    let dir = target("hostile");
+    std::fs::create_dir_all(&dir).expect("hostile dir");
+    let put = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).expect("write");
+        p.to_string_lossy().into_owned()
+    };
+    let walker_with = |extra: &str| format!("{WALKER}{extra}");
+    let sokoban =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/sokoban.puz"))
+            .expect("sokoban.puz");
+    let tall: String = std::iter::once("S\n".to_string())
+        .chain(std::iter::repeat_n(".\n".to_string(), 100_000))
+        .chain(std::iter::once("T\n".to_string()))
+        .collect();
+    let plus = |what: &str| {
+        WALKER.replace(
+            "legend { '.' floor",
+            &format!("legend {{ '.' floor{}", format!(" + {what}").repeat(20_000)),
+        )
+    };
+    let cases: Vec<(&str, Vec<String>, i32, &str)> = vec![
+        (
+            "limit i64::MAX",
+            vec![
+                "check".into(),
+                put("limit_max.puz", &walker_with("limit 9223372036854775807\n")),
+            ],
+            1,
+            "puz::syntax::integer_range",
+        ),
+        (
+            "limit past i64",
+            vec![
+                "check".into(),
+                put(
+                    "limit_big.puz",
+                    &walker_with("limit 99999999999999999999999\n"),
+                ),
+            ],
+            1,
+            "puz::syntax::integer_range",
+        ),
+        (
+            "limit 0",
+            vec![
+                "check".into(),
+                put("limit_0.puz", &walker_with("limit 0\n")),
+            ],
+            1,
+            "puz::check::bad_limit",
+        ),
+        (
+            "a direction of i64::MAX",
+            vec![
+                "check".into(),
+                put(
+                    "dir_max.puz",
+                    &WALKER.replace("(-1, 0)", "(9223372036854775807, 0)"),
+                ),
+            ],
+            1,
+            "puz::syntax::integer_range",
+        ),
+        (
+            "a direction of i64::MIN",
+            vec![
+                "check".into(),
+                put(
+                    "dir_min.puz",
+                    &WALKER.replace("(-1, 0)", "(-9223372036854775808, 0)"),
+                ),
+            ],
+            1,
+            "puz::syntax::integer_range",
+        ),
+        (
+            "zero direction vectors",
+            vec![
+                "check".into(),
+                put(
+                    "dir_zero.puz",
+                    &WALKER
+                        .replace("(-1, 0)", "(0, 0)")
+                        .replace("(1, 0)", "(0, 0)"),
+                ),
+            ],
+            1,
+            "puz::check::zero_direction",
+        ),
+        (
+            "five cost components",
+            vec![
+                "check".into(),
+                put("cost5.puz", &walker_with("cost a, b, c, d, e\n")),
+            ],
+            1,
+            "puz::check::",
+        ),
+        (
+            "a 1x1 level without a target",
+            vec![
+                "solve".into(),
+                put("one.puz", WALKER),
+                put("one.txt", "S\n"),
+            ],
+            0,
+            "no solution",
+        ),
+        (
+            "an empty inline level",
+            vec![
+                "check".into(),
+                put(
+                    "empty_level.puz",
+                    &walker_with("level \"e\" \"\"\"\n  \"\"\"\n"),
+                ),
+            ],
+            1,
+            "puz::level::empty",
+        ),
+        (
+            "a level file of blanks",
+            vec![
+                "solve".into(),
+                put("blank.puz", WALKER),
+                put("blank.txt", "   \n \t \n"),
+            ],
+            2,
+            "puz::input::empty",
+        ),
+        (
+            "100,002 rows of one column",
+            vec![
+                "solve".into(),
+                put("tall.puz", WALKER),
+                put("tall.txt", &tall),
+            ],
+            0,
+            "cost: 100001 moves",
+        ),
+        (
+            "a .puz of comments only",
+            vec!["check".into(), put("comments.puz", "// nothing\n// here\n")],
+            1,
+            "puz::check::missing_section",
+        ),
+        (
+            "an empty .puz",
+            vec!["check".into(), put("empty.puz", "")],
+            2,
+            "puz::input::empty",
+        ),
+        (
+            "20,000 `+ floor` in a legend entry",
+            vec!["check".into(), put("plus_floor.puz", &plus("floor"))],
+            1,
+            "puz::check::",
+        ),
+        (
+            "20,000 `+ man` in a legend entry",
+            vec!["check".into(), put("plus_man.puz", &plus("man"))],
+            1,
+            "puz::check::repeated_placement",
+        ),
+        (
+            "CRLF line endings in rules and judge input",
+            vec![
+                "judge".into(),
+                put("crlf.puz", &sokoban.replace('\n', "\r\n")),
+                put("crlf.in", "1 7\r\nSB....T\r\n0 0\r\n"),
+            ],
+            0,
+            "EEEEE",
+        ),
+        (
+            "tabs for every blank",
+            vec![
+                "judge".into(),
+                put("tabs.puz", &sokoban.replace(' ', "\t")),
+                put("tabs.in", "1\t7\nSB....T\n0\t0\n"),
+            ],
+            0,
+            "EEEEE",
+        ),
+        (
+            "judge input `0 0` first",
+            vec![
+                "judge".into(),
+                "puzzles/sokoban.puz".into(),
+                put("zero.in", "0 0\n"),
+            ],
+            0,
+            "",
+        ),
+        (
+            "judge input cut mid-board",
+            vec![
+                "judge".into(),
+                "puzzles/sokoban.puz".into(),
+                put("cut_board.in", "3 3\nS.B\n.."),
+            ],
+            2,
+            "puz::input::",
+        ),
+        (
+            "judge input cut mid-query",
+            vec![
+                "judge".into(),
+                "puzzles/huarong.puz".into(),
+                put(
+                    "cut_query.in",
+                    "3 3 2\n1 1 1\n0 1 1\n1 1 0\n1 2 2 1 3 3\n1 2 2\n",
+                ),
+            ],
+            2,
+            "puz::input::expected_number",
+        ),
+        (
+            "judge board of i64::MAX columns",
+            vec![
+                "judge".into(),
+                "puzzles/sokoban.puz".into(),
+                put("huge.in", "9223372036854775807 9223372036854775807\n"),
+            ],
+            2,
+            "puz::input::",
+        ),
+    ];
+    let lim = Limits::new(wall());
+    let mut all = vec![];
+    for (what, args, code, want) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        for f in fuzz::check_answer(what, &args, &lim, *code, want) {
+            all.push(format!("{what}: [{}] {}", f.class, f.detail));
+        }
+    }
+    assert!(all.is_empty(), "{}", all.join("\n"));
+}

@@ -1241,6 +1241,8 @@ struct Ran {
     stderr_bytes: usize,
     reports: usize,
     stderr: String,
+    /// The start and end of standard output (see [`drain`]).
+    stdout: String,
     elapsed: Duration,
     killed: bool,
 }
@@ -1329,7 +1331,7 @@ fn run_bin(args: &[String], lim: &Limits) -> Ran {
         std::thread::sleep(Duration::from_millis(2));
     };
     let elapsed = t.elapsed();
-    let _ = out.join();
+    let out = out.join().unwrap_or_default();
     let err = err.join().unwrap_or_default();
     let stderr = String::from_utf8_lossy(&err.kept).into_owned();
     use std::os::unix::process::ExitStatusExt;
@@ -1338,6 +1340,7 @@ fn run_bin(args: &[String], lim: &Limits) -> Ran {
         stderr_bytes: err.bytes,
         reports: err.reports,
         stderr,
+        stdout: String::from_utf8_lossy(&out.kept).into_owned(),
         elapsed,
         killed,
     }
@@ -1395,6 +1398,18 @@ fn judge_run(
     fails: &mut Vec<Failure>,
 ) {
     let r = run_bin(args, lim);
+    judge_ran(step, args, &r, lim, stats, fails);
+}
+
+/// Checks one finished run of the binary (see [`judge_run`]).
+fn judge_ran(
+    step: &str,
+    args: &[String],
+    r: &Ran,
+    lim: &Limits,
+    stats: &mut Stats,
+    fails: &mut Vec<Failure>,
+) {
     stats.runs += 1;
     let command = format!("puz {}", args.join(" "));
     let mut fail = |class: String, detail: String| {
@@ -1479,8 +1494,45 @@ fn judge_run(
 /// it like every fuzzed run: no panic or crash, within the wall time, a code on every rule
 /// error. Returns the failures.
 pub fn check_command(step: &str, args: &[&str], lim: &Limits) -> Vec<Failure> {
-    let args: Vec<String> = args
-        .iter()
+    let args = repo_args(args);
+    let mut fails = vec![];
+    judge_run(step, &args, lim, &mut Stats::default(), &mut fails);
+    fails
+}
+
+/// [`check_command`], and the run must also give the right answer: exit code `code`, and
+/// `want` somewhere in its standard output or standard error (a diagnostic code, an
+/// answer).
+pub fn check_answer(
+    step: &str,
+    args: &[&str],
+    lim: &Limits,
+    code: i32,
+    want: &str,
+) -> Vec<Failure> {
+    let args = repo_args(args);
+    let r = run_bin(&args, lim);
+    let mut fails = vec![];
+    judge_ran(step, &args, &r, lim, &mut Stats::default(), &mut fails);
+    if r.code != Some(code) || !(r.stdout.contains(want) || r.stderr.contains(want)) {
+        fails.push(Failure {
+            class: format!("wrong answer: {step}"),
+            step: step.to_string(),
+            command: format!("puz {}", args.join(" ")),
+            detail: format!(
+                "wanted exit {code} and {want:?}; got exit {:?}, stdout {}, stderr {}",
+                r.code,
+                excerpt(&r.stdout),
+                excerpt(&r.stderr)
+            ),
+        });
+    }
+    fails
+}
+
+/// Arguments naming files of the repository become absolute paths.
+fn repo_args(args: &[&str]) -> Vec<String> {
+    args.iter()
         .map(|a| {
             let p = repo(a);
             if p.exists() {
@@ -1489,10 +1541,7 @@ pub fn check_command(step: &str, args: &[&str], lim: &Limits) -> Vec<Failure> {
                 a.to_string()
             }
         })
-        .collect();
-    let mut fails = vec![];
-    judge_run(step, &args, lim, &mut Stats::default(), &mut fails);
-    fails
+        .collect()
 }
 
 /// Inputs larger than this (bytes) skip the in-process library calls.
