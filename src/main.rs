@@ -511,6 +511,26 @@ fn solve_failed(e: SolveError) -> u8 {
     }
 }
 
+/// Why no inline level could be chosen: bad usage, exit 2.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+enum LevelChoice {
+    /// `--level NAME` names no level of the file.
+    #[error("{file} has no level named {name:?}")]
+    #[diagnostic(code(puz::input::no_such_level), help("its levels: {names}"))]
+    NoSuchLevel {
+        file: String,
+        name: String,
+        names: String,
+    },
+    /// The file has no inline level and no level file was given.
+    #[error("{file} has no levels")]
+    #[diagnostic(
+        code(puz::input::no_levels),
+        help("give a level file: puz solve {file} LEVEL")
+    )]
+    NoLevels { file: String },
+}
+
 /// The level a command works on: a level file, an inline level by name, or the first.
 fn pick_level(
     p: &Puzzle,
@@ -533,14 +553,17 @@ fn pick_level(
             let idx = match &name {
                 Some(n) => p.level_index(n).ok_or_else(|| {
                     let names: Vec<&str> = p.model.levels.iter().map(|l| l.name.as_str()).collect();
-                    say!(
-                        "error: {file} has no level named {n:?}; its levels: {}",
-                        names.join(", ")
-                    );
+                    output::report(&LevelChoice::NoSuchLevel {
+                        file: file.to_string(),
+                        name: n.clone(),
+                        names: names.join(", "),
+                    });
                     exit::INPUT
                 })?,
                 None if p.model.levels.is_empty() => {
-                    say!("error: {file} has no levels; give a level file: puz solve {file} LEVEL");
+                    output::report(&LevelChoice::NoLevels {
+                        file: file.to_string(),
+                    });
                     return Err(exit::INPUT);
                 }
                 None => 0,

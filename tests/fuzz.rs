@@ -236,6 +236,10 @@ fn reproducers_behave() {
             "3,000 legend entries naming unknown tiles",
             &["check", "tests/data/fuzz/legend_3000_unknown_tiles.puz"],
         ),
+        (
+            "a direction of i64::MIN",
+            &["check", "tests/data/fuzz/direction_i64_min.puz"],
+        ),
     ];
     let mut all = vec![];
     for (what, args) in cases {

@@ -25,10 +25,7 @@ pub enum SourceError {
     },
     /// The file holds bytes that are not UTF-8.
     #[error("{path} is not UTF-8 text (invalid byte at offset {offset})")]
-    #[diagnostic(
-        code(puz::input::not_utf8),
-        help("save the file as UTF-8 text")
-    )]
+    #[diagnostic(code(puz::input::not_utf8), help("save the file as UTF-8 text"))]
     NotUtf8 {
         /// The file, or "standard input".
         path: String,
