@@ -485,12 +485,13 @@ fn run(cli: Cli) -> Result<(), u8> {
                             exit::INPUT
                         }
                         JudgeError::Solve(e) => solve_failed(e),
-                        e => {
+                        e @ JudgeError::Cutoff { .. } => {
                             say!("error: {e}");
-                            match e {
-                                JudgeError::Cutoff { .. } => exit::CUTOFF,
-                                _ => exit::INPUT,
-                            }
+                            exit::CUTOFF
+                        }
+                        e => {
+                            output::report(&e);
+                            exit::INPUT
                         }
                     })
                 }
@@ -501,7 +502,7 @@ fn run(cli: Cli) -> Result<(), u8> {
 
 /// Reports a solver refusal and gives its exit code.
 fn solve_failed(e: SolveError) -> u8 {
-    say!("error: {e}");
+    output::report(&e);
     match e {
         SolveError::NoFastPath(_) => exit::ENGINE,
         SolveError::SearchUnavailable(_) => exit::SEARCH,
@@ -581,12 +582,12 @@ fn setup(
     model: &puz::compile::Model,
     lvl: puz::engine::Level,
 ) -> Result<puz::engine::Expander<'_>, u8> {
-    puz::engine::Expander::new(model, lvl, &Budget::default()).map_err(|e| {
-        say!("error: {e}");
-        match e {
-            puz::engine::SetupError::Cutoff(_) => exit::CUTOFF,
-            puz::engine::SetupError::TooLarge(_) => exit::INPUT,
+    puz::engine::Expander::new(model, lvl, &Budget::default()).map_err(|e| match e {
+        puz::engine::SetupError::Cutoff(c) => {
+            say!("error: {c}");
+            exit::CUTOFF
         }
+        puz::engine::SetupError::TooLarge(why) => solve_failed(SolveError::TooLarge(why)),
     })
 }
 

@@ -86,25 +86,40 @@ pub struct Answer {
 }
 
 /// Why a level could not be solved at all (a cutoff is an [`Outcome`], not an error).
-#[derive(Debug, thiserror::Error)]
+/// Each kind has its own diagnostic code.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum SolveError {
     /// `--engine fast` on rules no fast path matches (why each one refused).
     #[error(
         "no fast path applies to this puzzle's rules ({0}); use --engine interp or --engine auto"
     )]
+    #[diagnostic(code(puz::solve::no_fast_path))]
     NoFastPath(String),
     /// The requested search does not apply: no heuristic can be derived, or it needs unit
     /// costs.
     #[error("{0}")]
+    #[diagnostic(
+        code(puz::solve::search_unavailable),
+        help("--search auto picks a backend that applies to these rules")
+    )]
     SearchUnavailable(String),
     /// Bidirectional search refused: moves not provably invertible, or too many goals.
     #[error("{0}")]
+    #[diagnostic(
+        code(puz::solve::not_invertible),
+        help("--search auto picks a backend that applies to these rules")
+    )]
     NotInvertible(String),
     /// A path failed its replay through the interpreter (a bug in a solver).
     #[error("internal error: the solver returned a path that does not replay ({0})")]
+    #[diagnostic(
+        code(puz::solve::bad_path),
+        help("this is a bug in puz; please report it")
+    )]
     BadPath(String),
     /// The level does not fit the engine's limits.
     #[error("{0}")]
+    #[diagnostic(code(puz::level::too_large))]
     TooLarge(String),
 }
 

@@ -22,6 +22,10 @@ pub use read::{InputError, InputProblem};
 pub enum JudgeError {
     /// The rules declare no judge format (the puzzle's title).
     #[error("puzzle {0:?} has no `judge` declaration, so it has no judge input format")]
+    #[diagnostic(
+        code(puz::input::no_judge_format),
+        help("declare one with `judge {{ ... }}`, or use `puz solve` with a level file")
+    )]
     NoFormat(String),
     /// The input is malformed.
     #[error(transparent)]
@@ -29,6 +33,7 @@ pub enum JudgeError {
     Input(#[from] InputError),
     /// The solver refused to run (no fast path, search unavailable, ...).
     #[error(transparent)]
+    #[diagnostic(transparent)]
     Solve(#[from] SolveError),
     /// A search hit the budget: no answer can be printed for this case.
     #[error("case {case}: search stopped: {reason}")]
