@@ -249,6 +249,9 @@ enum Command {
         /// Print the board after every move.
         #[arg(long)]
         steps: bool,
+        /// Refuse `--steps` boards longer than this many MiB in all (exit code 6).
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+        max_output: u64,
         /// Print the answer as JSON.
         #[arg(long)]
         json: bool,
@@ -399,9 +402,17 @@ fn run(cli: Cli) -> Result<(), u8> {
             level_file,
             level,
             steps,
+            max_output,
             json,
             search,
-        } => solve_cmd(&file, level_file, level, steps, json, &search),
+        } => solve_cmd(
+            &file,
+            level_file,
+            level,
+            steps.then(|| max_output.saturating_mul(1 << 20)),
+            json,
+            &search,
+        ),
         Command::Graph {
             file,
             level_file,
@@ -771,11 +782,27 @@ enum GraphFormat {
     Json,
 }
 
+/// `--steps` boards estimated past the output limit: refused before anything is drawn.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("--steps would print {boards} boards of {rows} x {cols}, about {mib} MiB, more than --max-output {limit} MiB")]
+#[diagnostic(
+    code(puz::output::too_large),
+    help("drop --steps for the moves alone, or raise --max-output")
+)]
+struct StepsTooLarge {
+    boards: usize,
+    rows: usize,
+    cols: usize,
+    mib: u64,
+    limit: u64,
+}
+
+/// `puz solve`; `steps` is the byte limit of the `--steps` boards when they are asked for.
 fn solve_cmd(
     file: &str,
     level_file: Option<String>,
     level: Option<String>,
-    steps: bool,
+    steps: Option<u64>,
     json: bool,
     search: &SearchArgs,
 ) -> Result<(), u8> {
@@ -844,6 +871,23 @@ fn solve_cmd(
             );
         }
         Outcome::Solved(path) => {
+            if let Some(limit) = steps {
+                // Each board is at least one byte per cell and line break: the output grows
+                // as moves x cells, and is built in memory, so it is bounded before drawing.
+                let board = (rows as u64).saturating_mul(cols as u64 + 1);
+                let bytes = board.saturating_mul(path.states.len() as u64);
+                if bytes > limit {
+                    output::report(&StepsTooLarge {
+                        boards: path.states.len(),
+                        rows,
+                        cols,
+                        mib: bytes.div_ceil(1 << 20),
+                        limit: limit >> 20,
+                    });
+                    return Err(exit::GRAPH);
+                }
+            }
+            let steps = steps.is_some();
             // Built only to draw boards: a stopped search must not pay for a second setup.
             let exp = setup(model, lvl)?;
             let cost = path_cost(model, &path.actions);

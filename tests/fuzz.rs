@@ -409,6 +409,17 @@ fn hostile_inputs_get_the_right_answer() {
             "cost: 100001 moves",
         ),
         (
+            "--steps on 100,002 rows: boards quadratic in the level",
+            vec![
+                "solve".into(),
+                put("tall.puz", WALKER),
+                put("tall.txt", &tall),
+                "--steps".into(),
+            ],
+            6,
+            "puz::output::too_large",
+        ),
+        (
             "a .puz of comments only",
             vec!["check".into(), put("comments.puz", "// nothing\n// here\n")],
             1,
