@@ -237,6 +237,16 @@ fn reproducers_behave() {
             &["check", "tests/data/fuzz/legend_3000_unknown_tiles.puz"],
         ),
         (
+            "a Bloxorz level file with a column of 80,000 block markers",
+            &[
+                "solve",
+                "puzzles/bloxorz.puz",
+                "tests/data/fuzz/level_80000_marker_column.txt",
+                "--timeout",
+                "0.2",
+            ],
+        ),
+        (
             "a direction of i64::MIN",
             &["check", "tests/data/fuzz/direction_i64_min.puz"],
         ),
@@ -330,6 +340,16 @@ fn hostile_inputs_get_the_right_answer() {
             ],
             1,
             "puz::syntax::integer_range",
+        ),
+        (
+            "a Bloxorz level file with a column of 80,000 block markers",
+            &[
+                "solve",
+                "puzzles/bloxorz.puz",
+                "tests/data/fuzz/level_80000_marker_column.txt",
+                "--timeout",
+                "0.2",
+            ],
         ),
         (
             "a direction of i64::MIN",
