@@ -342,16 +342,6 @@ fn hostile_inputs_get_the_right_answer() {
             "puz::syntax::integer_range",
         ),
         (
-            "a Bloxorz level file with a column of 80,000 block markers",
-            &[
-                "solve",
-                "puzzles/bloxorz.puz",
-                "tests/data/fuzz/level_80000_marker_column.txt",
-                "--timeout",
-                "0.2",
-            ],
-        ),
-        (
             "a direction of i64::MIN",
             vec![
                 "check".into(),
