@@ -668,7 +668,7 @@ fn graph_cmd(
         },
     );
     let g = built.map_err(|e| {
-        say!("error: {e}");
+        output::report(&e);
         stats(None);
         match e {
             puz::search::graph::GraphError::TooLarge { .. } => exit::GRAPH,
@@ -686,7 +686,7 @@ fn graph_cmd(
                 // A closed pipe ends quietly (0); a full disk is lost output (8).
                 Err(puz::io::graph::ExportError::Io(e)) => Err(output::write_failed(e)),
                 Err(e) => {
-                    say!("error: {e}");
+                    output::report(&e);
                     Err(match e {
                         puz::io::graph::ExportError::Cutoff(_) => exit::CUTOFF,
                         _ => exit::GRAPH,

@@ -428,8 +428,9 @@ fn graph_state_budget_exit_6() {
         assert_eq!(o.code, 6, "{cmd}: {}", o.stderr);
         assert!(o.stdout.is_empty());
         assert!(
-            o.stderr
-                .contains("error: the state graph has more than 3 states; raise --max-states"),
+            o.stderr.contains("puz::graph::too_many_states")
+                && o.stderr.contains("the state graph has more than 3 states")
+                && o.stderr.contains("--max-states"),
             "{}",
             o.stderr
         );

@@ -30,13 +30,14 @@ pub enum Format {
 }
 
 /// Why an export stopped.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum ExportError {
     /// The export would pass the output limit; nothing was written.
     #[error(
         "the graph export would take about {} MiB ({nodes} states of {board_bytes} bytes each), more than the output limit of {} MiB; raise --max-output or pick a smaller level",
         mib(*.estimate), mib(*.limit)
     )]
+    #[diagnostic(code(puz::output::too_large))]
     TooLarge {
         /// Estimated bytes.
         estimate: u64,
@@ -50,15 +51,18 @@ pub enum ExportError {
     /// The output passed the limit while being written (boards grew past the estimate);
     /// the output is incomplete.
     #[error("the graph export passed the output limit of {} MiB while being written; the output is incomplete; raise --max-output", mib(*.limit))]
+    #[diagnostic(code(puz::output::too_large))]
     LimitPassed {
         /// The limit in bytes.
         limit: u64,
     },
     /// The deadline or the memory limit was reached; the output is incomplete.
     #[error("the graph export stopped: {0}; the output is incomplete")]
+    #[diagnostic(code(puz::graph::stopped))]
     Cutoff(Cutoff),
     /// The writer failed.
     #[error("cannot write the graph: {0}")]
+    #[diagnostic(code(puz::output::write_failed))]
     Io(#[source] std::io::Error),
 }
 

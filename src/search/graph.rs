@@ -35,18 +35,20 @@ pub struct StateGraph {
 }
 
 /// Why a state graph was not built, analyzed or exported.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum GraphError {
     /// More reachable states than the state limit.
     #[error(
         "the state graph has more than {limit} states; raise --max-states or pick a smaller level"
     )]
+    #[diagnostic(code(puz::graph::too_many_states))]
     TooLarge {
         /// The state limit.
         limit: usize,
     },
     /// The deadline or the memory limit was reached.
     #[error("building the state graph stopped: {0}")]
+    #[diagnostic(code(puz::graph::stopped))]
     Cutoff(Cutoff),
 }
 
