@@ -374,11 +374,130 @@ pub enum Problem {
         first: SourceSpan,
     },
 
+    /// A direction used in a move that has none (a per-cell move).
+    #[error("move `{mv}` is played on a cell, so it has no direction `{name}`")]
+    #[diagnostic(
+        code(puz::check::no_direction),
+        help(
+            "name a declared direction (`c + n`), or make the move per direction: `move {mv}(d)`"
+        )
+    )]
+    NoDirection {
+        /// The move's name.
+        mv: String,
+        /// The name used as a direction.
+        name: String,
+        /// Where.
+        #[label("not a direction of this move")]
+        span: SourceSpan,
+    },
+
+    /// `toggle a a`.
+    #[error("`toggle` between `{tile}` and itself changes nothing")]
+    #[diagnostic(
+        code(puz::check::toggle_self),
+        help("name two different tiles, e.g. `toggle on off at c`")
+    )]
+    ToggleSelf {
+        /// The tile.
+        tile: String,
+        /// The statement.
+        #[label("the same tile twice")]
+        span: SourceSpan,
+    },
+
+    /// A counter value outside `0..=max`.
+    #[error("{what} {value} is outside counter `{name}`'s range 0..={max}")]
+    #[diagnostic(
+        code(puz::check::counter_range),
+        help("counters hold 0 to their `max`; raise `max` or use a value in range")
+    )]
+    CounterRange {
+        /// What the value is ("start value", "value").
+        what: &'static str,
+        /// The counter.
+        name: String,
+        /// The value.
+        value: i64,
+        /// Its maximum.
+        max: i64,
+        /// Where.
+        #[label("out of range")]
+        span: SourceSpan,
+    },
+
+    /// Removing a named piece the goal needs.
+    #[error("move `{mv}` removes `{piece}`, but the goal needs it on the board")]
+    #[diagnostic(
+        code(puz::check::remove_goal_piece),
+        help("a removed piece can never meet the goal; remove a copy of an anonymous kind, or change the goal")
+    )]
+    RemoveGoalPiece {
+        /// The move.
+        mv: String,
+        /// The piece.
+        piece: String,
+        /// The statement.
+        #[label("removed here")]
+        span: SourceSpan,
+        /// The goal.
+        #[label("the goal names it")]
+        goal: SourceSpan,
+    },
+
+    /// `create` of a kind with no room for new copies.
+    #[error("move `{mv}` creates `{piece}`, but `{piece}` has no room for new copies")]
+    #[diagnostic(
+        code(puz::check::create_without_room),
+        help("say how many copies may exist at once: `piece {piece} anonymous max 20`")
+    )]
+    CreateWithoutRoom {
+        /// The move.
+        mv: String,
+        /// The piece.
+        piece: String,
+        /// The statement.
+        #[label("created here")]
+        span: SourceSpan,
+    },
+
+    /// `as NAME` on something that is not a piece.
+    #[error("only a piece found at a cell can be named with `as`, but `{what}` is a {found}")]
+    #[diagnostic(
+        code(puz::check::alias_not_piece),
+        help("drop `as {alias}`: tiles and marks are tested, not bound")
+    )]
+    AliasNotPiece {
+        /// The subject.
+        what: String,
+        /// Its kind.
+        found: &'static str,
+        /// The alias.
+        alias: String,
+        /// Where.
+        #[label("names a {found}")]
+        span: SourceSpan,
+    },
+
+    /// A name bound where only a plain test is allowed (under `not`/`or`).
+    #[error("`as {alias}` can only bind a copy in a plain `require` or `if` condition")]
+    #[diagnostic(
+        code(puz::check::alias_in_expression),
+        help("under `not` or `or` nothing is found for sure; test without `as`, or move it to its own `require`")
+    )]
+    AliasInExpression {
+        /// The alias.
+        alias: String,
+        /// Where.
+        #[label("bound under `not`/`or`/`forbid`/`goal`")]
+        span: SourceSpan,
+    },
+
     /// A move with no effect statement: it would never change the state.
     #[error("move `{mv}` changes nothing")]
     #[diagnostic(
         code(puz::check::move_without_effect),
-        help("add a `shift`, `swap`, `turn` or `slide` statement")
+        help("add a statement that changes the state: `shift`, `swap`, `turn`, `slide`, `remove`, `create`, `change`, `toggle` or a counter update")
     )]
     MoveWithoutEffect {
         /// The move's name.

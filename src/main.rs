@@ -930,7 +930,7 @@ fn solve_cmd(
                             "\n{}: {} {} ({})",
                             k + 1,
                             mv.name,
-                            model.dirs[a.dir().index()].name,
+                            model.arg_text(*a),
                             model.letter(*a)
                         );
                         out!(o, "{}", render(&exp, s, form));

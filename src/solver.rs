@@ -420,6 +420,12 @@ pub fn solve_with(
 /// move's direction, or one `turn` whose table undoes itself, with no tests, on a board
 /// whose tiles never change, with every direction's opposite declared.
 fn invertible(model: &Model) -> Result<(), String> {
+    if !model.basic() {
+        return Err(
+            "the rules use mechanics beyond plain moves (counters, removals, conditions, per-cell or per-copy moves)"
+                .into(),
+        );
+    }
     if !model.static_tiles() {
         return Err("tiles change during play, so moves cannot be undone".into());
     }

@@ -236,6 +236,7 @@ fn make_level(g: &Grid, ids: &Ids, blank: usize, token: usize, targets: &[usize]
             marks,
         },
         instances,
+        picture: None,
     }
 }
 

@@ -8,13 +8,15 @@ use super::names::Lookup;
 use super::symbols::{Symbols, Thing};
 use crate::diagnostics::Problem;
 use crate::syntax::ast::{
-    CellExpr, File, ItemKind, MoveDecl, MoveStmtKind, Name, SlideAction, SlideEvent, SlideRule,
+    AssignOp, CellBase, CellExpr, Cond, CondNode, File, ItemKind, MoveDecl, MoveParam, MoveStmt,
+    MoveStmtKind, Name, SlideAction, SlideEvent, SlideRule, Step, Where,
 };
 use crate::syntax::Span;
 
 /// Every move, then the cost components no move adds to.
 pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
     let look = Lookup::new(syms);
+    let goals = goal_pieces(file);
     let mut out = vec![];
     let mut used = vec![false; syms.costs.len()];
     let mut unknown_cost = false;
@@ -22,7 +24,7 @@ pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
         let ItemKind::Move(m) = &item.kind else {
             continue;
         };
-        out.extend(one_move(m, &look));
+        out.extend(one_move(m, &look, &goals));
         for st in &m.body {
             if let MoveStmtKind::Adds(costs) = &st.kind {
                 for c in costs {
@@ -47,15 +49,6 @@ pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
     out
 }
 
-/// `piece`, `piece + d` or `piece - d`.
-fn cell(c: &CellExpr, look: &Lookup, param: &str) -> Vec<Problem> {
-    let mut out: Vec<Problem> = look.piece(&c.piece).into_iter().collect();
-    if let Some((_, d)) = &c.step {
-        out.extend(look.dir(d, Some(param)));
-    }
-    out
-}
-
 /// A cost component named in `adds`.
 fn cost(c: &Name, look: &Lookup) -> Option<Problem> {
     if look.syms.costs.get(&c.text).is_some() {
@@ -72,21 +65,383 @@ fn cost(c: &Name, look: &Lookup) -> Option<Problem> {
     })
 }
 
-fn one_move(m: &MoveDecl, look: &Lookup) -> Vec<Problem> {
+/// One move's names in scope while its statements are checked.
+struct Scope<'a, 'l> {
+    look: &'l Lookup<'a>,
+    mv: &'a str,
+    /// The direction parameter, for per-direction moves.
+    dir_param: Option<&'a str>,
+    /// The cell parameter, for per-cell moves.
+    cell_param: Option<&'a str>,
+    /// Aliases bound so far (`as over`) and loop cells (`for c in ...`).
+    aliases: Vec<String>,
+    cells: Vec<String>,
+    /// Named pieces the goal needs, with the goal's span.
+    goal_pieces: &'a HashMap<String, Span>,
+    effects: usize,
+    out: Vec<Problem>,
+}
+
+impl Scope<'_, '_> {
+    /// A step's direction: the parameter (in a per-direction move) or a declared one.
+    fn step(&mut self, s: &Step) {
+        let d = &s.dir;
+        if self.cell_param.is_some() && self.look.syms.dirs.get(&d.text).is_none() {
+            self.out.push(Problem::NoDirection {
+                mv: self.mv.to_string(),
+                name: d.text.clone(),
+                span: d.span.into(),
+            });
+            return;
+        }
+        self.out.extend(self.look.dir(d, self.dir_param));
+    }
+
+    /// A piece acted on: a piece kind or an alias.
+    fn piece(&mut self, n: &Name) {
+        if self.aliases.contains(&n.text) {
+            return;
+        }
+        self.out.extend(self.look.piece(n));
+    }
+
+    /// A cell expression's base and steps.
+    fn cell(&mut self, c: &CellExpr) {
+        if let CellBase::Name(n) = &c.base {
+            let known = self.aliases.contains(&n.text)
+                || self.cells.contains(&n.text)
+                || self.cell_param == Some(n.text.as_str())
+                || matches!(self.look.syms.thing(&n.text), Some((Thing::Piece, _)));
+            if !known {
+                let mut names: Vec<&str> = self.look.syms.names_of(&[Thing::Piece]).collect();
+                names.extend(self.aliases.iter().map(String::as_str));
+                names.extend(self.cells.iter().map(String::as_str));
+                names.extend(self.cell_param);
+                let help = self
+                    .look
+                    .suggest(&n.text, names.iter().copied())
+                    .or_else(|| Some(format!("a cell starts at a piece, an `as` name, the move's cell or a loop cell; known: {}", names.iter().take(8).copied().collect::<Vec<_>>().join(", "))));
+                self.out.push(Problem::UnknownName {
+                    kind: "piece or cell",
+                    name: n.text.clone(),
+                    span: n.span.into(),
+                    help,
+                });
+            }
+        }
+        for (_, s) in &c.steps {
+            self.step(s);
+        }
+    }
+
+    /// A condition; `bind` says whether an `as` may bind here.
+    fn cond(&mut self, c: &CondNode, bind: bool) {
+        let look = self.look;
+        match &c.cond {
+            Cond::At { what, cell, alias } => {
+                let known_alias = self.aliases.contains(&what.text);
+                if !known_alias {
+                    self.out.extend(look.expect(
+                        "piece, tile or mark",
+                        what,
+                        &[Thing::Piece, Thing::Tile, Thing::Mark],
+                    ));
+                }
+                self.cell(cell);
+                if let Some(a) = alias {
+                    match look.syms.thing(&what.text) {
+                        Some((Thing::Piece, _)) | None => {}
+                        Some((k, _)) => self.out.push(Problem::AliasNotPiece {
+                            what: what.text.clone(),
+                            found: k.noun(),
+                            alias: a.text.clone(),
+                            span: a.span.into(),
+                        }),
+                    }
+                    if !bind {
+                        self.out.push(Problem::AliasInExpression {
+                            alias: a.text.clone(),
+                            span: a.span.into(),
+                        });
+                    }
+                    if let Some((_, first)) = look.syms.thing(&a.text) {
+                        self.out.push(Problem::Duplicate {
+                            kind: "name (an `as` name must be new)",
+                            name: a.text.clone(),
+                            span: a.span.into(),
+                            first: first.into(),
+                        });
+                    }
+                    self.aliases.push(a.text.clone());
+                }
+            }
+            Cond::On { piece, on } => {
+                if !self.aliases.contains(&piece.piece.text) || piece.pose.is_some() {
+                    out_piece_ref(look, piece, &mut self.out);
+                }
+                self.out
+                    .extend(look.expect("tile or mark", on, &[Thing::Tile, Thing::Mark]));
+            }
+            Cond::Count { what, .. } => self.out.extend(look.expect(
+                "piece, tile or mark",
+                what,
+                &[Thing::Piece, Thing::Tile, Thing::Mark],
+            )),
+            Cond::Counter { name, .. } => {
+                self.out
+                    .extend(look.expect("counter", name, &[Thing::Counter]))
+            }
+            Cond::Not(inner) => self.cond(inner, false),
+            Cond::And(parts) => {
+                for p in parts {
+                    self.cond(p, bind);
+                }
+            }
+            Cond::Or(parts) => {
+                for p in parts {
+                    self.cond(p, false);
+                }
+            }
+        }
+    }
+
+    /// A tile change's tiles and cells.
+    fn place(&mut self, place: &Where) {
+        match place {
+            Where::At(c) => self.cell(c),
+            Where::Everywhere(_) => {}
+            Where::On(m) => self.out.extend(self.look.expect("mark", m, &[Thing::Mark])),
+        }
+    }
+
+    /// Statements of a block (the top-level ones are handled by `one_move`).
+    fn stmts(&mut self, body: &[MoveStmt]) {
+        for st in body {
+            self.stmt(st);
+        }
+    }
+
+    fn stmt(&mut self, st: &MoveStmt) {
+        let look = self.look;
+        match &st.kind {
+            MoveStmtKind::Letters(_) | MoveStmtKind::Adds(_) => {}
+            MoveStmtKind::Require(c) => self.cond(c, true),
+            MoveStmtKind::Forbid(c) => self.cond(c, false),
+            MoveStmtKind::Shift { piece, step, .. } | MoveStmtKind::Swap { piece, step } => {
+                self.effects += 1;
+                self.piece(piece);
+                self.step(step);
+            }
+            MoveStmtKind::Turn { piece, rules } => {
+                self.effects += 1;
+                let unknown = look.piece(piece);
+                let known = unknown.is_none();
+                self.out.extend(unknown);
+                let mut seen: HashMap<(&str, &str), Span> = HashMap::new();
+                for r in rules {
+                    if known {
+                        self.out.extend(look.pose(&piece.text, &r.from));
+                        self.out.extend(look.pose(&piece.text, &r.to));
+                    }
+                    self.out.extend(look.dir(&r.dir, None));
+                    match seen.get(&(r.from.text.as_str(), r.dir.text.as_str())) {
+                        Some(first) => self.out.push(Problem::DuplicateTurnRule {
+                            pose: r.from.text.clone(),
+                            dir: r.dir.text.clone(),
+                            span: r.span.into(),
+                            first: (*first).into(),
+                        }),
+                        None => {
+                            seen.insert((&r.from.text, &r.dir.text), r.span);
+                        }
+                    }
+                }
+            }
+            MoveStmtKind::Slide {
+                piece, step, rules, ..
+            } => {
+                self.effects += 1;
+                self.piece(piece);
+                self.step(step);
+                self.out.extend(slide(piece, rules, st.span, look));
+            }
+            MoveStmtKind::Remove(piece) => {
+                self.effects += 1;
+                self.piece(piece);
+                if let Some(goal) = self.goal_pieces.get(&piece.text) {
+                    if !look.syms.anonymous.contains(&piece.text) {
+                        self.out.push(Problem::RemoveGoalPiece {
+                            mv: self.mv.to_string(),
+                            piece: piece.text.clone(),
+                            span: st.span.into(),
+                            goal: (*goal).into(),
+                        });
+                    }
+                }
+            }
+            MoveStmtKind::Create { piece, at } => {
+                self.effects += 1;
+                let before = self.out.len();
+                out_piece_ref(look, piece, &mut self.out);
+                if self.out.len() == before && !look.syms.roomy.contains(&piece.piece.text) {
+                    self.out.push(Problem::CreateWithoutRoom {
+                        mv: self.mv.to_string(),
+                        piece: piece.piece.text.clone(),
+                        span: st.span.into(),
+                    });
+                }
+                self.cell(at);
+            }
+            MoveStmtKind::Change { from, to, place } => {
+                self.effects += 1;
+                self.out.extend(look.tile(from));
+                self.out.extend(look.tile(to));
+                if from.text == to.text {
+                    self.out.push(Problem::ToggleSelf {
+                        tile: from.text.clone(),
+                        span: st.span.into(),
+                    });
+                }
+                self.place(place);
+            }
+            MoveStmtKind::Toggle { a, b, place } => {
+                self.effects += 1;
+                self.out.extend(look.tile(a));
+                self.out.extend(look.tile(b));
+                if a.text == b.text {
+                    self.out.push(Problem::ToggleSelf {
+                        tile: a.text.clone(),
+                        span: st.span.into(),
+                    });
+                }
+                self.place(place);
+            }
+            MoveStmtKind::Counter { name, op, value } => {
+                self.effects += 1;
+                match look.syms.counter_id(&name.text) {
+                    Some(i) => {
+                        let max = look.syms.counter_max[i];
+                        let bad = match op {
+                            AssignOp::Set => !(0..=max).contains(&value.value),
+                            AssignOp::Add | AssignOp::Sub => value.value < 0 || value.value > max,
+                        };
+                        if bad {
+                            self.out.push(Problem::CounterRange {
+                                what: "value",
+                                name: name.text.clone(),
+                                value: value.value,
+                                max,
+                                span: value.span.into(),
+                            });
+                        }
+                    }
+                    None => self
+                        .out
+                        .extend(look.expect("counter", name, &[Thing::Counter])),
+                }
+            }
+            MoveStmtKind::If { cond, then, els } => {
+                let (aliases, cells) = (self.aliases.len(), self.cells.len());
+                self.cond(cond, true);
+                self.stmts(then);
+                self.aliases.truncate(aliases);
+                self.cells.truncate(cells);
+                self.stmts(els);
+                self.aliases.truncate(aliases);
+                self.cells.truncate(cells);
+            }
+            MoveStmtKind::For { var, piece, body } => {
+                self.piece(piece);
+                let (aliases, cells) = (self.aliases.len(), self.cells.len());
+                self.cells.push(var.text.clone());
+                self.stmts(body);
+                self.aliases.truncate(aliases);
+                self.cells.truncate(cells);
+            }
+        }
+    }
+}
+
+/// `piece` or `piece.pose`, into `out`.
+fn out_piece_ref(look: &Lookup, r: &crate::syntax::ast::PieceRef, out: &mut Vec<Problem>) {
+    out.extend(look.piece_ref(r));
+}
+
+/// The named pieces the goal mentions, with the goal's span.
+fn goal_pieces(file: &File) -> HashMap<String, Span> {
+    fn walk(c: &CondNode, span: Span, out: &mut HashMap<String, Span>) {
+        match &c.cond {
+            Cond::At { what, .. } => {
+                out.entry(what.text.clone()).or_insert(span);
+            }
+            Cond::On { piece, .. } => {
+                out.entry(piece.piece.text.clone()).or_insert(span);
+            }
+            Cond::Count { .. } | Cond::Counter { .. } | Cond::Not(_) | Cond::Or(_) => {}
+            Cond::And(parts) => {
+                for p in parts {
+                    walk(p, span, out);
+                }
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    for item in &file.items {
+        if let ItemKind::Goal(g) = &item.kind {
+            walk(g, g.span, &mut out);
+        }
+    }
+    out
+}
+
+fn one_move(m: &MoveDecl, look: &Lookup, goals: &HashMap<String, Span>) -> Vec<Problem> {
     let syms = look.syms;
     let mut out = vec![];
-    let param = m.param.text.as_str();
+    let pname = m.param.name();
+    let param = pname.text.as_str();
+    let (dir_param, cell_param) = match &m.param {
+        MoveParam::Dir { .. } => (Some(param), None),
+        MoveParam::Cell(_) => (None, Some(param)),
+    };
     if let Some(first) = syms.dirs.span(param) {
         out.push(Problem::Duplicate {
             kind: "direction name (move parameter)",
             name: param.to_string(),
-            span: m.param.span.into(),
+            span: pname.span.into(),
+            first: first.into(),
+        });
+    } else if let (Some(_), Some((_, first))) = (cell_param, syms.thing(param)) {
+        out.push(Problem::Duplicate {
+            kind: "name (move parameter)",
+            name: param.to_string(),
+            span: pname.span.into(),
             first: first.into(),
         });
     }
+    let mut expected = syms.dirs.len();
+    if let MoveParam::Dir {
+        only: Some(only), ..
+    } = &m.param
+    {
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for d in only {
+            out.extend(look.dir(d, None));
+            if let Some(first) = seen.insert(&d.text, d.span) {
+                out.push(Problem::Duplicate {
+                    kind: "direction in the move's list",
+                    name: d.text.clone(),
+                    span: d.span.into(),
+                    first: first.into(),
+                });
+            }
+        }
+        expected = seen.len();
+    }
+    if cell_param.is_some() {
+        expected = 1;
+    }
     let mut letters_at: Option<Span> = None;
     let mut adds_at: Option<Span> = None;
-    let mut effects = 0;
     let mut adds_any = false;
     let once = |keyword, at: &mut Option<Span>, span: Span| {
         let repeat = at.map(|first| Problem::DuplicateStatement {
@@ -103,17 +458,26 @@ fn one_move(m: &MoveDecl, look: &Lookup) -> Vec<Problem> {
             MoveStmtKind::Letters(s) => {
                 out.extend(once("letters", &mut letters_at, st.span));
                 let given = s.value.chars().count();
-                let expected = syms.dirs.len();
                 if expected > 0 && given != expected {
-                    let order: Vec<&str> = syms.dirs.names().take(64).collect();
+                    let help = if cell_param.is_some() {
+                        "a per-cell move prints one letter, e.g. `letters \"p\"`".to_string()
+                    } else {
+                        let order: Vec<&str> = match &m.param {
+                            MoveParam::Dir {
+                                only: Some(only), ..
+                            } => only.iter().map(|n| n.text.as_str()).take(64).collect(),
+                            _ => syms.dirs.names().take(64).collect(),
+                        };
+                        format!(
+                            "give one letter per direction, in the order {}",
+                            order.join(" ")
+                        )
+                    };
                     out.push(Problem::LettersCount {
                         given,
                         expected,
                         span: s.span.into(),
-                        help: format!(
-                            "give one letter per direction, in the order {}",
-                            order.join(" ")
-                        ),
+                        help,
                     });
                 }
             }
@@ -136,52 +500,22 @@ fn one_move(m: &MoveDecl, look: &Lookup) -> Vec<Problem> {
                     }
                 }
             }
-            MoveStmtKind::Require(c) | MoveStmtKind::Forbid(c) => {
-                out.extend(look.expect(
-                    "piece, tile or mark",
-                    &c.what,
-                    &[Thing::Piece, Thing::Tile, Thing::Mark],
-                ));
-                out.extend(cell(&c.cell, look, param));
-            }
-            MoveStmtKind::Shift { piece, dir, .. } | MoveStmtKind::Swap { piece, dir } => {
-                effects += 1;
-                out.extend(look.piece(piece));
-                out.extend(look.dir(dir, Some(param)));
-            }
-            MoveStmtKind::Turn { piece, rules } => {
-                effects += 1;
-                let unknown = look.piece(piece);
-                let known = unknown.is_none();
-                out.extend(unknown);
-                let mut seen: HashMap<(&str, &str), Span> = HashMap::new();
-                for r in rules {
-                    if known {
-                        out.extend(look.pose(&piece.text, &r.from));
-                        out.extend(look.pose(&piece.text, &r.to));
-                    }
-                    out.extend(look.dir(&r.dir, None));
-                    match seen.get(&(r.from.text.as_str(), r.dir.text.as_str())) {
-                        Some(first) => out.push(Problem::DuplicateTurnRule {
-                            pose: r.from.text.clone(),
-                            dir: r.dir.text.clone(),
-                            span: r.span.into(),
-                            first: (*first).into(),
-                        }),
-                        None => {
-                            seen.insert((&r.from.text, &r.dir.text), r.span);
-                        }
-                    }
-                }
-            }
-            MoveStmtKind::Slide { piece, dir, rules } => {
-                effects += 1;
-                out.extend(look.piece(piece));
-                out.extend(look.dir(dir, Some(param)));
-                out.extend(slide(piece, rules, st.span, look));
-            }
+            _ => {}
         }
     }
+    let mut scope = Scope {
+        look,
+        mv: &m.name.text,
+        dir_param,
+        cell_param,
+        aliases: vec![],
+        cells: vec![],
+        goal_pieces: goals,
+        effects: 0,
+        out: vec![],
+    };
+    scope.stmts(&m.body);
+    out.extend(scope.out);
     if !adds_any && !syms.costs.is_empty() {
         out.push(Problem::FreeMove {
             mv: m.name.text.clone(),
@@ -189,7 +523,7 @@ fn one_move(m: &MoveDecl, look: &Lookup) -> Vec<Problem> {
             span: m.name.span.into(),
         });
     }
-    if effects == 0 {
+    if scope.effects == 0 {
         out.push(Problem::MoveWithoutEffect {
             mv: m.name.text.clone(),
             span: m.name.span.into(),

@@ -3,7 +3,7 @@
 use super::names::Lookup;
 use super::symbols::{Symbols, Thing};
 use crate::diagnostics::Problem;
-use crate::syntax::ast::{File, ItemKind};
+use crate::syntax::ast::{CellBase, Cond, CondNode, File, ItemKind};
 
 /// Every `forbid` and `goal` declaration.
 pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
@@ -16,16 +16,54 @@ pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
                 out.extend(look.piece_ref(&f.piece));
                 out.extend(look.expect("tile or mark", &f.tile, &place));
             }
-            ItemKind::Goal(conds) => {
-                for g in conds {
-                    out.extend(look.piece_ref(&g.piece));
-                    out.extend(look.expect("tile or mark", &g.on, &place));
-                }
-            }
+            ItemKind::Goal(cond) => goal(cond, &look, &mut out),
             _ => {}
         }
     }
     out
+}
+
+/// A goal condition: pieces, tiles, marks and counters by name; cells start at a piece
+/// or an absolute `(row, col)`; nothing is bound.
+fn goal(c: &CondNode, look: &Lookup, out: &mut Vec<Problem>) {
+    let place = [Thing::Tile, Thing::Mark];
+    match &c.cond {
+        Cond::At { what, cell, alias } => {
+            out.extend(look.expect(
+                "piece, tile or mark",
+                what,
+                &[Thing::Piece, Thing::Tile, Thing::Mark],
+            ));
+            if let CellBase::Name(n) = &cell.base {
+                out.extend(look.piece(n));
+            }
+            for (_, s) in &cell.steps {
+                out.extend(look.dir(&s.dir, None));
+            }
+            if let Some(a) = alias {
+                out.push(Problem::AliasInExpression {
+                    alias: a.text.clone(),
+                    span: a.span.into(),
+                });
+            }
+        }
+        Cond::On { piece, on } => {
+            out.extend(look.piece_ref(piece));
+            out.extend(look.expect("tile or mark", on, &place));
+        }
+        Cond::Count { what, .. } => out.extend(look.expect(
+            "piece, tile or mark",
+            what,
+            &[Thing::Piece, Thing::Tile, Thing::Mark],
+        )),
+        Cond::Counter { name, .. } => out.extend(look.expect("counter", name, &[Thing::Counter])),
+        Cond::Not(inner) => goal(inner, look, out),
+        Cond::And(parts) | Cond::Or(parts) => {
+            for p in parts {
+                goal(p, look, out);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -66,7 +66,6 @@ pub fn empty(file: &File) -> Vec<Problem> {
                 l.is_empty(),
                 "map level symbols to tiles, e.g. `legend { '.' floor '#' wall }`",
             ),
-            ItemKind::Goal(g) => ("goal", g.is_empty(), "say what counts as solved"),
             _ => continue,
         };
         if empty {

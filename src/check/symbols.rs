@@ -19,6 +19,8 @@ pub enum Thing {
     Mark,
     /// A piece from `piece`.
     Piece,
+    /// A counter from `counter`.
+    Counter,
 }
 
 impl Thing {
@@ -28,6 +30,7 @@ impl Thing {
             Thing::Tile => "tile",
             Thing::Mark => "mark",
             Thing::Piece => "piece",
+            Thing::Counter => "counter",
         }
     }
 }
@@ -93,6 +96,13 @@ pub struct Symbols {
     tiles: Vec<String>,
     marks: Vec<String>,
     pieces: Vec<String>,
+    counters: Vec<String>,
+    /// Per counter: its `max`.
+    pub(crate) counter_max: Vec<i64>,
+    /// Anonymous piece names.
+    pub(crate) anonymous: HashSet<String>,
+    /// Piece names with room for new copies (`max N`, or named).
+    pub(crate) roomy: HashSet<String>,
     /// Tile names that declare `-> other`.
     mutable: HashSet<String>,
     /// Pose names per piece name.
@@ -126,6 +136,11 @@ impl Symbols {
         self.id_of(name, Thing::Tile)
     }
 
+    /// The index of counter `name`.
+    pub(crate) fn counter_id(&self, name: &str) -> Option<usize> {
+        self.id_of(name, Thing::Counter)
+    }
+
     /// The index of piece `name`.
     pub(crate) fn piece_id(&self, name: &str) -> Option<usize> {
         self.id_of(name, Thing::Piece)
@@ -146,6 +161,7 @@ impl Symbols {
                 Thing::Tile => &self.tiles,
                 Thing::Mark => &self.marks,
                 Thing::Piece => &self.pieces,
+                Thing::Counter => &self.counters,
             }
             .iter()
             .map(String::as_str)
@@ -171,6 +187,7 @@ impl Symbols {
             Thing::Tile => &mut self.tiles,
             Thing::Mark => &mut self.marks,
             Thing::Piece => &mut self.pieces,
+            Thing::Counter => &mut self.counters,
         };
         let id = list.len();
         list.push(name.text.clone());
@@ -212,9 +229,22 @@ pub fn declare(file: &File) -> (Symbols, Vec<Problem>) {
             }
             ItemKind::Piece(p) => {
                 problems.extend(syms.add_thing(&p.name, Thing::Piece));
+                if p.anonymous {
+                    syms.anonymous.insert(p.name.text.clone());
+                }
+                if p.max.is_some() || !p.anonymous {
+                    syms.roomy.insert(p.name.text.clone());
+                }
                 let (table, dups) = pose_table(p);
                 problems.extend(dups);
                 syms.poses.entry(p.name.text.clone()).or_insert(table);
+            }
+            ItemKind::Counter(c) => {
+                let fresh = !syms.things.contains_key(&c.name.text);
+                problems.extend(syms.add_thing(&c.name, Thing::Counter));
+                if fresh {
+                    syms.counter_max.push(c.max.value);
+                }
             }
             ItemKind::Dirs(dirs) => {
                 for d in dirs {

@@ -121,6 +121,8 @@ pub fn dump(m: &Model) -> String {
         .iter()
         .map(|g| format!("{} on {}", piece_pose(m, g.piece, g.pose), place(m, g.on)))
         .collect();
+    let mut goals = goals;
+    goals.extend(m.goal_rest.iter().map(|c| cond_text(m, c)));
     let _ = writeln!(w, "goal {}", goals.join(" and "));
     for (i, l) in m.levels.iter().enumerate() {
         let cols = l.rows.first().map(|r| r.chars().count()).unwrap_or(0);
@@ -209,11 +211,92 @@ fn step(m: &Model, s: Step) -> String {
         Some(d) => format!("d{} {}", d.0, m.dirs[d.index()].name),
         None => "dir".to_string(),
     };
+    let d = if s.times == 1 {
+        d
+    } else {
+        format!("{}*{d}", s.times)
+    };
     if s.negate {
         format!("-{d}")
     } else {
         d
     }
+}
+
+/// A piece acted on: `p3`, or `p3@a1` for alias 1, with ` each` for every copy.
+fn who(piece: PieceId, alias: Option<u16>, each: bool) -> String {
+    let mut s = format!("p{}", piece.0);
+    if let Some(a) = alias {
+        s += &format!("@a{a}");
+    }
+    if each {
+        s = format!("each {s}");
+    }
+    s
+}
+
+fn cell_text(m: &Model, c: &Cell) -> String {
+    let mut s = match c.base {
+        Base::Piece(p, a) => who(p, a, false),
+        Base::Param => "cell".to_string(),
+        Base::Var(d) => format!("loop{d}"),
+        Base::Abs(r, c) => format!("({r}, {c})"),
+    };
+    for st in &c.steps {
+        s += &format!(" + {}", step(m, *st));
+    }
+    s
+}
+
+fn cond_text(m: &Model, c: &Cond) -> String {
+    match c {
+        Cond::At {
+            subject: s,
+            cell,
+            bind,
+        } => {
+            let b = match bind {
+                Some((k, Some(a))) => format!(" as {}", who(*k, Some(*a), false)),
+                _ => String::new(),
+            };
+            format!("{} at {}{b}", subject(m, *s), cell_text(m, cell))
+        }
+        Cond::On {
+            piece,
+            alias,
+            pose,
+            place: p,
+        } => {
+            let pose = pose.map_or(String::new(), |q| format!(".pose{}", q.0));
+            format!("{}{pose} on {}", who(*piece, *alias, false), place(m, *p))
+        }
+        Cond::Count { what, op, value } => {
+            format!("count({}) {} {value}", subject(m, *what), op.text())
+        }
+        Cond::Counter { id, op, value } => {
+            format!(
+                "c{id} {} {} {value}",
+                m.counters[*id as usize].name,
+                op.text()
+            )
+        }
+        Cond::Not(inner) => format!("not ({})", cond_text(m, inner)),
+        Cond::And(parts) => parts
+            .iter()
+            .map(|p| format!("({})", cond_text(m, p)))
+            .collect::<Vec<_>>()
+            .join(" and "),
+        Cond::Or(parts) => parts
+            .iter()
+            .map(|p| format!("({})", cond_text(m, p)))
+            .collect::<Vec<_>>()
+            .join(" or "),
+    }
+}
+
+fn block_text(m: &Model, ops: &[Op]) -> String {
+    let parts: Vec<String> = ops.iter().map(|o| op_text(m, o)).collect();
+    format!("{{ {} }}", parts.join("; "))
 }
 
 fn op_text(m: &Model, op: &Op) -> String {
@@ -233,9 +316,22 @@ fn op_text(m: &Model, op: &Op) -> String {
                 subject(m, *s)
             )
         }
-        Op::Shift { piece, step: s } => format!("shift p{} {}", piece.0, step(m, *s)),
-        Op::Swap { piece, step: s } => format!("swap p{} {}", piece.0, step(m, *s)),
-        Op::Turn { piece, table } => {
+        Op::Shift {
+            piece,
+            step: s,
+            alias,
+            each,
+        } => format!("shift {} {}", who(*piece, *alias, *each), step(m, *s)),
+        Op::Swap {
+            piece,
+            step: s,
+            alias,
+        } => format!("swap {} {}", who(*piece, *alias, false), step(m, *s)),
+        Op::Turn {
+            piece,
+            table,
+            alias,
+        } => {
             let nd = m.dirs.len();
             let rows: Vec<String> = table
                 .iter()
@@ -247,12 +343,14 @@ fn op_text(m: &Model, op: &Op) -> String {
                     None => format!("pose{}.d{}->none", i / nd, i % nd),
                 })
                 .collect();
-            format!("turn p{} [{}]", piece.0, rows.join(" "))
+            format!("turn {} [{}]", who(*piece, *alias, false), rows.join(" "))
         }
         Op::Slide {
             piece,
             step: s,
             rules,
+            alias,
+            each,
         } => {
             let rs: Vec<String> = rules
                 .iter()
@@ -276,7 +374,61 @@ fn op_text(m: &Model, op: &Op) -> String {
                     format!("{ev}: {}", acts.join(","))
                 })
                 .collect();
-            format!("slide p{} {} {{ {} }}", piece.0, step(m, *s), rs.join("; "))
+            format!(
+                "slide {} {} {{ {} }}",
+                who(*piece, *alias, *each),
+                step(m, *s),
+                rs.join("; ")
+            )
         }
+        Op::Check { cond, want } => format!(
+            "{} {}",
+            if *want { "require" } else { "forbid" },
+            cond_text(m, cond)
+        ),
+        Op::Remove { piece, alias } => format!("remove {}", who(*piece, *alias, false)),
+        Op::Create { piece, pose, cell } => format!(
+            "create p{}.pose{} at {}",
+            piece.0,
+            pose.0,
+            cell_text(m, cell)
+        ),
+        Op::Change {
+            from,
+            to,
+            toggle,
+            place: at,
+        } => {
+            let at = match at {
+                TilePlace::At(c) => format!("at {}", cell_text(m, c)),
+                TilePlace::All => "everywhere".to_string(),
+                TilePlace::Mark(k) => format!("on {}", place(m, Place::Mark(*k))),
+            };
+            let (a, b) = (place(m, Place::Tile(*from)), place(m, Place::Tile(*to)));
+            if *toggle {
+                format!("toggle {a} {b} {at}")
+            } else {
+                format!("change {a} -> {b} {at}")
+            }
+        }
+        Op::Count { id, op, value } => {
+            let op = match op {
+                AssignOp::Add => "+=",
+                AssignOp::Sub => "-=",
+                AssignOp::Set => "=",
+            };
+            format!("c{id} {} {op} {value}", m.counters[*id as usize].name)
+        }
+        Op::If { cond, then, els } => format!(
+            "if {} {} else {}",
+            cond_text(m, cond),
+            block_text(m, then),
+            block_text(m, els)
+        ),
+        Op::ForCells { piece, alias, body } => format!(
+            "for each cell of {} {}",
+            who(*piece, *alias, false),
+            block_text(m, body)
+        ),
     }
 }

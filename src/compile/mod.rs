@@ -55,6 +55,8 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
         moves: vec![],
         forbids: vec![],
         goal: vec![],
+        goal_rest: vec![],
+        counters: vec![],
         levels: vec![],
         judge: None,
         facts: Default::default(),
@@ -76,6 +78,7 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
             ItemKind::Piece(p) => m.pieces.push(PieceKind {
                 name: p.name.text.clone(),
                 anonymous: p.anonymous,
+                max: p.max.map(|v| v.value.max(0) as u32),
                 poses: match &p.poses {
                     Some(ps) => ps
                         .iter()
@@ -135,20 +138,34 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
                     .map(|p| c.pose(&f.piece.piece.text, &p.text)),
                 place: c.place(&f.tile.text),
             }),
-            ItemKind::Goal(gs) => {
-                m.goal = gs
-                    .iter()
-                    .map(|g| GoalCond {
-                        piece: c.piece(&g.piece.piece.text),
-                        pose: g
-                            .piece
-                            .pose
-                            .as_ref()
-                            .map(|p| c.pose(&g.piece.piece.text, &p.text)),
-                        on: c.place(&g.on.text),
-                    })
-                    .collect()
+            ItemKind::Goal(g) => {
+                let mut scope = Scope::default();
+                let conjuncts = match &g.cond {
+                    ast::Cond::And(parts) => parts.iter().collect(),
+                    _ => vec![g],
+                };
+                for part in conjuncts {
+                    match &part.cond {
+                        ast::Cond::On { piece, on } => m.goal.push(GoalCond {
+                            piece: c.piece(&piece.piece.text),
+                            pose: piece
+                                .pose
+                                .as_ref()
+                                .map(|p| c.pose(&piece.piece.text, &p.text)),
+                            on: c.place(&on.text),
+                        }),
+                        _ => {
+                            let cond = c.cond(part, &mut scope, None, false);
+                            m.goal_rest.push(cond)
+                        }
+                    }
+                }
             }
+            ItemKind::Counter(k) => m.counters.push(Counter {
+                name: k.name.text.clone(),
+                max: k.max.value.max(0) as u32,
+                start: k.start.map_or(0, |v| v.value.max(0) as u32),
+            }),
             ItemKind::Level(l) => m.levels.push(LevelText {
                 name: l.name.value.clone(),
                 form: l.form.map_or(GridForm::Chars, grid_form),
@@ -196,6 +213,23 @@ struct Compiler<'a> {
     syms: &'a Symbols,
 }
 
+/// Names in scope while a move compiles.
+#[derive(Default)]
+struct Scope {
+    /// The cell parameter's name, for per-cell moves.
+    cell_param: Option<String>,
+    /// `as` names in scope and their kinds, innermost last.
+    aliases: Vec<(String, PieceId)>,
+    /// The alias index of each name in `aliases`.
+    alias_ids: Vec<u16>,
+    /// `for` loop cells, innermost last.
+    cells: Vec<String>,
+    /// The next alias index.
+    next_alias: u16,
+    /// The kind of every alias index.
+    kinds: Vec<PieceId>,
+}
+
 impl Compiler<'_> {
     fn tile(&self, name: &str) -> TileId {
         TileId(id16(self.syms.tile_id(name).expect("checked tile")))
@@ -222,36 +256,185 @@ impl Compiler<'_> {
             Some((Thing::Piece, id)) => Subject::Piece(PieceId(id16(id))),
             Some((Thing::Mark, id)) => Subject::Mark(MarkId(id16(id))),
             Some((Thing::Tile, id)) => Subject::Tile(TileId(id16(id))),
-            None => unreachable!("checked subject `{name}`"),
+            Some((Thing::Counter, _)) | None => unreachable!("checked subject `{name}`"),
         }
     }
 
-    fn step(&self, param: &str, dir: &str, negate: bool) -> Step {
+    fn step(&self, param: Option<&str>, st: &ast::Step) -> Step {
+        let dir = st.dir.text.as_str();
         Step {
-            fixed: if dir == param {
+            fixed: if Some(dir) == param {
                 None
             } else {
                 Some(DirId(id16(
                     self.syms.dirs.get(dir).expect("checked direction"),
                 )))
             },
-            negate,
+            negate: st.negate,
+            times: st.times as i32,
         }
     }
 
+    /// A step written after `+` or `-` in a cell expression.
+    fn signed_step(&self, param: Option<&str>, neg: bool, st: &ast::Step) -> Step {
+        let mut s = self.step(param, st);
+        s.negate ^= neg;
+        s
+    }
+
+    /// A piece name acted on: its kind and, for an alias, the alias index.
+    fn var(&self, name: &str, scope: &Scope) -> (PieceId, Option<u16>) {
+        match scope.aliases.iter().rposition(|(a, _)| a == name) {
+            Some(i) => (scope.aliases[i].1, Some(scope.alias_ids[i])),
+            None => (self.piece(name), None),
+        }
+    }
+
+    fn cell(&self, c: &ast::CellExpr, scope: &Scope, param: Option<&str>) -> Cell {
+        let base = match &c.base {
+            ast::CellBase::Coord(o) => Base::Abs(o.dr as i32, o.dc as i32),
+            ast::CellBase::Name(n) => {
+                if let Some(depth) = scope.cells.iter().rev().position(|v| *v == n.text) {
+                    Base::Var(depth as u16)
+                } else if scope.cell_param.as_deref() == Some(n.text.as_str()) {
+                    Base::Param
+                } else {
+                    let (k, a) = self.var(&n.text, scope);
+                    Base::Piece(k, a)
+                }
+            }
+        };
+        Cell {
+            base,
+            steps: c
+                .steps
+                .iter()
+                .map(|(neg, st)| self.signed_step(param, *neg, st))
+                .collect(),
+        }
+    }
+
+    /// A condition; `bind` says whether a piece found by a top-level `at` is bound.
+    fn cond(&self, c: &ast::CondNode, scope: &mut Scope, param: Option<&str>, bind: bool) -> Cond {
+        match &c.cond {
+            ast::Cond::At { what, cell, alias } => {
+                let cell = self.cell(cell, scope, param);
+                let subject = match scope.aliases.iter().rev().find(|(a, _)| *a == what.text) {
+                    Some((_, k)) => Subject::Piece(*k),
+                    None => self.subject(&what.text),
+                };
+                let bind = match (subject, alias) {
+                    (Subject::Piece(k), Some(a)) if bind => {
+                        let id = scope.next_alias;
+                        scope.next_alias += 1;
+                        scope.aliases.push((a.text.clone(), k));
+                        scope.alias_ids.push(id);
+                        scope.kinds.push(k);
+                        Some((k, Some(id)))
+                    }
+                    (Subject::Piece(k), None) if bind => Some((k, None)),
+                    _ => None,
+                };
+                Cond::At {
+                    subject,
+                    cell,
+                    bind,
+                }
+            }
+            ast::Cond::On { piece, on } => {
+                let (k, alias) = self.var(&piece.piece.text, scope);
+                let kname = &self.syms_piece_name(k);
+                Cond::On {
+                    piece: k,
+                    alias,
+                    pose: piece.pose.as_ref().map(|p| self.pose(kname, &p.text)),
+                    place: self.place(&on.text),
+                }
+            }
+            ast::Cond::Count { what, op, value } => Cond::Count {
+                what: self.subject(&what.text),
+                op: *op,
+                value: value.value,
+            },
+            ast::Cond::Counter { name, op, value } => Cond::Counter {
+                id: id16(self.syms.counter_id(&name.text).expect("checked counter")),
+                op: *op,
+                value: value.value,
+            },
+            ast::Cond::Not(inner) => Cond::Not(Box::new(self.cond(inner, scope, param, false))),
+            ast::Cond::And(parts) => Cond::And(
+                parts
+                    .iter()
+                    .map(|p| self.cond(p, scope, param, bind))
+                    .collect(),
+            ),
+            ast::Cond::Or(parts) => Cond::Or(
+                parts
+                    .iter()
+                    .map(|p| self.cond(p, scope, param, false))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn syms_piece_name(&self, k: PieceId) -> String {
+        self.syms
+            .names_of(&[Thing::Piece])
+            .nth(k.index())
+            .expect("a known piece")
+            .to_string()
+    }
+
     fn move_program(&self, mv: &ast::MoveDecl, m: &Model) -> MoveProgram {
-        let param = mv.param.text.as_str();
         let nd = m.dirs.len();
+        let (param, dir_param, prm) = match &mv.param {
+            ast::MoveParam::Dir { name, only } => (
+                Param::Dirs(match only {
+                    None => (0..nd).map(|d| DirId(d as u16)).collect(),
+                    Some(list) => {
+                        let mut ds: Vec<DirId> = list
+                            .iter()
+                            .map(|n| DirId(id16(self.syms.dirs.get(&n.text).expect("checked"))))
+                            .collect();
+                        ds.sort_unstable();
+                        ds.dedup();
+                        ds
+                    }
+                }),
+                Some(name.text.as_str()),
+                None,
+            ),
+            ast::MoveParam::Cell(name) => (Param::Cell, None, Some(name.text.clone())),
+        };
         let mut prog = MoveProgram {
             name: mv.name.text.clone(),
-            letters: m.dirs.iter().map(|d| d.name.clone()).collect(),
+            letters: match &param {
+                Param::Cell => vec![mv.name.text.clone()],
+                Param::Dirs(_) => m.dirs.iter().map(|d| d.name.clone()).collect(),
+            },
             adds: vec![0; m.costs.len()],
             ops: vec![],
+            param,
+            aliases: vec![],
+        };
+        let mut scope = Scope {
+            cell_param: prm,
+            ..Scope::default()
         };
         for st in &mv.body {
             match &st.kind {
                 MoveStmtKind::Letters(s) => {
-                    prog.letters = s.value.chars().map(String::from).collect()
+                    let letters: Vec<String> = s.value.chars().map(String::from).collect();
+                    prog.letters = match &prog.param {
+                        Param::Dirs(ds) if ds.len() < nd => {
+                            let mut full = vec![String::new(); nd];
+                            for (d, l) in ds.iter().zip(letters) {
+                                full[d.index()] = l;
+                            }
+                            full
+                        }
+                        _ => letters,
+                    };
                 }
                 MoveStmtKind::Adds(names) => {
                     for n in names {
@@ -260,44 +443,128 @@ impl Compiler<'_> {
                         }
                     }
                 }
-                MoveStmtKind::Require(cond) | MoveStmtKind::Forbid(cond) => {
-                    prog.ops.push(Op::Test {
-                        subject: self.subject(&cond.what.text),
-                        cell: CellRef {
-                            piece: self.piece(&cond.cell.piece.text),
-                            step: cond
-                                .cell
-                                .step
-                                .as_ref()
-                                .map(|(neg, d)| self.step(param, &d.text, *neg)),
-                        },
-                        want: matches!(st.kind, MoveStmtKind::Require(_)),
-                    })
-                }
-                MoveStmtKind::Shift { piece, negate, dir } => prog.ops.push(Op::Shift {
-                    piece: self.piece(&piece.text),
-                    step: self.step(param, &dir.text, *negate),
-                }),
-                MoveStmtKind::Swap { piece, dir } => prog.ops.push(Op::Swap {
-                    piece: self.piece(&piece.text),
-                    step: self.step(param, &dir.text, false),
-                }),
-                MoveStmtKind::Turn { piece, rules } => {
-                    let pid = self.piece(&piece.text);
-                    let np = m.pieces[pid.index()].poses.len();
-                    let mut table = vec![None; np * nd];
-                    for r in rules {
-                        let from = self.pose(&piece.text, &r.from.text);
-                        let to = self.pose(&piece.text, &r.to.text);
-                        let d = self.syms.dirs.get(&r.dir.text).expect("checked direction");
-                        table[from.index() * nd + d] =
-                            Some((to, r.offset.dr as i32, r.offset.dc as i32));
+                _ => {
+                    if let Some(op) = self.op(st, &mut scope, dir_param, m) {
+                        prog.ops.push(op);
                     }
-                    prog.ops.push(Op::Turn { piece: pid, table });
                 }
-                MoveStmtKind::Slide { piece, dir, rules } => prog.ops.push(Op::Slide {
-                    piece: self.piece(&piece.text),
-                    step: self.step(param, &dir.text, false),
+            }
+        }
+        prog.aliases = scope.kinds;
+        prog
+    }
+
+    /// The ops of a block.
+    fn block(
+        &self,
+        body: &[ast::MoveStmt],
+        scope: &mut Scope,
+        param: Option<&str>,
+        m: &Model,
+    ) -> Vec<Op> {
+        body.iter()
+            .filter_map(|st| self.op(st, scope, param, m))
+            .collect()
+    }
+
+    /// One statement as an op (`letters` and `adds` are not ops).
+    fn op(
+        &self,
+        st: &ast::MoveStmt,
+        scope: &mut Scope,
+        param: Option<&str>,
+        m: &Model,
+    ) -> Option<Op> {
+        let nd = m.dirs.len();
+        Some(match &st.kind {
+            MoveStmtKind::Letters(_) | MoveStmtKind::Adds(_) => return None,
+            MoveStmtKind::Require(cond) | MoveStmtKind::Forbid(cond) => {
+                let want = matches!(st.kind, MoveStmtKind::Require(_));
+                // The seed form `what at piece [+|- d]` keeps its own op.
+                if let ast::Cond::At {
+                    what,
+                    cell,
+                    alias: None,
+                } = &cond.cond
+                {
+                    let simple_base = match &cell.base {
+                        ast::CellBase::Name(n) => {
+                            !scope.cells.contains(&n.text)
+                                && scope.cell_param.as_deref() != Some(n.text.as_str())
+                                && !scope.aliases.iter().any(|(a, _)| *a == n.text)
+                                && !scope.aliases.iter().any(|(a, _)| *a == what.text)
+                        }
+                        ast::CellBase::Coord(_) => false,
+                    };
+                    if simple_base && cell.steps.len() <= 1 {
+                        let ast::CellBase::Name(n) = &cell.base else {
+                            unreachable!("checked above")
+                        };
+                        return Some(Op::Test {
+                            subject: self.subject(&what.text),
+                            cell: CellRef {
+                                piece: self.piece(&n.text),
+                                step: cell
+                                    .steps
+                                    .first()
+                                    .map(|(neg, d)| self.signed_step(param, *neg, d)),
+                            },
+                            want,
+                        });
+                    }
+                }
+                Op::Check {
+                    cond: self.cond(cond, scope, param, want),
+                    want,
+                }
+            }
+            MoveStmtKind::Shift { piece, each, step } => {
+                let (k, alias) = self.var(&piece.text, scope);
+                Op::Shift {
+                    piece: k,
+                    step: self.step(param, step),
+                    alias,
+                    each: *each,
+                }
+            }
+            MoveStmtKind::Swap { piece, step } => {
+                let (k, alias) = self.var(&piece.text, scope);
+                Op::Swap {
+                    piece: k,
+                    step: self.step(param, step),
+                    alias,
+                }
+            }
+            MoveStmtKind::Turn { piece, rules } => {
+                let (pid, alias) = self.var(&piece.text, scope);
+                let pname = self.syms_piece_name(pid);
+                let np = m.pieces[pid.index()].poses.len();
+                let mut table = vec![None; np * nd];
+                for r in rules {
+                    let from = self.pose(&pname, &r.from.text);
+                    let to = self.pose(&pname, &r.to.text);
+                    let d = self.syms.dirs.get(&r.dir.text).expect("checked direction");
+                    table[from.index() * nd + d] =
+                        Some((to, r.offset.dr as i32, r.offset.dc as i32));
+                }
+                Op::Turn {
+                    piece: pid,
+                    table,
+                    alias,
+                }
+            }
+            MoveStmtKind::Slide {
+                piece,
+                each,
+                step,
+                rules,
+            } => {
+                let (k, alias) = self.var(&piece.text, scope);
+                Op::Slide {
+                    piece: k,
+                    step: self.step(param, step),
+                    alias,
+                    each: *each,
                     rules: rules
                         .iter()
                         .map(|r| {
@@ -322,10 +589,79 @@ impl Compiler<'_> {
                             }
                         })
                         .collect(),
-                }),
+                }
             }
+            MoveStmtKind::Remove(piece) => {
+                let (k, alias) = self.var(&piece.text, scope);
+                Op::Remove { piece: k, alias }
+            }
+            MoveStmtKind::Create { piece, at } => {
+                let k = self.piece(&piece.piece.text);
+                Op::Create {
+                    piece: k,
+                    pose: piece
+                        .pose
+                        .as_ref()
+                        .map_or(PoseId(0), |p| self.pose(&piece.piece.text, &p.text)),
+                    cell: self.cell(at, scope, param),
+                }
+            }
+            MoveStmtKind::Change { from, to, place } => Op::Change {
+                from: self.tile(&from.text),
+                to: self.tile(&to.text),
+                toggle: false,
+                place: self.tile_place(place, scope, param),
+            },
+            MoveStmtKind::Toggle { a, b, place } => Op::Change {
+                from: self.tile(&a.text),
+                to: self.tile(&b.text),
+                toggle: true,
+                place: self.tile_place(place, scope, param),
+            },
+            MoveStmtKind::Counter { name, op, value } => Op::Count {
+                id: id16(self.syms.counter_id(&name.text).expect("checked counter")),
+                op: *op,
+                value: value.value,
+            },
+            MoveStmtKind::If { cond, then, els } => {
+                let (na, nc) = (scope.aliases.len(), scope.cells.len());
+                let cond = self.cond(cond, scope, param, true);
+                let then = self.block(then, scope, param, m);
+                scope.aliases.truncate(na);
+                scope.alias_ids.truncate(na);
+                scope.cells.truncate(nc);
+                let els = self.block(els, scope, param, m);
+                scope.aliases.truncate(na);
+                scope.alias_ids.truncate(na);
+                scope.cells.truncate(nc);
+                Op::If { cond, then, els }
+            }
+            MoveStmtKind::For { var, piece, body } => {
+                let (k, alias) = self.var(&piece.text, scope);
+                let (na, nc) = (scope.aliases.len(), scope.cells.len());
+                scope.cells.push(var.text.clone());
+                let body = self.block(body, scope, param, m);
+                scope.aliases.truncate(na);
+                scope.alias_ids.truncate(na);
+                scope.cells.truncate(nc);
+                Op::ForCells {
+                    piece: k,
+                    alias,
+                    body,
+                }
+            }
+        })
+    }
+
+    fn tile_place(&self, w: &ast::Where, scope: &Scope, param: Option<&str>) -> TilePlace {
+        match w {
+            ast::Where::At(c) => TilePlace::At(self.cell(c, scope, param)),
+            ast::Where::Everywhere(_) => TilePlace::All,
+            ast::Where::On(mk) => match self.place(&mk.text) {
+                Place::Mark(id) => TilePlace::Mark(id),
+                Place::Tile(_) => unreachable!("checked: a mark"),
+            },
         }
-        prog
     }
 
     fn judge(&self, stmts: &[ast::JudgeStmt]) -> JudgeFormat {
@@ -397,7 +733,8 @@ mod tests {
                     piece: PieceId(0),
                     step: Some(Step {
                         fixed: None,
-                        negate: true
+                        negate: true,
+                        times: 1
                     })
                 },
                 want: true

@@ -2,6 +2,8 @@
 
 use serde::Serialize;
 
+pub use crate::syntax::ast::{AssignOp, CmpOp};
+
 use miette::SourceSpan;
 
 macro_rules! id_type {
@@ -97,6 +99,10 @@ pub struct Model {
     pub(crate) forbids: Vec<Forbid>,
     /// Conditions that all hold in a solved state.
     pub(crate) goal: Vec<GoalCond>,
+    /// The rest of the goal, and-ed with `goal`: conditions that are not `piece on place`.
+    pub(crate) goal_rest: Vec<Cond>,
+    /// The counters, in declaration order.
+    pub counters: Vec<Counter>,
     /// Inline levels; the first is the default.
     pub levels: Vec<LevelText>,
     /// How `puz judge` reads input and prints answers, when declared.
@@ -111,6 +117,7 @@ pub struct Model {
 pub(super) struct Facts {
     unit_costs: bool,
     static_tiles: bool,
+    basic: bool,
 }
 
 /// One application of a move in one direction: what a search step records and a path
@@ -164,6 +171,8 @@ pub struct PieceKind {
     pub name: String,
     /// Instances are interchangeable (states store them as a set).
     pub(crate) anonymous: bool,
+    /// `max N`: room for this many copies at once.
+    pub(crate) max: Option<u32>,
     /// Poses in declaration order; a [`PoseId`] indexes this.
     pub(crate) poses: Vec<Pose>,
 }
@@ -213,6 +222,8 @@ pub(crate) struct Step {
     pub(crate) fixed: Option<DirId>,
     /// Step backwards (`-d`).
     pub(crate) negate: bool,
+    /// Repeated this many times (`2d`); 1 for a plain step.
+    pub(crate) times: i32,
 }
 
 /// A cell relative to a piece's anchor.
@@ -255,6 +266,112 @@ pub struct MoveProgram {
     pub(crate) adds: Vec<u32>,
     /// The statements in order; a failed test cancels the move.
     pub(crate) ops: Vec<Op>,
+    /// What the move ranges over.
+    pub(crate) param: Param,
+    /// The kind of each `as` name, by alias index.
+    pub(crate) aliases: Vec<PieceId>,
+}
+
+/// What a move ranges over; its actions are numbered by this order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub(crate) enum Param {
+    /// These directions (all of `dirs`, or the move's list), in `dirs` order.
+    Dirs(Vec<DirId>),
+    /// Every board cell, in reading order; the action's number is the cell.
+    Cell,
+}
+
+/// A counter: a bounded value in the state.
+#[derive(Clone, Debug, Serialize)]
+pub struct Counter {
+    /// Its name.
+    pub name: String,
+    /// Its largest value.
+    pub(crate) max: u32,
+    /// Its value at the start.
+    pub(crate) start: u32,
+}
+
+/// Where a general cell expression starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub(crate) enum Base {
+    /// A piece's anchor: the kind's bound copy, or an alias.
+    Piece(PieceId, Option<u16>),
+    /// The move's cell parameter.
+    Param,
+    /// The cell of the `for` loop this many levels out (0: innermost).
+    Var(u16),
+    /// An absolute board cell; negative counts from the end.
+    Abs(i32, i32),
+}
+
+/// A general cell: a base and steps from it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub(crate) struct Cell {
+    /// Where it starts.
+    pub(crate) base: Base,
+    /// The steps taken from it.
+    pub(crate) steps: Vec<Step>,
+}
+
+/// A condition on a state (in a move, with bindings).
+#[derive(Clone, Debug, Serialize)]
+pub(crate) enum Cond {
+    /// `subject at cell`; a piece found is bound to `bind` when given.
+    At {
+        /// What is looked for.
+        subject: Subject,
+        /// Where.
+        cell: Cell,
+        /// The binding a piece found there takes: (kind, alias).
+        bind: Option<(PieceId, Option<u16>)>,
+    },
+    /// Every cell of the piece (every copy when none is bound) on the place.
+    On {
+        /// The piece kind.
+        piece: PieceId,
+        /// An alias of the move, if named so.
+        alias: Option<u16>,
+        /// Only in this pose.
+        pose: Option<PoseId>,
+        /// The tile or mark.
+        place: Place,
+    },
+    /// `count(what) OP value`.
+    Count {
+        /// Pieces (copies), or cells holding a tile or mark.
+        what: Subject,
+        /// The comparison.
+        op: CmpOp,
+        /// Compared with.
+        value: i64,
+    },
+    /// `counter OP value`.
+    Counter {
+        /// The counter's index.
+        id: u16,
+        /// The comparison.
+        op: CmpOp,
+        /// Compared with.
+        value: i64,
+    },
+    /// Negation.
+    Not(Box<Cond>),
+    /// Conjunction.
+    And(Vec<Cond>),
+    /// Disjunction.
+    Or(Vec<Cond>),
+}
+
+/// Which cells a tile change touches.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) enum TilePlace {
+    /// One cell.
+    At(Cell),
+    /// Every cell.
+    All,
+    /// Every cell of a mark.
+    Mark(MarkId),
 }
 
 /// One step of a move's program.
@@ -276,6 +393,10 @@ pub(crate) enum Op {
         piece: PieceId,
         /// The direction of the step.
         step: Step,
+        /// The alias acted on instead of the kind's copy.
+        alias: Option<u16>,
+        /// Every copy, the farthest along the step first.
+        each: bool,
     },
     /// Move a piece one step, trading cells with the piece it lands on.
     Swap {
@@ -283,6 +404,8 @@ pub(crate) enum Op {
         piece: PieceId,
         /// The direction of the step.
         step: Step,
+        /// The alias acted on instead of the kind's copy.
+        alias: Option<u16>,
     },
     /// `table[pose * dirs + dir]`: the new pose and anchor offset, or `None` (no move).
     Turn {
@@ -290,6 +413,8 @@ pub(crate) enum Op {
         piece: PieceId,
         /// Indexed by `pose * dirs + dir`.
         table: Vec<Option<(PoseId, i32, i32)>>,
+        /// The alias acted on instead of the kind's copy.
+        alias: Option<u16>,
     },
     /// Step a piece until an event's rule stops it.
     Slide {
@@ -299,6 +424,71 @@ pub(crate) enum Op {
         step: Step,
         /// The slide's events, in declaration order.
         rules: Vec<SlideRule>,
+        /// The alias acted on instead of the kind's copy.
+        alias: Option<u16>,
+        /// Every copy, the farthest along the step first.
+        each: bool,
+    },
+    /// A general condition (`require`: must hold; `forbid`: must not).
+    Check {
+        /// The condition.
+        cond: Cond,
+        /// Whether it must hold.
+        want: bool,
+    },
+    /// The piece leaves the board.
+    Remove {
+        /// The kind.
+        piece: PieceId,
+        /// The alias removed instead of the kind's copy.
+        alias: Option<u16>,
+    },
+    /// A new copy, anchored at `cell`.
+    Create {
+        /// The kind.
+        piece: PieceId,
+        /// Its pose.
+        pose: PoseId,
+        /// Its anchor.
+        cell: Cell,
+    },
+    /// Tiles `from` become `to` (and, for a toggle, `to` become `from`).
+    Change {
+        /// The tile that changes.
+        from: TileId,
+        /// What it becomes.
+        to: TileId,
+        /// Both ways.
+        toggle: bool,
+        /// Which cells.
+        place: TilePlace,
+    },
+    /// A counter update; leaving `0..=max` cancels the move.
+    Count {
+        /// The counter's index.
+        id: u16,
+        /// How it changes.
+        op: AssignOp,
+        /// By or to what.
+        value: i64,
+    },
+    /// Conditional effects.
+    If {
+        /// The condition.
+        cond: Cond,
+        /// Run when it holds.
+        then: Vec<Op>,
+        /// Run otherwise.
+        els: Vec<Op>,
+    },
+    /// The body once per cell of the piece's footprint.
+    ForCells {
+        /// The kind.
+        piece: PieceId,
+        /// The alias visited instead of the kind's copy.
+        alias: Option<u16>,
+        /// The statements.
+        body: Vec<Op>,
     },
 }
 
@@ -418,7 +608,59 @@ impl Model {
 
     /// The letter printed for an action.
     pub fn letter(&self, action: Action) -> &str {
-        &self.moves[action.mv().index()].letters[action.dir().index()]
+        let m = &self.moves[action.mv().index()];
+        match m.param {
+            Param::Cell => &m.letters[0],
+            Param::Dirs(_) => &m.letters[action.dir().index()],
+        }
+    }
+
+    /// What an action is played along: its direction's name, or `cell N` (the board
+    /// cell's index in reading order) for a per-cell move.
+    pub fn arg_text(&self, action: Action) -> String {
+        match self.moves[action.mv().index()].param {
+            Param::Cell => format!("cell {}", action.dir().0),
+            Param::Dirs(_) => self.dirs[action.dir().index()].name.clone(),
+        }
+    }
+
+    /// Whether move `mv` is played on a cell (its actions number cells, not directions).
+    pub fn per_cell(&self, mv: MoveId) -> bool {
+        self.moves[mv.index()].param == Param::Cell
+    }
+
+    /// Whether the rules use only the seed mechanics: no counters, no goal beyond
+    /// `piece on place`, every move per every direction with plain one-copy statements.
+    /// Fast paths, A*, bidirectional search and goal enumeration need this.
+    pub(crate) fn basic(&self) -> bool {
+        self.facts.basic
+    }
+
+    /// Every tile change the rules can make, as (from, to): breaks, changes and both
+    /// directions of toggles.
+    pub(crate) fn tile_changes(&self) -> Vec<(TileId, TileId)> {
+        let mut out: Vec<(TileId, TileId)> = self
+            .tiles
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| Some((TileId(i as u16), t.becomes?)))
+            .collect();
+        for m in &self.moves {
+            walk_ops(&m.ops, &mut |op| {
+                if let Op::Change {
+                    from, to, toggle, ..
+                } = op
+                {
+                    out.push((*from, *to));
+                    if *toggle {
+                        out.push((*to, *from));
+                    }
+                }
+            });
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// Whether every move costs the same single unit, so breadth-first search is exact.
@@ -436,7 +678,56 @@ impl Model {
         self.facts = Facts {
             unit_costs: self.costs.len() <= 1
                 && self.moves.iter().all(|m| m.adds.iter().all(|&a| a == 1)),
-            static_tiles: self.tiles.iter().all(|t| t.becomes.is_none()),
+            static_tiles: self.tiles.iter().all(|t| t.becomes.is_none())
+                && self.tile_changes().is_empty(),
+            basic: self.counters.is_empty()
+                && self.goal_rest.is_empty()
+                && self.pieces.iter().all(|p| p.max.is_none())
+                && self.moves.iter().all(|m| {
+                    let all = m.param
+                        == Param::Dirs((0..self.dirs.len()).map(|d| DirId(d as u16)).collect());
+                    let mut plain = all;
+                    walk_ops(&m.ops, &mut |op| plain &= op_is_basic(op));
+                    plain
+                }),
         };
+    }
+}
+
+/// Calls `f` on every op of `ops`, nested ones included.
+pub(crate) fn walk_ops(ops: &[Op], f: &mut impl FnMut(&Op)) {
+    for op in ops {
+        f(op);
+        match op {
+            Op::If { then, els, .. } => {
+                walk_ops(then, f);
+                walk_ops(els, f);
+            }
+            Op::ForCells { body, .. } => walk_ops(body, f),
+            _ => {}
+        }
+    }
+}
+
+/// Whether an op is one of the seed mechanics' plain forms.
+fn op_is_basic(op: &Op) -> bool {
+    let one = |s: &Step| s.times == 1;
+    match op {
+        Op::Test { cell, .. } => cell.step.as_ref().is_none_or(one),
+        Op::Shift {
+            step, alias, each, ..
+        }
+        | Op::Slide {
+            step, alias, each, ..
+        } => one(step) && alias.is_none() && !each,
+        Op::Swap { step, alias, .. } => one(step) && alias.is_none(),
+        Op::Turn { alias, .. } => alias.is_none(),
+        Op::Check { .. }
+        | Op::Remove { .. }
+        | Op::Create { .. }
+        | Op::Change { .. }
+        | Op::Count { .. }
+        | Op::If { .. }
+        | Op::ForCells { .. } => false,
     }
 }

@@ -81,6 +81,10 @@ pub struct Expander<'m> {
     /// Per kind with goal conditions: relaxed distance to the goal of every place.
     pub(super) heuristic: Option<Vec<Option<Vec<u32>>>>,
     pub(super) sc: Scratch,
+    /// The goal's conditions beyond `piece on place`, lowered for this level.
+    pub(super) goal_rest: Vec<super::program::KCond>,
+    /// The level's goal picture: per board cell, the piece kind covering it and its tile.
+    pub(super) picture: Option<Vec<(Option<PieceId>, TileId)>>,
 }
 
 impl<'m> Expander<'m> {
@@ -101,14 +105,22 @@ impl<'m> Expander<'m> {
             model,
             level,
             words: lay.words,
-            sc: Scratch::new(lay.words, nkinds),
+            sc: Scratch::new(lay.words, nkinds, prog.vars),
             lay,
             prog,
             flags: vec![],
             goal_slots,
             solo: None,
             heuristic: None,
+            goal_rest: vec![],
+            picture: None,
         };
+        e.goal_rest = model
+            .goal_rest
+            .iter()
+            .map(|c| e.lay.cond(c, nkinds))
+            .collect();
+        e.picture = e.level.picture.clone();
         for (k, sl) in e.lay.slots.iter().enumerate() {
             if sl.count == 1 {
                 e.sc.bound[k] = sl.start as u32;

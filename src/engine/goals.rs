@@ -18,6 +18,11 @@ impl Expander<'_> {
         if self.lay.mutable_count > 0 {
             return Err(PrepareError::Refused("tiles change during play".into()));
         }
+        if !self.model.basic() || self.picture.is_some() {
+            return Err(PrepareError::Refused(
+                "the goal or the moves go beyond the seed mechanics".into(),
+            ));
+        }
         let lay = &self.lay;
         let mut pacer = Pacer::default();
         let mut choices: Vec<Vec<u32>> = vec![];

@@ -34,6 +34,11 @@ impl Expander<'_> {
                 "tiles change during play, so a piece's own distance is no bound".into(),
             ));
         }
+        if !self.model.basic() {
+            return Err(PrepareError::Refused(
+                "the rules use counters, removals, conditions or goals beyond `piece on place`, which the relaxation does not bound".into(),
+            ));
+        }
         if !self.model.unit_costs() {
             return Err(PrepareError::Refused(
                 "moves do not all cost one unit".into(),

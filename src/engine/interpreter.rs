@@ -6,8 +6,9 @@
 use crate::compile::{Action, DirId, MoveId};
 
 use super::expander::{Expander, Solo};
-use super::layout::NONE;
+use super::layout::{ABSENT, NONE};
 use super::legality::LEGAL;
+use super::program::Actions;
 use super::program::KOp;
 
 /// Successors of one state: `words` values each, and the action that led to each.
@@ -35,8 +36,13 @@ impl Successors {
 pub(super) struct Scratch {
     /// The state a move program is working on.
     pub(crate) cur: Vec<u32>,
-    /// Per kind: the slot the run acts on, or `NONE` until a test binds one.
+    /// Per piece variable (kinds, then aliases): the slot the run acts on, or `NONE`
+    /// until a test binds one.
     pub(crate) bound: Vec<u32>,
+    /// The padded cell a per-cell move is played on.
+    pub(crate) param: usize,
+    /// The cells of the `for` loops running, innermost last.
+    pub(crate) loops: Vec<usize>,
     /// Per kind with several instances: the slot this run chose for it, or `NONE`.
     choice: Vec<u32>,
     /// Bit `i` set when slot `i` moved (slots past 63 are always checked).
@@ -44,11 +50,14 @@ pub(super) struct Scratch {
 }
 
 impl Scratch {
-    /// Scratch for states of `words` words and `kinds` piece kinds.
-    pub fn new(words: usize, kinds: usize) -> Scratch {
+    /// Scratch for states of `words` words, `kinds` piece kinds and `vars` piece
+    /// variables (kinds, then aliases).
+    pub fn new(words: usize, kinds: usize, vars: usize) -> Scratch {
         Scratch {
             cur: vec![0; words],
-            bound: vec![NONE; kinds],
+            bound: vec![NONE; vars.max(kinds)],
+            param: 0,
+            loops: vec![],
             choice: vec![NONE; kinds],
             moved: 0,
         }
@@ -82,22 +91,30 @@ impl Expander<'_> {
         }
     }
 
-    /// Successors by running every move program in every direction.
+    /// Successors by running every move program for every action (direction or cell).
+    /// A move whose result is the state it started from is not a move.
     #[inline]
     fn run_moves(&mut self, s: &[u32], out: &mut Successors) {
-        let nd = self.model.dirs.len();
-        // The programs are moved out while runs borrow the expander mutably (two vectors
+        // The programs are moved out while runs borrow the expander mutably (vectors
         // swapped per expansion; the local forms are only read, in place).
         let moves = std::mem::take(&mut self.prog.moves);
         let free_kinds = std::mem::take(&mut self.prog.free_kinds);
+        let actions = std::mem::take(&mut self.prog.actions);
         let words = self.lay.words;
         for (mi, ops) in moves.iter().enumerate() {
             let mv = MoveId(mi as u16);
+            let dirs: &[usize] = match &actions[mi] {
+                Actions::Dirs(ds) => ds,
+                Actions::Cells => &[],
+            };
             if let Some(local) = &self.prog.local[mi] {
-                for d in 0..nd {
+                for &d in dirs {
                     let Some(w) = self.run_local(s, local, d) else {
                         continue;
                     };
+                    if w == s[local.slot] {
+                        continue;
+                    }
                     if words == 1 {
                         out.states.push(w);
                     } else {
@@ -115,20 +132,34 @@ impl Expander<'_> {
                 continue;
             }
             let free = &free_kinds[mi];
-            for d in 0..nd {
-                let action = Action::new(mv, DirId(d as u16));
-                if free.iter().all(|&k| self.lay.slots[k as usize].count == 1) {
-                    if self.run(s, ops, d) {
-                        out.states.extend_from_slice(&self.sc.cur);
+            let simple = free.iter().all(|&k| self.lay.slots[k as usize].count == 1);
+            let one = |e: &mut Self, d: usize, action: Action, out: &mut Successors| {
+                if simple {
+                    if e.run(s, ops, d) && e.sc.cur != s {
+                        out.states.extend_from_slice(&e.sc.cur);
                         out.actions.push(action);
                     }
                 } else {
-                    self.enumerate(s, ops, d, free, 0, action, out);
+                    e.enumerate(s, ops, d, free, 0, action, out);
+                }
+            };
+            match &actions[mi] {
+                Actions::Dirs(ds) => {
+                    for &d in ds {
+                        one(self, d, Action::new(mv, DirId(d as u16)), out);
+                    }
+                }
+                Actions::Cells => {
+                    for i in 0..self.lay.board_cells.len().min(1 << 16) {
+                        self.sc.param = self.lay.board_cells[i] as usize;
+                        one(self, 0, Action::new(mv, DirId(i as u16)), out);
+                    }
                 }
             }
         }
         self.prog.moves = moves;
         self.prog.free_kinds = free_kinds;
+        self.prog.actions = actions;
     }
 
     /// Runs a move for every choice of instances of its free kinds.
@@ -144,7 +175,7 @@ impl Expander<'_> {
         out: &mut Successors,
     ) {
         if at == free.len() {
-            if self.run(s, ops, d) {
+            if self.run(s, ops, d) && self.sc.cur != s {
                 out.states.extend_from_slice(&self.sc.cur);
                 out.actions.push(action);
             }
@@ -157,6 +188,9 @@ impl Expander<'_> {
             1 => self.enumerate(s, ops, d, free, at + 1, action, out),
             _ => {
                 for slot in start..start + count {
+                    if s[slot] == ABSENT {
+                        continue;
+                    }
                     self.sc.choice[k] = slot as u32;
                     self.enumerate(s, ops, d, free, at + 1, action, out);
                 }
@@ -176,6 +210,11 @@ impl Expander<'_> {
         for &k in &self.lay.multi_kinds {
             self.sc.bound[k] = self.sc.choice[k];
         }
+        let kinds = self.model.pieces.len();
+        for b in &mut self.sc.bound[kinds..] {
+            *b = NONE;
+        }
+        self.sc.loops.clear();
         for op in ops {
             if !self.op(op, d) {
                 return false;
@@ -184,10 +223,10 @@ impl Expander<'_> {
         self.finish()
     }
 
-    /// The slot bound to kind `k`, if any.
+    /// The slot bound to piece variable `k` (a kind or an alias), if any.
     #[inline]
     pub(super) fn bound_slot(&self, k: usize) -> Option<usize> {
-        let b = self.sc.bound[k];
+        let b = *self.sc.bound.get(k)?;
         (b != NONE).then_some(b as usize)
     }
 

@@ -16,6 +16,9 @@ use super::program::op_reach;
 
 /// `ptile` value of padding cells.
 pub(super) const OFF: u16 = u16::MAX;
+/// The state word of a copy that is not on the board (removed, or not created yet):
+/// padded cell 0 is always padding, so no copy on the board has this word.
+pub const ABSENT: u32 = 0;
 /// "No slot", "no mutable bit", "no binding".
 pub(super) const NONE: u32 = u32::MAX;
 
@@ -46,9 +49,30 @@ pub(super) struct Layout {
     /// Per padded cell: tile, or `OFF`.
     pub(crate) ptile: Vec<u16>,
     pub(crate) pmarks: Vec<u32>,
-    /// Per padded cell: index of its mutable bit, or `NONE`.
+    /// Per padded cell: index of its mutable cell, or `NONE`.
     pub(crate) pmut: Vec<u32>,
+    /// How many cells can change their tile.
     pub(crate) mutable_count: usize,
+    /// The padded cell of every mutable cell, by index.
+    pub(crate) mut_cells: Vec<u32>,
+    /// The tiles a mutable cell can hold; its state value indexes this.
+    dyn_tiles: Vec<TileId>,
+    /// Per tile: its index in `dyn_tiles`, or `u8::MAX`.
+    dyn_of: Vec<u8>,
+    /// Bits per mutable cell.
+    tile_bits: u32,
+    /// Mutable cells per state word.
+    per_word: usize,
+    /// First word of the tile values.
+    pub(crate) tiles_at: usize,
+    /// First word of the counters (one word each).
+    pub(crate) counters_at: usize,
+    /// Per counter: its largest value.
+    pub(crate) counter_max: Vec<u32>,
+    /// The padded cell of every board cell, in reading order.
+    pub(crate) board_cells: Vec<u32>,
+    /// Per direction: its (row, column) step.
+    pub(crate) dir_rc: Vec<(i32, i32)>,
     /// Per kind, per pose: footprint as linear deltas.
     pub(crate) foot: Vec<Vec<Vec<isize>>>,
     /// Per direction: its linear delta.
@@ -103,33 +127,56 @@ impl Layout {
             )));
         }
         let (width, n) = (width as usize, cells as usize);
+        let changes = model.tile_changes();
+        let mut dyn_tiles: Vec<TileId> = changes.iter().flat_map(|&(a, b)| [a, b]).collect();
+        dyn_tiles.sort_unstable();
+        dyn_tiles.dedup();
+        let mut dyn_of = vec![u8::MAX; model.tiles.len()];
+        for (i, t) in dyn_tiles.iter().enumerate() {
+            dyn_of[t.index()] = i.min(254) as u8;
+        }
+        let mut source = vec![false; model.tiles.len()];
+        for &(a, _) in &changes {
+            source[a.index()] = true;
+        }
+        let tile_bits = (usize::BITS - dyn_tiles.len().saturating_sub(1).leading_zeros()).max(1);
+        let per_word = (32 / tile_bits) as usize;
         let mut ptile = vec![OFF; n];
         let mut pmarks = vec![0u32; n];
         let mut pmut = vec![NONE; n];
-        let mut mutable_count = 0usize;
+        let mut mut_cells = vec![];
+        let mut board_cells = Vec::with_capacity(rows * cols);
         for r in 0..rows {
             for c in 0..cols {
                 let p = (r + pad_r) * width + c + pad_c;
                 let t = board.tiles[r * cols + c];
                 ptile[p] = t.0;
                 pmarks[p] = board.marks[r * cols + c];
-                if model.tiles[t.index()].becomes.is_some() {
-                    pmut[p] = mutable_count as u32;
-                    mutable_count += 1;
+                board_cells.push(p as u32);
+                if source[t.index()] {
+                    pmut[p] = mut_cells.len() as u32;
+                    mut_cells.push(p as u32);
                 }
             }
         }
+        let mutable_count = mut_cells.len();
         let mut slots = vec![];
         let mut slot_kind = vec![];
         let mut multi_kinds = vec![];
         let mut any_sorted = false;
+        let created = created_kinds(model);
         for (k, kind) in model.pieces.iter().enumerate() {
             let start = slot_kind.len();
-            let count = level
+            let placed = level
                 .instances
                 .iter()
                 .filter(|i| i.piece.index() == k)
                 .count();
+            // Room for the copies placed, for `max` copies, and for a named piece that
+            // moves create.
+            let count = placed
+                .max(kind.max.unwrap_or(0) as usize)
+                .max(usize::from(created[k] && !kind.anonymous));
             slot_kind.extend(std::iter::repeat_n(k as u16, count));
             slots.push(KindSlots {
                 start,
@@ -152,7 +199,9 @@ impl Layout {
                     .collect()
             })
             .collect();
-        let words = slot_kind.len() + mutable_count.div_ceil(32);
+        let tiles_at = slot_kind.len();
+        let counters_at = tiles_at + mutable_count.div_ceil(per_word);
+        let words = counters_at + model.counters.len();
         Ok(Layout {
             cols,
             rows,
@@ -166,6 +215,16 @@ impl Layout {
             pmarks,
             pmut,
             mutable_count,
+            mut_cells,
+            dyn_tiles,
+            dyn_of,
+            tile_bits,
+            per_word,
+            tiles_at,
+            counters_at,
+            counter_max: model.counters.iter().map(|c| c.max).collect(),
+            board_cells,
+            dir_rc: model.dirs.iter().map(|d| (d.dr, d.dc)).collect(),
             foot,
             dir_delta: model.dirs.iter().map(|d| lin(d.dr, d.dc)).collect(),
             one_cell: model
@@ -177,6 +236,16 @@ impl Layout {
             outside: model.outside,
             becomes: model.tiles.iter().map(|t| t.becomes).collect(),
         })
+    }
+
+    /// Rows and columns of the board.
+    pub fn size(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
+    /// The padded row and column of a padded cell.
+    pub fn row_col(&self, p: usize) -> (usize, usize) {
+        (p / self.width, p % self.width)
     }
 
     /// The linear delta of a (row, column) offset.
@@ -213,10 +282,11 @@ impl Layout {
             .map(|&k| (n << self.slots[k as usize].bits).min(u32::MAX as u64) as u32)
             .collect();
         let nm = self.mutable_count;
-        for w in 0..nm.div_ceil(32) {
-            let bits = (nm - w * 32).min(32);
-            r.push(if bits == 32 { u32::MAX } else { 1 << bits });
+        for w in 0..nm.div_ceil(self.per_word) {
+            let bits = (nm - w * self.per_word).min(self.per_word) as u32 * self.tile_bits;
+            r.push(if bits >= 32 { u32::MAX } else { 1 << bits });
         }
+        r.extend(self.counter_max.iter().map(|&m| m.saturating_add(1)));
         r
     }
 
@@ -229,6 +299,13 @@ impl Layout {
             let slot = slot_of_kind[k];
             slot_of_kind[k] += 1;
             s[slot] = self.to_padded(inst.cell) << self.slots[k].bits | inst.pose.0 as u32;
+        }
+        for (i, &p) in self.mut_cells.iter().enumerate() {
+            let t = self.ptile[p as usize] as usize;
+            self.set_value(&mut s, i, self.dyn_of[t] as u32);
+        }
+        for (c, counter) in model.counters.iter().enumerate() {
+            s[self.counters_at + c] = counter.start.min(counter.max);
         }
         for (k, sl) in self.slots.iter().enumerate() {
             if model.pieces[k].anonymous {
@@ -255,26 +332,50 @@ impl Layout {
         if t == OFF {
             return self.outside;
         }
-        let bit = self.pmut[p];
-        if bit != NONE && self.mutable_set(s, bit) {
-            self.becomes[t as usize]
+        let i = self.pmut[p];
+        if i != NONE {
+            Some(self.dyn_tiles[self.value(s, i as usize) as usize])
         } else {
             Some(TileId(t))
         }
     }
 
-    /// Whether mutable bit `bit` is set (its cell's tile has changed).
+    /// The value of mutable cell `i`.
     #[inline]
-    fn mutable_set(&self, s: &[u32], bit: u32) -> bool {
-        let w = self.slot_kind.len() + bit as usize / 32;
-        s[w] >> (bit % 32) & 1 == 1
+    fn value(&self, s: &[u32], i: usize) -> u32 {
+        let w = self.tiles_at + i / self.per_word;
+        let shift = (i % self.per_word) as u32 * self.tile_bits;
+        s[w] >> shift & ((1u32 << self.tile_bits) - 1)
     }
 
-    /// Sets mutable bit `bit` of `s`.
+    /// Sets the value of mutable cell `i`.
     #[inline]
-    pub fn set_mutable(&self, s: &mut [u32], bit: u32) {
-        let w = self.slot_kind.len() + bit as usize / 32;
-        s[w] |= 1 << (bit % 32);
+    fn set_value(&self, s: &mut [u32], i: usize, v: u32) {
+        let w = self.tiles_at + i / self.per_word;
+        let shift = (i % self.per_word) as u32 * self.tile_bits;
+        let mask = ((1u32 << self.tile_bits) - 1) << shift;
+        s[w] = (s[w] & !mask) | (v << shift & mask);
+    }
+
+    /// Sets the tile of padded cell `p` to `t`; false when the cell cannot change or `t`
+    /// is not a tile changes produce.
+    #[inline]
+    pub fn set_tile(&self, s: &mut [u32], p: usize, t: TileId) -> bool {
+        let i = self.pmut[p];
+        let v = self.dyn_of[t.index()];
+        if i == NONE || v == u8::MAX {
+            return false;
+        }
+        self.set_value(s, i as usize, v as u32);
+        true
+    }
+
+    /// Breaks the tile at padded cell `p` into what it becomes, if it can change.
+    #[inline]
+    pub fn break_tile(&self, s: &mut [u32], p: usize) {
+        if let Some(Some(b)) = self.tile_at(s, p).map(|t| self.becomes[t.index()]) {
+            self.set_tile(s, p, b);
+        }
     }
 
     /// Whether padded cell `p` is on `place` in state `s`.
@@ -288,6 +389,9 @@ impl Layout {
     /// Whether `slot`'s footprint covers padded cell `p`.
     #[inline]
     pub fn covers(&self, s: &[u32], slot: usize, p: usize) -> bool {
+        if s[slot] == ABSENT {
+            return false;
+        }
         let k = self.slot_kind[slot] as usize;
         let (a, pose) = self.anchor(s, slot);
         let f = &self.foot[k][pose];
@@ -312,6 +416,9 @@ impl Layout {
     pub fn occupancy(&self, s: &[u32]) -> Vec<Option<PieceId>> {
         let mut occ = vec![None; self.rows * self.cols];
         for slot in 0..self.slot_kind.len() {
+            if s[slot] == ABSENT {
+                continue;
+            }
             let k = self.slot_kind[slot] as usize;
             let (a, pose) = self.anchor(s, slot);
             for &d in &self.foot[k][pose] {
@@ -348,9 +455,20 @@ fn reach(model: &Model) -> (usize, usize) {
         see(d.dr, d.dc);
     }
     for m in &model.moves {
-        for op in &m.ops {
-            op_reach(op, &mut see);
-        }
+        crate::compile::walk_ops(&m.ops, &mut |op| op_reach(op, model, &mut see));
     }
     (r as usize, c as usize)
+}
+
+/// Per kind: whether some move creates copies of it.
+fn created_kinds(model: &Model) -> Vec<bool> {
+    let mut out = vec![false; model.pieces.len()];
+    for m in &model.moves {
+        crate::compile::walk_ops(&m.ops, &mut |op| {
+            if let crate::compile::Op::Create { piece, .. } = op {
+                out[piece.index()] = true;
+            }
+        });
+    }
+    out
 }

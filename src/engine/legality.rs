@@ -3,11 +3,12 @@
 //! covers a cell whose tile can change (then forbids and goals are checked in play).
 //! Also the overlap test and the goal test on whole states.
 
-use crate::compile::{GoalCond, Place};
+use crate::compile::{GoalCond, PieceId, Place, Subject, TileId};
 
 use super::budget::{Budget, Cutoff, Pacer};
 use super::expander::Expander;
-use super::layout::{NONE, OFF};
+use super::layout::{ABSENT, NONE, OFF};
+use super::program::KCond;
 
 /// The place breaks no forbid on static cells.
 pub(super) const LEGAL: u8 = 1;
@@ -134,6 +135,9 @@ impl Expander<'_> {
     /// Whether the instance in `slot` breaks no forbid.
     #[inline]
     pub(super) fn slot_legal(&self, s: &[u32], slot: usize) -> bool {
+        if s[slot] == ABSENT {
+            return true;
+        }
         let lay = &self.lay;
         let k = lay.slot_kind[slot] as usize;
         let f = self.flags[k][s[slot] as usize];
@@ -162,7 +166,7 @@ impl Expander<'_> {
     #[inline]
     pub(super) fn overlaps_any(&self, s: &[u32], slot: usize) -> bool {
         let lay = &self.lay;
-        if lay.slot_kind.len() < 2 {
+        if lay.slot_kind.len() < 2 || s[slot] == ABSENT {
             return false;
         }
         if lay.one_cell {
@@ -209,12 +213,83 @@ impl Expander<'_> {
     #[inline]
     pub fn is_goal(&self, s: &[u32]) -> bool {
         self.goal_slots.iter().all(|&(slot, k)| {
+            if s[slot] == ABSENT {
+                return self.model.pieces[k].anonymous;
+            }
             let f = self.flags[k][s[slot] as usize];
             if f & LIVE != 0 {
                 self.goal_live(s, slot)
             } else {
                 f & GOAL != 0
             }
+        }) && self.goal_rest.iter().all(|c| self.holds(s, c))
+            && self
+                .picture
+                .as_ref()
+                .is_none_or(|p| self.picture_holds(s, p))
+    }
+
+    /// Whether a goal condition holds in state `s` (nothing is bound: a piece named in a
+    /// goal means any copy of it, and `on` means every copy).
+    pub(super) fn holds(&self, s: &[u32], c: &KCond) -> bool {
+        let lay = &self.lay;
+        match c {
+            KCond::At { subject, cell, .. } => {
+                let Some(p) = self.goal_cell(s, cell) else {
+                    return false;
+                };
+                match *subject {
+                    Subject::Tile(t) => lay.tile_at(s, p) == Some(t),
+                    Subject::Mark(m) => lay.pmarks[p] >> m.0 & 1 == 1,
+                    Subject::Piece(k) => {
+                        lay.ptile[p] != OFF && lay.instance_at(s, k.index(), p).is_some()
+                    }
+                }
+            }
+            KCond::On {
+                kind, pose, place, ..
+            } => {
+                let sl = &lay.slots[*kind];
+                (sl.start..sl.start + sl.count).all(|slot| {
+                    if s[slot] == ABSENT {
+                        return self.model.pieces[*kind].anonymous;
+                    }
+                    let (a, q) = lay.anchor(s, slot);
+                    pose.is_none_or(|want| want == q)
+                        && lay.foot[*kind][q]
+                            .iter()
+                            .all(|&dl| lay.on_place(s, (a as isize + dl) as usize, *place))
+                })
+            }
+            KCond::CountPieces { kind, op, value } => {
+                let sl = &lay.slots[*kind];
+                let n = s[sl.start..sl.start + sl.count]
+                    .iter()
+                    .filter(|&&w| w != ABSENT)
+                    .count();
+                op.holds(n as i64, *value)
+            }
+            KCond::CountTiles { tile, op, value } => {
+                let n = lay
+                    .board_cells
+                    .iter()
+                    .filter(|&&p| lay.tile_at(s, p as usize).is_some_and(|t| t.0 == *tile))
+                    .count();
+                op.holds(n as i64, *value)
+            }
+            KCond::Const(b) => *b,
+            KCond::Counter { word, op, value } => op.holds(s[*word] as i64, *value),
+            KCond::Not(inner) => !self.holds(s, inner),
+            KCond::And(parts) => parts.iter().all(|p| self.holds(s, p)),
+            KCond::Or(parts) => parts.iter().any(|p| self.holds(s, p)),
+        }
+    }
+
+    /// Whether every board cell shows the picture's piece kind (or none) and tile.
+    fn picture_holds(&self, s: &[u32], pic: &[(Option<PieceId>, TileId)]) -> bool {
+        let occ = self.lay.occupancy(s);
+        occ.iter().zip(pic).enumerate().all(|(i, (o, (pk, t)))| {
+            *o == *pk && self.lay.tile_at(s, self.lay.board_cells[i] as usize) == Some(*t)
         })
     }
 }

@@ -48,6 +48,9 @@ pub struct Level {
     pub board: Board,
     /// Where each piece starts, sorted by kind.
     pub instances: Vec<Instance>,
+    /// The goal picture, when the level has one: per board cell, the piece kind that
+    /// must cover it (or none) and its tile.
+    pub picture: Option<Vec<(Option<crate::compile::PieceId>, crate::compile::TileId)>>,
 }
 
 /// A grid of legend symbol indices, with a way to point at each cell in its source.
@@ -248,6 +251,7 @@ impl Level {
                 name: name.to_string(),
                 board,
                 instances,
+                picture: None,
             })
         } else {
             Err(problems)

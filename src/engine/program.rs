@@ -3,22 +3,91 @@
 //! its lowering, its reach, its execution on a state, and its relaxation for the heuristic.
 //! A new move statement is added here (see the module header of `engine`).
 
-use crate::compile::{Model, Op, SlideEvent, SlideRule, Step, Subject};
+use crate::compile::{
+    AssignOp, Base, Cell, CmpOp, Cond, Model, Op, Param, Place, SlideEvent, SlideRule, Step,
+    Subject, TilePlace,
+};
 
 use super::expander::Expander;
-use super::layout::{Layout, NONE, OFF};
+use super::layout::{Layout, ABSENT, NONE, OFF};
 
 /// A step resolved for the padded grid.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Delta {
-    /// The move's direction, maybe reversed.
-    Param {
-        negate: bool,
-    },
-    Fixed(isize),
+    /// The move's direction times `mult` (negative: reversed).
+    Param { mult: i32 },
+    /// A fixed linear delta and its (row, column) step.
+    Fixed(isize, (i32, i32)),
 }
 
-/// A move op with names and offsets resolved for this level's grid.
+/// A cell resolved for the padded grid: a base plus a fixed delta plus a multiple of the
+/// move's direction.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct KCell {
+    base: KBase,
+    fixed: isize,
+    mult: i32,
+}
+
+/// Where a resolved cell starts.
+#[derive(Clone, Copy, Debug)]
+enum KBase {
+    /// The anchor of the copy bound to this variable.
+    Var(usize),
+    /// The move's cell.
+    Param,
+    /// A `for` loop's cell, this many levels out.
+    Loop(usize),
+    /// An absolute padded cell (`None`: off the board).
+    Abs(Option<usize>),
+}
+
+/// A condition resolved for the padded grid.
+#[derive(Clone, Debug)]
+pub(super) enum KCond {
+    At {
+        subject: Subject,
+        cell: KCell,
+        /// The variable a piece found there is bound to.
+        bind: Option<usize>,
+    },
+    On {
+        var: usize,
+        kind: usize,
+        pose: Option<usize>,
+        place: Place,
+    },
+    CountPieces {
+        kind: usize,
+        op: CmpOp,
+        value: i64,
+    },
+    CountTiles {
+        tile: u16,
+        op: CmpOp,
+        value: i64,
+    },
+    Const(bool),
+    Counter {
+        word: usize,
+        op: CmpOp,
+        value: i64,
+    },
+    Not(Box<KCond>),
+    And(Vec<KCond>),
+    Or(Vec<KCond>),
+}
+
+/// Which cells a tile change touches, resolved.
+#[derive(Clone, Debug)]
+pub(super) enum KPlace {
+    At(KCell),
+    All,
+    Mark(u16),
+}
+
+/// A move op with names and offsets resolved for this level's grid. `var` is the piece
+/// variable acted on: a kind's own copy (`var == kind`) or an alias (`var >= kinds`).
 #[derive(Clone, Debug)]
 pub(super) enum KOp {
     /// Continue only if `subject` is (`want`) or is not (`!want`) at the cell `delta` from
@@ -29,21 +98,61 @@ pub(super) enum KOp {
         delta: Option<Delta>,
         want: bool,
     },
-    /// Move kind `kind` one step.
-    Shift { kind: usize, delta: Delta },
-    /// Move kind `kind` one step, trading places with whatever piece is there.
-    Swap { kind: usize, delta: Delta },
+    /// Move a piece one step (every copy with `each`).
+    Shift {
+        var: usize,
+        kind: usize,
+        delta: Delta,
+        each: bool,
+    },
+    /// Move a piece one step, trading places with whatever piece is there.
+    Swap {
+        var: usize,
+        kind: usize,
+        delta: Delta,
+    },
     /// `table[pose * dirs + dir]`: new pose and linear anchor delta.
     Turn {
+        var: usize,
         kind: usize,
         table: Vec<Option<(u32, isize)>>,
     },
-    /// Move kind `kind` step by step until a rule stops it.
+    /// Move a piece step by step until a rule stops it (every copy with `each`).
     Slide {
+        var: usize,
         kind: usize,
         delta: Delta,
         rules: Vec<SlideRule>,
+        each: bool,
     },
+    /// A general condition.
+    Check { cond: KCond, want: bool },
+    /// The piece leaves the board.
+    Remove { var: usize },
+    /// A new copy.
+    Create { kind: usize, pose: u32, cell: KCell },
+    /// A tile change.
+    Change {
+        from: u16,
+        to: u16,
+        toggle: bool,
+        place: KPlace,
+    },
+    /// A counter update.
+    Count {
+        word: usize,
+        max: u32,
+        op: AssignOp,
+        value: i64,
+    },
+    /// Conditional effects.
+    If {
+        cond: KCond,
+        then: Vec<KOp>,
+        els: Vec<KOp>,
+    },
+    /// The body per cell of a piece.
+    ForCells { var: usize, body: Vec<KOp> },
 }
 
 /// A move whose program only shifts and turns one single-instance piece, with no tests:
@@ -58,6 +167,15 @@ pub(super) struct LocalMove {
     pub(crate) single: Option<Vec<Option<(u32, isize)>>>,
 }
 
+/// What a move's actions range over, for this level.
+#[derive(Clone, Debug)]
+pub(super) enum Actions {
+    /// These direction indices.
+    Dirs(Vec<usize>),
+    /// Every board cell (the action number is the board cell's index).
+    Cells,
+}
+
 /// Every move's program, lowered for one level.
 pub(super) struct Program {
     /// Per move: its ops.
@@ -66,24 +184,48 @@ pub(super) struct Program {
     pub(crate) local: Vec<Option<LocalMove>>,
     /// Per move: piece kinds acted on before a test binds them.
     pub(crate) free_kinds: Vec<Vec<u16>>,
+    /// Per move: what its actions range over.
+    pub(crate) actions: Vec<Actions>,
+    /// Piece variables: kinds, then the most aliases any move has.
+    pub(crate) vars: usize,
 }
 
 impl Program {
     /// Lowers every move of `model` for the grid of `lay`.
     pub fn new(model: &Model, lay: &Layout) -> Program {
+        let kinds = model.pieces.len();
         let moves: Vec<Vec<KOp>> = model
             .moves
             .iter()
-            .map(|m| m.ops.iter().map(|op| KOp::lower(op, lay)).collect())
+            .map(|m| m.ops.iter().map(|op| KOp::lower(op, lay, kinds)).collect())
             .collect();
         let local = moves
             .iter()
-            .map(|ops| local_form(model, lay, ops))
+            .zip(&model.moves)
+            .map(|(ops, m)| match m.param {
+                Param::Dirs(_) => local_form(model, lay, ops),
+                Param::Cell => None,
+            })
             .collect();
         Program {
             moves,
             local,
             free_kinds: model.moves.iter().map(|m| free_kinds(&m.ops)).collect(),
+            actions: model
+                .moves
+                .iter()
+                .map(|m| match &m.param {
+                    Param::Dirs(ds) => Actions::Dirs(ds.iter().map(|d| d.index()).collect()),
+                    Param::Cell => Actions::Cells,
+                })
+                .collect(),
+            vars: kinds
+                + model
+                    .moves
+                    .iter()
+                    .map(|m| m.aliases.len())
+                    .max()
+                    .unwrap_or(0),
         }
     }
 }
@@ -91,13 +233,15 @@ impl Program {
 impl Layout {
     /// A step as a delta on this grid.
     fn delta(&self, step: Step) -> Delta {
+        let times = step.times * if step.negate { -1 } else { 1 };
         match step.fixed {
-            None => Delta::Param {
-                negate: step.negate,
-            },
+            None => Delta::Param { mult: times },
             Some(d) => {
-                let v = self.dir_delta[d.index()];
-                Delta::Fixed(if step.negate { -v } else { v })
+                let (dr, dc) = self.dir_rc[d.index()];
+                Delta::Fixed(
+                    self.dir_delta[d.index()] * times as isize,
+                    (dr * times, dc * times),
+                )
             }
         }
     }
@@ -106,16 +250,121 @@ impl Layout {
     #[inline]
     pub fn resolve(&self, delta: Delta, d: usize) -> isize {
         match delta {
-            Delta::Param { negate: false } => self.dir_delta[d],
-            Delta::Param { negate: true } => -self.dir_delta[d],
-            Delta::Fixed(v) => v,
+            Delta::Param { mult } => self.dir_delta[d] * mult as isize,
+            Delta::Fixed(v, _) => v,
+        }
+    }
+
+    /// The (row, column) step of `delta` in direction `d`.
+    fn resolve_rc(&self, delta: Delta, d: usize) -> (i32, i32) {
+        match delta {
+            Delta::Param { mult } => {
+                let (dr, dc) = self.dir_rc.get(d).copied().unwrap_or((0, 0));
+                (dr * mult, dc * mult)
+            }
+            Delta::Fixed(_, rc) => rc,
+        }
+    }
+
+    /// A cell expression on this grid.
+    fn cell(&self, c: &Cell, kinds: usize) -> KCell {
+        let base = match c.base {
+            Base::Piece(k, alias) => KBase::Var(var_of(k.index(), alias, kinds)),
+            Base::Param => KBase::Param,
+            Base::Var(depth) => KBase::Loop(depth as usize),
+            Base::Abs(r, col) => {
+                let (rows, cols) = self.size();
+                let r = if r < 0 {
+                    rows as i64 + r as i64
+                } else {
+                    r as i64
+                };
+                let col = if col < 0 {
+                    cols as i64 + col as i64
+                } else {
+                    col as i64
+                };
+                KBase::Abs(
+                    (r >= 0 && col >= 0 && (r as usize) < rows && (col as usize) < cols).then(
+                        || self.to_padded((r as usize * cols + col as usize) as u32) as usize,
+                    ),
+                )
+            }
+        };
+        let mut fixed = 0isize;
+        let mut mult = 0i32;
+        for st in &c.steps {
+            match self.delta(*st) {
+                Delta::Param { mult: m } => mult += m,
+                Delta::Fixed(v, _) => fixed += v,
+            }
+        }
+        KCell { base, fixed, mult }
+    }
+
+    pub(super) fn cond(&self, c: &Cond, kinds: usize) -> KCond {
+        match c {
+            Cond::At {
+                subject,
+                cell,
+                bind,
+            } => KCond::At {
+                subject: *subject,
+                cell: self.cell(cell, kinds),
+                bind: bind.map(|(k, a)| var_of(k.index(), a, kinds)),
+            },
+            Cond::On {
+                piece,
+                alias,
+                pose,
+                place,
+            } => KCond::On {
+                var: var_of(piece.index(), *alias, kinds),
+                kind: piece.index(),
+                pose: pose.map(|p| p.index()),
+                place: *place,
+            },
+            Cond::Count { what, op, value } => match what {
+                Subject::Piece(k) => KCond::CountPieces {
+                    kind: k.index(),
+                    op: *op,
+                    value: *value,
+                },
+                Subject::Tile(t) => KCond::CountTiles {
+                    tile: t.0,
+                    op: *op,
+                    value: *value,
+                },
+                Subject::Mark(m) => {
+                    let n = self
+                        .board_cells
+                        .iter()
+                        .filter(|&&p| self.pmarks[p as usize] >> m.0 & 1 == 1)
+                        .count();
+                    KCond::Const(op.holds(n as i64, *value))
+                }
+            },
+            Cond::Counter { id, op, value } => KCond::Counter {
+                word: self.counters_at + *id as usize,
+                op: *op,
+                value: *value,
+            },
+            Cond::Not(inner) => KCond::Not(Box::new(self.cond(inner, kinds))),
+            Cond::And(parts) => KCond::And(parts.iter().map(|p| self.cond(p, kinds)).collect()),
+            Cond::Or(parts) => KCond::Or(parts.iter().map(|p| self.cond(p, kinds)).collect()),
         }
     }
 }
 
+/// The variable index of a kind's own copy or of an alias.
+fn var_of(kind: usize, alias: Option<u16>, kinds: usize) -> usize {
+    alias.map_or(kind, |a| kinds + a as usize)
+}
+
 impl KOp {
     /// Lowers one op for the grid of `lay`.
-    fn lower(op: &Op, lay: &Layout) -> KOp {
+    fn lower(op: &Op, lay: &Layout, kinds: usize) -> KOp {
+        let lower_all = |ops: &[Op]| ops.iter().map(|o| KOp::lower(o, lay, kinds)).collect();
         match op {
             Op::Test {
                 subject,
@@ -127,40 +376,152 @@ impl KOp {
                 delta: cell.step.map(|s| lay.delta(s)),
                 want: *want,
             },
-            Op::Shift { piece, step } => KOp::Shift {
+            Op::Shift {
+                piece,
+                step,
+                alias,
+                each,
+            } => KOp::Shift {
+                var: var_of(piece.index(), *alias, kinds),
+                kind: piece.index(),
+                delta: lay.delta(*step),
+                each: *each,
+            },
+            Op::Swap { piece, step, alias } => KOp::Swap {
+                var: var_of(piece.index(), *alias, kinds),
                 kind: piece.index(),
                 delta: lay.delta(*step),
             },
-            Op::Swap { piece, step } => KOp::Swap {
-                kind: piece.index(),
-                delta: lay.delta(*step),
-            },
-            Op::Turn { piece, table } => KOp::Turn {
+            Op::Turn {
+                piece,
+                table,
+                alias,
+            } => KOp::Turn {
+                var: var_of(piece.index(), *alias, kinds),
                 kind: piece.index(),
                 table: table
                     .iter()
                     .map(|e| e.map(|(p, dr, dc)| (p.0 as u32, lay.lin(dr, dc))))
                     .collect(),
             },
-            Op::Slide { piece, step, rules } => KOp::Slide {
+            Op::Slide {
+                piece,
+                step,
+                rules,
+                alias,
+                each,
+            } => KOp::Slide {
+                var: var_of(piece.index(), *alias, kinds),
                 kind: piece.index(),
                 delta: lay.delta(*step),
                 rules: rules.clone(),
+                each: *each,
+            },
+            Op::Check { cond, want } => KOp::Check {
+                cond: lay.cond(cond, kinds),
+                want: *want,
+            },
+            Op::Remove { piece, alias } => KOp::Remove {
+                var: var_of(piece.index(), *alias, kinds),
+            },
+            Op::Create { piece, pose, cell } => KOp::Create {
+                kind: piece.index(),
+                pose: pose.0 as u32,
+                cell: lay.cell(cell, kinds),
+            },
+            Op::Change {
+                from,
+                to,
+                toggle,
+                place,
+            } => KOp::Change {
+                from: from.0,
+                to: to.0,
+                toggle: *toggle,
+                place: match place {
+                    TilePlace::At(c) => KPlace::At(lay.cell(c, kinds)),
+                    TilePlace::All => KPlace::All,
+                    TilePlace::Mark(m) => KPlace::Mark(m.0),
+                },
+            },
+            Op::Count { id, op, value } => KOp::Count {
+                word: lay.counters_at + *id as usize,
+                max: lay.counter_max[*id as usize],
+                op: *op,
+                value: *value,
+            },
+            Op::If { cond, then, els } => KOp::If {
+                cond: lay.cond(cond, kinds),
+                then: lower_all(then),
+                els: lower_all(els),
+            },
+            Op::ForCells { piece, alias, body } => KOp::ForCells {
+                var: var_of(piece.index(), *alias, kinds),
+                body: lower_all(body),
             },
         }
     }
 }
 
-/// Reports to `see` every (row, column) offset `op` moves a piece by beyond its footprint
-/// and the directions, so the padded grid is wide enough for it.
-pub(super) fn op_reach(op: &Op, see: &mut impl FnMut(i32, i32)) {
+/// Reports to `see` every (row, column) offset `op` moves a piece by or looks at beyond
+/// its footprint, so the padded grid is wide enough for it.
+pub(super) fn op_reach(op: &Op, model: &Model, see: &mut impl FnMut(i32, i32)) {
+    let step_rc = |s: &Step| -> (i32, i32) {
+        let (dr, dc) = match s.fixed {
+            Some(d) => (model.dirs[d.index()].dr, model.dirs[d.index()].dc),
+            None => model
+                .dirs
+                .iter()
+                .fold((0, 0), |(r, c), d| (r.max(d.dr.abs()), c.max(d.dc.abs()))),
+        };
+        (dr.abs() * s.times, dc.abs() * s.times)
+    };
+    let cell = |c: &Cell, see: &mut dyn FnMut(i32, i32)| {
+        let (mut r, mut k) = (0, 0);
+        for s in &c.steps {
+            let (dr, dc) = step_rc(s);
+            r += dr;
+            k += dc;
+        }
+        see(r, k);
+    };
+    fn cond_cells(c: &Cond, f: &mut dyn FnMut(&Cell)) {
+        match c {
+            Cond::At { cell, .. } => f(cell),
+            Cond::Not(inner) => cond_cells(inner, f),
+            Cond::And(parts) | Cond::Or(parts) => {
+                for p in parts {
+                    cond_cells(p, f);
+                }
+            }
+            Cond::On { .. } | Cond::Count { .. } | Cond::Counter { .. } => {}
+        }
+    }
     match op {
         Op::Turn { table, .. } => {
             for &(_, dr, dc) in table.iter().flatten() {
                 see(dr, dc);
             }
         }
-        Op::Test { .. } | Op::Shift { .. } | Op::Swap { .. } | Op::Slide { .. } => {}
+        Op::Test { cell: c, .. } => {
+            if let Some(s) = &c.step {
+                let (dr, dc) = step_rc(s);
+                see(dr, dc);
+            }
+        }
+        Op::Shift { step, .. } | Op::Swap { step, .. } | Op::Slide { step, .. } => {
+            let (dr, dc) = step_rc(step);
+            see(dr, dc);
+        }
+        Op::Check { cond, .. } | Op::If { cond, .. } => {
+            cond_cells(cond, &mut |c| cell(c, see));
+        }
+        Op::Create { cell: c, .. } => cell(c, see),
+        Op::Change {
+            place: TilePlace::At(c),
+            ..
+        } => cell(c, see),
+        Op::Change { .. } | Op::Remove { .. } | Op::Count { .. } | Op::ForCells { .. } => {}
     }
 }
 
@@ -168,11 +529,49 @@ pub(super) fn op_reach(op: &Op, see: &mut impl FnMut(i32, i32)) {
 fn free_kinds(ops: &[Op]) -> Vec<u16> {
     let mut bound: Vec<u16> = vec![];
     let mut free: Vec<u16> = vec![];
-    let actor = |k: u16, bound: &Vec<u16>, free: &mut Vec<u16>| {
+    free_walk(ops, &mut bound, &mut free);
+    free
+}
+
+fn free_walk(ops: &[Op], bound: &mut Vec<u16>, free: &mut Vec<u16>) {
+    fn actor(k: u16, bound: &[u16], free: &mut Vec<u16>) {
         if !bound.contains(&k) && !free.contains(&k) {
             free.push(k);
         }
-    };
+    }
+    fn cell_actor(c: &Cell, bound: &[u16], free: &mut Vec<u16>) {
+        if let Base::Piece(k, None) = c.base {
+            actor(k.0, bound, free);
+        }
+    }
+    fn cond_walk(c: &Cond, bind: bool, bound: &mut Vec<u16>, free: &mut Vec<u16>) {
+        match c {
+            Cond::At {
+                subject,
+                cell,
+                bind: b,
+            } => {
+                cell_actor(cell, bound, free);
+                if let (Subject::Piece(p), true, Some((_, None))) = (subject, bind, b) {
+                    if !free.contains(&p.0) && !bound.contains(&p.0) {
+                        bound.push(p.0);
+                    }
+                }
+            }
+            Cond::Not(inner) => cond_walk(inner, false, bound, free),
+            Cond::And(parts) => {
+                for p in parts {
+                    cond_walk(p, bind, bound, free);
+                }
+            }
+            Cond::Or(parts) => {
+                for p in parts {
+                    cond_walk(p, false, bound, free);
+                }
+            }
+            Cond::On { .. } | Cond::Count { .. } | Cond::Counter { .. } => {}
+        }
+    }
     for op in ops {
         match op {
             Op::Test {
@@ -180,20 +579,63 @@ fn free_kinds(ops: &[Op]) -> Vec<u16> {
                 cell,
                 want,
             } => {
-                actor(cell.piece.0, &bound, &mut free);
+                actor(cell.piece.0, bound, free);
                 if let (Subject::Piece(p), true) = (subject, want) {
                     if !free.contains(&p.0) {
                         bound.push(p.0);
                     }
                 }
             }
-            Op::Shift { piece, .. }
-            | Op::Swap { piece, .. }
-            | Op::Turn { piece, .. }
-            | Op::Slide { piece, .. } => actor(piece.0, &bound, &mut free),
+            Op::Shift {
+                piece,
+                alias: None,
+                each: false,
+                ..
+            }
+            | Op::Swap {
+                piece, alias: None, ..
+            }
+            | Op::Turn {
+                piece, alias: None, ..
+            }
+            | Op::Slide {
+                piece,
+                alias: None,
+                each: false,
+                ..
+            }
+            | Op::Remove {
+                piece, alias: None, ..
+            }
+            | Op::ForCells {
+                piece, alias: None, ..
+            } => actor(piece.0, bound, free),
+            Op::Shift { .. }
+            | Op::Swap { .. }
+            | Op::Turn { .. }
+            | Op::Slide { .. }
+            | Op::Remove { .. }
+            | Op::ForCells { .. }
+            | Op::Count { .. } => {}
+            Op::Check { cond, want } => cond_walk(cond, *want, bound, free),
+            Op::Create { cell, .. } => cell_actor(cell, bound, free),
+            Op::Change { place, .. } => {
+                if let TilePlace::At(c) = place {
+                    cell_actor(c, bound, free);
+                }
+            }
+            Op::If { cond, .. } => cond_walk(cond, true, bound, free),
+        }
+        if let Op::ForCells { body, .. } = op {
+            free_walk(body, bound, free);
+        }
+        if let Op::If { then, els, .. } = op {
+            let mut b1 = bound.clone();
+            free_walk(then, &mut b1, free);
+            let mut b2 = bound.clone();
+            free_walk(els, &mut b2, free);
         }
     }
-    free
 }
 
 /// The local form of a program, when it only shifts and turns one single-instance piece.
@@ -201,7 +643,17 @@ fn local_form(model: &Model, lay: &Layout, ops: &[KOp]) -> Option<LocalMove> {
     let mut kind = None;
     for op in ops {
         let k = match op {
-            KOp::Shift { kind, .. } | KOp::Turn { kind, .. } => *kind,
+            KOp::Shift {
+                var,
+                kind,
+                each: false,
+                ..
+            }
+            | KOp::Turn { var, kind, .. }
+                if var == kind =>
+            {
+                *kind
+            }
             _ => return None,
         };
         if kind.is_some_and(|x| x != k) {
@@ -234,6 +686,9 @@ impl Expander<'_> {
     #[inline]
     pub(super) fn run_local(&self, s: &[u32], m: &LocalMove, d: usize) -> Option<u32> {
         let lay = &self.lay;
+        if s[m.slot] == ABSENT {
+            return None;
+        }
         let bits = lay.slots[m.kind].bits;
         let mut a = (s[m.slot] >> bits) as usize;
         let mut pose = (s[m.slot] & ((1 << bits) - 1)) as usize;
@@ -258,6 +713,174 @@ impl Expander<'_> {
         Some(w)
     }
 
+    /// The padded cell a goal's cell names in `s`: an absolute cell, or steps from the
+    /// first copy of a piece on the board.
+    pub(super) fn goal_cell(&self, s: &[u32], c: &KCell) -> Option<usize> {
+        let base = match c.base {
+            KBase::Abs(p) => p?,
+            KBase::Var(v) => {
+                let sl = self.lay.slots.get(v)?;
+                let slot = (sl.start..sl.start + sl.count).find(|&slot| s[slot] != ABSENT)?;
+                self.lay.anchor(s, slot).0
+            }
+            KBase::Param | KBase::Loop(_) => return None,
+        };
+        let p = base as isize + c.fixed;
+        (p >= 0 && (p as usize) < self.lay.ptile.len()).then_some(p as usize)
+    }
+
+    /// The padded cell a resolved cell names now, or `None` (unbound, absent or off the
+    /// padded grid).
+    #[inline]
+    fn cell_at(&self, c: &KCell, d: usize) -> Option<usize> {
+        let base = match c.base {
+            KBase::Var(v) => {
+                let slot = self.bound_slot(v)?;
+                if self.sc.cur[slot] == ABSENT {
+                    return None;
+                }
+                self.lay.anchor(&self.sc.cur, slot).0
+            }
+            KBase::Param => self.sc.param,
+            KBase::Loop(depth) => *self.sc.loops.iter().rev().nth(depth)?,
+            KBase::Abs(p) => p?,
+        };
+        let extra = if c.mult != 0 {
+            self.lay.dir_delta.get(d).copied().unwrap_or(0) * c.mult as isize
+        } else {
+            0
+        };
+        let p = base as isize + c.fixed + extra;
+        (p >= 0 && (p as usize) < self.lay.ptile.len()).then_some(p as usize)
+    }
+
+    /// Evaluates a condition in the scratch state; binds pieces found when `bind` holds.
+    pub(super) fn eval(&mut self, c: &KCond, d: usize, bind: bool) -> bool {
+        match c {
+            KCond::At {
+                subject,
+                cell,
+                bind: var,
+            } => {
+                let Some(p) = self.cell_at(cell, d) else {
+                    return false;
+                };
+                let lay = &self.lay;
+                match *subject {
+                    Subject::Tile(t) => lay.tile_at(&self.sc.cur, p) == Some(t),
+                    Subject::Mark(m) => lay.pmarks[p] >> m.0 & 1 == 1,
+                    Subject::Piece(pk) => {
+                        let k = pk.index();
+                        if lay.ptile[p] == OFF {
+                            return false;
+                        }
+                        match var {
+                            // An alias: a copy no variable holds yet.
+                            Some(v) if *v >= self.model.pieces.len() => {
+                                let sl = &lay.slots[k];
+                                let found = (sl.start..sl.start + sl.count).find(|&slot| {
+                                    lay.covers(&self.sc.cur, slot, p)
+                                        && !self.sc.bound.contains(&(slot as u32))
+                                });
+                                match found {
+                                    Some(slot) => {
+                                        if bind {
+                                            self.sc.bound[*v] = slot as u32;
+                                        }
+                                        true
+                                    }
+                                    None => false,
+                                }
+                            }
+                            _ => {
+                                if let Some(b) = self.bound_slot(k) {
+                                    lay.covers(&self.sc.cur, b, p)
+                                } else if let Some(found) = lay.instance_at(&self.sc.cur, k, p) {
+                                    if bind && var.is_some() {
+                                        self.sc.bound[k] = found as u32;
+                                    }
+                                    true
+                                } else {
+                                    false
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            KCond::On {
+                var,
+                kind,
+                pose,
+                place,
+            } => {
+                let lay = &self.lay;
+                let check = |slot: usize| {
+                    let (a, q) = lay.anchor(&self.sc.cur, slot);
+                    pose.is_none_or(|want| want == q)
+                        && lay.foot[*kind][q].iter().all(|&dl| {
+                            lay.on_place(&self.sc.cur, (a as isize + dl) as usize, *place)
+                        })
+                };
+                match self.bound_slot(*var) {
+                    Some(slot) => self.sc.cur[slot] != ABSENT && check(slot),
+                    None => {
+                        let sl = &lay.slots[*kind];
+                        (sl.start..sl.start + sl.count)
+                            .all(|slot| self.sc.cur[slot] == ABSENT || check(slot))
+                    }
+                }
+            }
+            KCond::CountPieces { kind, op, value } => {
+                let sl = &self.lay.slots[*kind];
+                let n = self.sc.cur[sl.start..sl.start + sl.count]
+                    .iter()
+                    .filter(|&&w| w != ABSENT)
+                    .count();
+                op.holds(n as i64, *value)
+            }
+            KCond::CountTiles { tile, op, value } => {
+                let lay = &self.lay;
+                let n = lay
+                    .board_cells
+                    .iter()
+                    .filter(|&&p| {
+                        lay.tile_at(&self.sc.cur, p as usize)
+                            .is_some_and(|t| t.0 == *tile)
+                    })
+                    .count();
+                op.holds(n as i64, *value)
+            }
+            KCond::Const(b) => *b,
+            KCond::Counter { word, op, value } => op.holds(self.sc.cur[*word] as i64, *value),
+            KCond::Not(inner) => !self.eval(inner, d, false),
+            KCond::And(parts) => parts.iter().all(|p| self.eval(p, d, bind)),
+            KCond::Or(parts) => parts.iter().any(|p| self.eval(p, d, false)),
+        }
+    }
+
+    /// The slots `each` visits: every copy of `kind` on the board, the farthest along
+    /// `(dr, dc)` first (ties in slot order).
+    fn each_order(&self, kind: usize, (dr, dc): (i32, i32)) -> Vec<usize> {
+        let lay = &self.lay;
+        let sl = &lay.slots[kind];
+        let mut slots: Vec<usize> = (sl.start..sl.start + sl.count)
+            .filter(|&slot| self.sc.cur[slot] != ABSENT)
+            .collect();
+        let key = |slot: usize| {
+            let (a, _) = lay.anchor(&self.sc.cur, slot);
+            let (r, c) = lay.row_col(a);
+            -(r as i64 * dr as i64 + c as i64 * dc as i64)
+        };
+        slots.sort_by_key(|&slot| key(slot));
+        slots
+    }
+
+    /// Runs a block of ops; false when one fails.
+    fn ops(&mut self, ops: &[KOp], d: usize) -> bool {
+        ops.iter().all(|op| self.op(op, d))
+    }
+
     /// Applies one op to `self.sc.cur`; false when the move cannot go on.
     #[inline]
     pub(super) fn op(&mut self, op: &KOp, d: usize) -> bool {
@@ -271,6 +894,9 @@ impl Expander<'_> {
                 let Some(slot) = self.bound_slot(*kind) else {
                     return false;
                 };
+                if self.sc.cur[slot] == ABSENT {
+                    return false;
+                }
                 let lay = &self.lay;
                 let (a, _) = lay.anchor(&self.sc.cur, slot);
                 let p = (a as isize + delta.map_or(0, |x| lay.resolve(x, d))) as usize;
@@ -295,22 +921,30 @@ impl Expander<'_> {
                 };
                 holds == *want
             }
-            KOp::Shift { kind, delta } => {
-                let Some(slot) = self.bound_slot(*kind) else {
+            KOp::Shift {
+                var,
+                kind,
+                delta,
+                each,
+            } => {
+                if *each {
+                    let order = self.each_order(*kind, self.lay.resolve_rc(*delta, d));
+                    let v = self.lay.resolve(*delta, d);
+                    return order.into_iter().all(|slot| self.shift_slot(slot, v));
+                }
+                let Some(slot) = self.bound_slot(*var) else {
                     return false;
                 };
-                let (a, pose) = self.lay.anchor(&self.sc.cur, slot);
-                let to = (a as isize + self.lay.resolve(*delta, d)) as usize;
-                if self.lay.ptile[to] == OFF {
+                let v = self.lay.resolve(*delta, d);
+                self.shift_slot(slot, v)
+            }
+            KOp::Swap { var, delta, .. } => {
+                let Some(slot) = self.bound_slot(*var) else {
+                    return false;
+                };
+                if self.sc.cur[slot] == ABSENT {
                     return false;
                 }
-                self.set_place(slot, to, pose);
-                true
-            }
-            KOp::Swap { kind, delta } => {
-                let Some(slot) = self.bound_slot(*kind) else {
-                    return false;
-                };
                 let (a, pose) = self.lay.anchor(&self.sc.cur, slot);
                 let v = self.lay.resolve(*delta, d);
                 let to = (a as isize + v) as usize;
@@ -328,10 +962,13 @@ impl Expander<'_> {
                 self.set_place(slot, to, pose);
                 true
             }
-            KOp::Turn { kind, table } => {
-                let Some(slot) = self.bound_slot(*kind) else {
+            KOp::Turn { var, table, .. } => {
+                let Some(slot) = self.bound_slot(*var) else {
                     return false;
                 };
+                if self.sc.cur[slot] == ABSENT {
+                    return false;
+                }
                 let (a, pose) = self.lay.anchor(&self.sc.cur, slot);
                 let Some((to_pose, v)) = table[pose * self.lay.dir_delta.len() + d] else {
                     return false;
@@ -343,14 +980,161 @@ impl Expander<'_> {
                 self.set_place(slot, to, to_pose as usize);
                 true
             }
-            KOp::Slide { kind, delta, rules } => {
-                let Some(slot) = self.bound_slot(*kind) else {
+            KOp::Slide {
+                var,
+                kind,
+                delta,
+                rules,
+                each,
+            } => {
+                let v = self.lay.resolve(*delta, d);
+                if *each {
+                    let order = self.each_order(*kind, self.lay.resolve_rc(*delta, d));
+                    return order.into_iter().all(|slot| self.slide(slot, v, rules));
+                }
+                let Some(slot) = self.bound_slot(*var) else {
                     return false;
                 };
-                let v = self.lay.resolve(*delta, d);
+                if self.sc.cur[slot] == ABSENT {
+                    return false;
+                }
                 self.slide(slot, v, rules)
             }
+            KOp::Check { cond, want } => self.eval(cond, d, *want) == *want,
+            KOp::Remove { var } => {
+                let Some(slot) = self.bound_slot(*var) else {
+                    return false;
+                };
+                if self.sc.cur[slot] == ABSENT {
+                    return false;
+                }
+                self.sc.cur[slot] = ABSENT;
+                true
+            }
+            KOp::Create { kind, pose, cell } => {
+                let Some(p) = self.cell_at(cell, d) else {
+                    return false;
+                };
+                if self.lay.ptile[p] == OFF {
+                    return false;
+                }
+                let sl = &self.lay.slots[*kind];
+                let Some(slot) =
+                    (sl.start..sl.start + sl.count).find(|&slot| self.sc.cur[slot] == ABSENT)
+                else {
+                    return false;
+                };
+                self.set_place(slot, p, *pose as usize);
+                true
+            }
+            KOp::Change {
+                from,
+                to,
+                toggle,
+                place,
+            } => {
+                match place {
+                    KPlace::At(c) => {
+                        if let Some(p) = self.cell_at(c, d) {
+                            self.change_cell(p, *from, *to, *toggle);
+                        }
+                    }
+                    KPlace::All | KPlace::Mark(_) => {
+                        for i in 0..self.lay.mut_cells.len() {
+                            let p = self.lay.mut_cells[i] as usize;
+                            if let KPlace::Mark(m) = place {
+                                if self.lay.pmarks[p] >> m & 1 == 0 {
+                                    continue;
+                                }
+                            }
+                            self.change_cell(p, *from, *to, *toggle);
+                        }
+                    }
+                }
+                true
+            }
+            KOp::Count {
+                word,
+                max,
+                op,
+                value,
+            } => {
+                let cur = self.sc.cur[*word] as i64;
+                let next = match op {
+                    AssignOp::Add => cur + value,
+                    AssignOp::Sub => cur - value,
+                    AssignOp::Set => *value,
+                };
+                if !(0..=*max as i64).contains(&next) {
+                    return false;
+                }
+                self.sc.cur[*word] = next as u32;
+                true
+            }
+            KOp::If { cond, then, els } => {
+                if self.eval(cond, d, true) {
+                    self.ops(then, d)
+                } else {
+                    self.ops(els, d)
+                }
+            }
+            KOp::ForCells { var, body } => {
+                let Some(slot) = self.bound_slot(*var) else {
+                    return false;
+                };
+                if self.sc.cur[slot] == ABSENT {
+                    return false;
+                }
+                let k = self.lay.slot_kind[slot] as usize;
+                let (a, pose) = self.lay.anchor(&self.sc.cur, slot);
+                let cells: Vec<usize> = self.lay.foot[k][pose]
+                    .iter()
+                    .map(|&dl| (a as isize + dl) as usize)
+                    .collect();
+                for p in cells {
+                    self.sc.loops.push(p);
+                    let ok = self.ops(body, d);
+                    self.sc.loops.pop();
+                    if !ok {
+                        return false;
+                    }
+                }
+                true
+            }
         }
+    }
+
+    /// Moves `slot` by `v`; false when it would leave the padded board.
+    fn shift_slot(&mut self, slot: usize, v: isize) -> bool {
+        if self.sc.cur[slot] == ABSENT {
+            return false;
+        }
+        let (a, pose) = self.lay.anchor(&self.sc.cur, slot);
+        let to = (a as isize + v) as usize;
+        if to >= self.lay.ptile.len() || self.lay.ptile[to] == OFF {
+            return false;
+        }
+        self.set_place(slot, to, pose);
+        true
+    }
+
+    /// Changes the tile at `p` from `from` to `to` (and back, for a toggle).
+    fn change_cell(&mut self, p: usize, from: u16, to: u16, toggle: bool) {
+        let Some(t) = self.lay.tile_at(&self.sc.cur, p) else {
+            return;
+        };
+        if self.lay.ptile[p] == OFF {
+            return;
+        }
+        let new = if t.0 == from {
+            to
+        } else if toggle && t.0 == to {
+            from
+        } else {
+            return;
+        };
+        self.lay
+            .set_tile(&mut self.sc.cur, p, crate::compile::TileId(new));
     }
 
     /// Slides `slot` by `v` per step until an event stops it; works on `self.sc.cur`.
@@ -381,11 +1165,8 @@ impl Expander<'_> {
                 if r.lose {
                     return false;
                 }
-                if r.brk {
-                    let bit = self.lay.pmut[next];
-                    if bit != NONE {
-                        self.lay.set_mutable(&mut self.sc.cur, bit);
-                    }
+                if r.brk && self.lay.pmut[next] != NONE {
+                    self.lay.break_tile(&mut self.sc.cur, next);
                 }
                 if r.stop {
                     return true;
@@ -432,7 +1213,12 @@ impl Expander<'_> {
         *work += 1;
         match op {
             KOp::Test { .. } => next.push((a, pose)),
-            KOp::Shift { kind, delta } | KOp::Swap { kind, delta } if *kind == k => {
+            KOp::Shift {
+                kind, delta, var, ..
+            }
+            | KOp::Swap { kind, delta, var }
+                if *kind == k && var == kind =>
+            {
                 if lay.slots[k].count > 1 {
                     next.push((a, pose)); // the op may move another instance
                 }
@@ -448,7 +1234,7 @@ impl Expander<'_> {
                     next.push((back, pose));
                 }
             }
-            KOp::Turn { kind, table } if *kind == k => {
+            KOp::Turn { kind, table, var } if *kind == k && var == kind => {
                 if let Some((p, v)) = table[pose * lay.dir_delta.len() + d] {
                     let to = (a as isize + v) as usize;
                     if lay.ptile[to] != OFF {
@@ -456,7 +1242,13 @@ impl Expander<'_> {
                     }
                 }
             }
-            KOp::Slide { kind, delta, rules } if *kind == k => {
+            KOp::Slide {
+                kind,
+                delta,
+                rules,
+                var,
+                ..
+            } if *kind == k && var == kind => {
                 let v = lay.resolve(*delta, d);
                 let may_block = rules
                     .iter()
@@ -506,7 +1298,16 @@ impl Expander<'_> {
                     }
                 }
             }
-            KOp::Shift { .. } | KOp::Turn { .. } | KOp::Slide { .. } => next.push((a, pose)),
+            KOp::Shift { .. }
+            | KOp::Turn { .. }
+            | KOp::Slide { .. }
+            | KOp::Check { .. }
+            | KOp::Remove { .. }
+            | KOp::Create { .. }
+            | KOp::Change { .. }
+            | KOp::Count { .. }
+            | KOp::If { .. }
+            | KOp::ForCells { .. } => next.push((a, pose)),
         }
     }
 }

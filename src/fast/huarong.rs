@@ -89,7 +89,7 @@ impl Huarong {
         }
         let dir = compass(model)?;
         let blank = match only_op(model)? {
-            Op::Swap { piece, step } if is_param(step) => *piece,
+            Op::Swap { piece, step, .. } if is_param(step) => *piece,
             _ => return Err("the move is not `swap P d`".into()),
         };
         let token = PieceId(1 - blank.0);

@@ -57,6 +57,12 @@ const DETECTORS: [(&str, Detector); 4] = [
 
 /// The fast path whose fingerprint the model matches, or why none does.
 pub fn select(model: &Model) -> Result<Box<dyn FastPath>, String> {
+    if !model.basic() {
+        return Err(
+            "the rules use mechanics beyond the fast paths' (counters, removals, conditions, per-cell or per-copy moves, or a goal beyond `piece on place`)"
+                .into(),
+        );
+    }
     let mut why = vec![];
     for (name, detect) in DETECTORS {
         match detect(model) {
@@ -96,7 +102,7 @@ pub mod fingerprint {
 
     /// The move's own direction, not reversed.
     pub(crate) fn is_param(step: &Step) -> bool {
-        step.fixed.is_none() && !step.negate
+        step.fixed.is_none() && !step.negate && step.times == 1
     }
 
     /// Costs are unit: at most one component and every move adds exactly one to it.

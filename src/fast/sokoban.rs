@@ -55,7 +55,7 @@ pub(crate) struct Sokoban {
 /// The piece a move walks, when it is exactly `shift M d` adding to the second component.
 fn walk_piece(m: &MoveProgram) -> Option<PieceId> {
     match m.ops.as_slice() {
-        [Op::Shift { piece, step }] if is_param(step) && m.adds == [0, 1] => Some(*piece),
+        [Op::Shift { piece, step, .. }] if is_param(step) && m.adds == [0, 1] => Some(*piece),
         _ => None,
     }
 }
@@ -71,9 +71,11 @@ fn push_pieces(m: &MoveProgram) -> Option<(PieceId, PieceId)> {
         }, Op::Shift {
             piece: b2,
             step: s2,
+            ..
         }, Op::Shift {
             piece: m2,
             step: s3,
+            ..
         }] if m.adds == [1, 0]
             && cell.step.as_ref().is_some_and(is_param)
             && is_param(s2)

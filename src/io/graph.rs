@@ -210,7 +210,7 @@ fn write_dot<W: Write>(
             e.source().index(),
             e.target().index(),
             model.moves[a.mv().index()].name,
-            model.dirs[a.dir().index()].name,
+            model.arg_text(a),
         )
         .map_err(io)?;
     }
@@ -257,7 +257,7 @@ fn write_json<W: Write>(
         let edge = serde_json::json!({
             "from": e.source().index(), "to": e.target().index(),
             "move": model.moves[a.mv().index()].name,
-            "dir": model.dirs[a.dir().index()].name, "letter": model.letter(a),
+            "dir": model.arg_text(a), "letter": model.letter(a),
             "cost": crate::solver::path_cost(model, &[a]),
         });
         serde_json::to_writer(&mut *o, &edge).map_err(io)?;

@@ -83,8 +83,10 @@ pub(crate) enum ItemKind {
     Move(MoveDecl),
     /// `forbid piece on tile`
     Forbid(ForbidDecl),
-    /// `goal piece on place and ...`
-    Goal(Vec<GoalCond>),
+    /// `counter keys max 9 [start 0]`
+    Counter(CounterDecl),
+    /// `goal COND`
+    Goal(CondNode),
     /// `level "name" """..."""`
     Level(LevelDecl),
     /// `judge { ... }`
@@ -116,6 +118,8 @@ pub(crate) struct PieceDecl {
     pub(crate) name: Name,
     /// Instances are interchangeable.
     pub(crate) anonymous: bool,
+    /// `max N`: room for N copies at once.
+    pub(crate) max: Option<Int>,
     /// `None` when written without braces: one pose covering its anchor.
     pub(crate) poses: Option<Vec<PoseDef>>,
 }
@@ -176,82 +180,304 @@ pub(crate) struct DirDef {
 pub(crate) struct MoveDecl {
     /// The move's name.
     pub(crate) name: Name,
-    /// The direction parameter, e.g. `d`.
-    pub(crate) param: Name,
+    /// What the move ranges over: `d`, `d in w, e`, `cell c`.
+    pub(crate) param: MoveParam,
     /// The statements in order.
     pub(crate) body: Vec<MoveStmt>,
+}
+
+/// What a move ranges over.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum MoveParam {
+    /// `d` (every direction) or `d in w, e` (these, in `dirs` order).
+    Dir {
+        /// The parameter.
+        name: Name,
+        /// The directions, when restricted.
+        only: Option<Vec<Name>>,
+    },
+    /// `cell c`: every board cell, in reading order.
+    Cell(Name),
+}
+
+impl MoveParam {
+    /// The parameter's name.
+    pub(crate) fn name(&self) -> &Name {
+        match self {
+            MoveParam::Dir { name, .. } | MoveParam::Cell(name) => name,
+        }
+    }
+}
+
+/// `counter keys max 9 [start 0]`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct CounterDecl {
+    /// The counter's name.
+    pub(crate) name: Name,
+    /// Its largest value.
+    pub(crate) max: Int,
+    /// Its start value (0 unless written).
+    pub(crate) start: Option<Int>,
 }
 
 /// One statement of a move.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct MoveStmt {
-    /// Which statement, with its contents.
+    /// What it says.
     pub(crate) kind: MoveStmtKind,
     /// The whole statement.
     pub(crate) span: Span,
 }
 
-/// The statements a move's body may hold.
+/// The statements of a move.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum MoveStmtKind {
     /// `letters "nswe"`
     Letters(Str),
     /// `adds pushes`
     Adds(Vec<Name>),
-    /// `require what at cell`
-    Require(Condition),
-    /// `forbid what at cell`
-    Forbid(Condition),
-    /// `shift piece [-]d`
+    /// `require COND`
+    Require(CondNode),
+    /// `forbid COND`
+    Forbid(CondNode),
+    /// `shift [each] piece STEP`
     Shift {
         /// The piece acted on.
         piece: Name,
-        /// `-d`: step backwards.
-        negate: bool,
-        /// The direction stepped in.
-        dir: Name,
+        /// `each`: every copy.
+        each: bool,
+        /// The step.
+        step: Step,
     },
-    /// `swap piece d`
+    /// `swap piece STEP`
     Swap {
         /// The piece acted on.
         piece: Name,
-        /// The direction stepped in.
-        dir: Name,
+        /// The step.
+        step: Step,
     },
     /// `turn piece { rules }`
     Turn {
         /// The piece acted on.
         piece: Name,
-        /// The rules, in order.
+        /// The table rows, in order.
         rules: Vec<TurnRule>,
     },
-    /// `slide piece d { rules }`
+    /// `slide [each] piece STEP { rules }`
     Slide {
         /// The piece acted on.
         piece: Name,
-        /// The direction stepped in.
-        dir: Name,
+        /// `each`: every copy, the farthest along the step first.
+        each: bool,
+        /// The step.
+        step: Step,
         /// The rules, in order.
         rules: Vec<SlideRule>,
     },
+    /// `remove piece`
+    Remove(Name),
+    /// `create piece[.pose] at CELL`
+    Create {
+        /// The kind (and pose) created.
+        piece: PieceRef,
+        /// Where its anchor goes.
+        at: CellExpr,
+    },
+    /// `change A -> B WHERE`
+    Change {
+        /// The tile that changes.
+        from: Name,
+        /// What it becomes.
+        to: Name,
+        /// Which cells.
+        place: Where,
+    },
+    /// `toggle A B WHERE`
+    Toggle {
+        /// One tile.
+        a: Name,
+        /// The other.
+        b: Name,
+        /// Which cells.
+        place: Where,
+    },
+    /// `keys += 1`
+    Counter {
+        /// The counter.
+        name: Name,
+        /// How it changes.
+        op: AssignOp,
+        /// By or to what.
+        value: Int,
+    },
+    /// `if COND { .. } else { .. }`
+    If {
+        /// The condition.
+        cond: CondNode,
+        /// Run when it holds.
+        then: Vec<MoveStmt>,
+        /// Run otherwise.
+        els: Vec<MoveStmt>,
+    },
+    /// `for c in piece { .. }`
+    For {
+        /// The loop cell's name.
+        var: Name,
+        /// The piece whose cells are visited.
+        piece: Name,
+        /// The statements run per cell.
+        body: Vec<MoveStmt>,
+    },
 }
 
-/// `WHAT at PIECE [+|- d]`.
+/// Which cells a tile change touches.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Condition {
-    /// The piece, tile or mark looked for.
-    pub(crate) what: Name,
-    /// Where it is looked for.
-    pub(crate) cell: CellExpr,
+pub(crate) enum Where {
+    /// `at CELL`
+    At(CellExpr),
+    /// `everywhere`
+    Everywhere(Span),
+    /// `on MARK`
+    On(Name),
 }
 
-/// `piece`, `piece + d` or `piece - d`.
+/// How a counter statement changes its counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum AssignOp {
+    /// `+=`
+    Add,
+    /// `-=`
+    Sub,
+    /// `=`
+    Set,
+}
+
+/// A comparison operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum CmpOp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl CmpOp {
+    /// Whether `a OP b`.
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        }
+    }
+
+    /// The operator as written.
+    pub fn text(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+}
+
+/// A condition and its span.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct CondNode {
+    /// What it tests.
+    pub(crate) cond: Cond,
+    /// The whole condition.
+    pub(crate) span: Span,
+}
+
+/// A boolean condition.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Cond {
+    /// `what at CELL [as alias]`: a piece, tile or mark there.
+    At {
+        /// The piece, tile or mark looked for.
+        what: Name,
+        /// Where.
+        cell: CellExpr,
+        /// `as over`: the name of the copy found.
+        alias: Option<Name>,
+    },
+    /// `piece[.pose] on place`: every cell of it.
+    On {
+        /// The piece.
+        piece: PieceRef,
+        /// The tile or mark.
+        on: Name,
+    },
+    /// `count(what) OP value`.
+    Count {
+        /// A piece, tile or mark.
+        what: Name,
+        /// The comparison.
+        op: CmpOp,
+        /// Compared with.
+        value: Int,
+    },
+    /// `counter OP value`.
+    Counter {
+        /// The counter.
+        name: Name,
+        /// The comparison.
+        op: CmpOp,
+        /// Compared with.
+        value: Int,
+    },
+    /// `not C`
+    Not(Box<CondNode>),
+    /// `C and C ...`
+    And(Vec<CondNode>),
+    /// `C or C ...`
+    Or(Vec<CondNode>),
+}
+
+/// A step: `d`, `-d`, `2d`, `-2n`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Step {
+    /// Reversed.
+    pub(crate) negate: bool,
+    /// Repeated this many times (1 unless written).
+    pub(crate) times: i64,
+    /// The move's direction parameter or a named direction.
+    pub(crate) dir: Name,
+    /// The whole step.
+    pub(crate) span: Span,
+}
+
+/// Where a cell expression starts.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum CellBase {
+    /// A piece, alias, cell parameter or loop cell.
+    Name(Name),
+    /// `(row, col)`, negative counting from the end.
+    Coord(Offset),
+}
+
+/// A cell: a base and steps from it, `man + d`, `c - 2n`, `(2, -1)`.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct CellExpr {
-    /// The piece whose anchor is the origin.
-    pub(crate) piece: Name,
-    /// `Some((negated, dir))` for `piece + d` / `piece - d`.
-    pub(crate) step: Option<(bool, Name)>,
+    /// Where it starts.
+    pub(crate) base: CellBase,
+    /// `(negated, step)` per `+ step` / `- step`.
+    pub(crate) steps: Vec<(bool, Step)>,
     /// The whole expression.
     pub(crate) span: Span,
 }
@@ -322,15 +548,6 @@ pub(crate) struct PieceRef {
     pub(crate) pose: Option<Name>,
     /// The whole reference.
     pub(crate) span: Span,
-}
-
-/// `piece[.pose] on place`.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct GoalCond {
-    /// The piece, maybe in one pose.
-    pub(crate) piece: PieceRef,
-    /// The tile or mark all its cells must be on.
-    pub(crate) on: Name,
 }
 
 /// How a level's rows are written.

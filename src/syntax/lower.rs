@@ -54,22 +54,28 @@ fn describe(rule: &Rule) -> String {
     let s = match rule {
         EOI => "end of file",
         item | puzzle_decl | tiles_decl | outside_decl | marks_decl | piece_decl | legend_decl
-        | dirs_decl | cost_decl | limit_decl | move_decl | forbid_decl | goal_decl
-        | level_decl | judge_decl => "a declaration (`puzzle`, `tiles`, `piece`, `legend`, `dirs`, `move`, `forbid`, `goal`, `level`, `judge`, ...)",
+        | dirs_decl | cost_decl | limit_decl | counter_decl | move_decl | forbid_decl | goal_decl
+        | level_decl | judge_decl => "a declaration (`puzzle`, `tiles`, `piece`, `legend`, `dirs`, `counter`, `move`, `forbid`, `goal`, `level`, `judge`, ...)",
+        piece_max => "`max N`",
+        move_param => "a move parameter (`d`, `d in w, e` or `cell c`)",
         tile_def => "a tile name",
         pose_def => "`pose`",
         offset => "an offset `(row, column)`",
         legend_entry | legend_key => "a legend symbol (`'c'` or an integer)",
         dir_def => "a direction `name (row, column)`",
         move_stmt | letters_stmt | adds_stmt | require_stmt | forbid_stmt | shift_stmt
-        | swap_stmt | turn_stmt | slide_stmt => "a move statement (`letters`, `adds`, `require`, `forbid`, `shift`, `swap`, `turn`, `slide`)",
-        condition => "a condition `what at piece + d`",
-        cell_expr => "a cell `piece + d`",
+        | swap_stmt | turn_stmt | slide_stmt | remove_stmt | create_stmt | change_stmt
+        | toggle_stmt | if_stmt | for_stmt | counter_stmt | block => "a move statement (`letters`, `adds`, `require`, `forbid`, `shift`, `swap`, `turn`, `slide`, `remove`, `create`, `change`, `toggle`, `if`, `for`, `counter += 1`)",
+        cond | cond_and | cond_not | cond_atom | at_cond | on_cond | count_cmp | counter_cmp => "a condition (`what at cell`, `piece on tile`, `count(what) == n`, `counter > n`, `not`, `(...)`)",
+        cmp_op => "a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`)",
+        assign_op => "`+=`, `-=` or `=`",
+        where_clause => "`at CELL`, `everywhere` or `on MARK`",
+        step | times => "a step (`d`, `-d`, `2d`, a direction name)",
+        cell_expr | cell_base | coord => "a cell (`piece + d`, `c`, `(row, col)`)",
         sign => "`+` or `-`",
         turn_rule => "a turn rule `pose dir -> pose (row, column)`",
         slide_rule | slide_event => "a slide event (`into`, `before`, `off board`)",
         slide_action => "a slide action (`stop`, `break`, `lose`)",
-        goal_cond => "a goal condition `piece on tile`",
         piece_ref => "a piece name",
         judge_stmt | cases_stmt | header_stmt | grid_stmt | query_stmt | base_stmt
         | print_stmt => "a judge statement (`cases`, `header`, `grid`, `query`, `base`, `print`)",
@@ -100,12 +106,53 @@ fn describe(rule: &Rule) -> String {
     s.to_string()
 }
 
-fn syntax_problem(src: &str, e: pest::error::Error<Rule>) -> Problem {
+fn syntax_problem(src: &str, mut e: pest::error::Error<Rule>) -> Problem {
     use pest::error::{ErrorVariant, InputLocation};
-    let pos = match e.location {
+    let mut pos = match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
+    // `shfit man d` reads as a counter update `shfit` missing its `+=`: report it as the
+    // misspelt statement it is, at the statement's first word.
+    if let ErrorVariant::ParsingError { positives, .. } = &e.variant {
+        if positives.as_slice() == [Rule::assign_op] {
+            let before = src[..pos].trim_end();
+            let word_start = before
+                .char_indices()
+                .rfind(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
+                .map_or(0, |(i, c)| i + c.len_utf8());
+            let first = src[..word_start].trim_end();
+            let statement_start = first
+                .char_indices()
+                .rfind(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
+                .map_or(0, |(i, c)| i + c.len_utf8());
+            pos = if first.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                statement_start
+            } else {
+                word_start
+            };
+            e.variant = ErrorVariant::ParsingError {
+                positives: vec![
+                    Rule::kw_letters,
+                    Rule::kw_adds,
+                    Rule::kw_require,
+                    Rule::kw_forbid,
+                    Rule::kw_shift,
+                    Rule::kw_swap,
+                    Rule::kw_turn,
+                    Rule::kw_slide,
+                    Rule::kw_remove,
+                    Rule::kw_create,
+                    Rule::kw_change,
+                    Rule::kw_toggle,
+                    Rule::kw_if,
+                    Rule::kw_for,
+                    Rule::rbrace,
+                ],
+                negatives: vec![],
+            };
+        }
+    }
     if let Some(p) = unterminated(src, pos) {
         return p;
     }
@@ -401,11 +448,20 @@ impl Lowerer {
                 if anonymous {
                     it.next();
                 }
+                let max = match it.peek().map(|p| p.as_rule()) {
+                    Some(Rule::piece_max) => {
+                        let m = it.next().expect("peeked");
+                        let int = m.into_inner().nth(1).expect("max value");
+                        Some(self.int(int))
+                    }
+                    _ => None,
+                };
                 let poses: Vec<PoseDef> = it.map(|p| self.pose(p)).collect();
                 // `piece x {}` and `piece x` differ: braces mean "my poses are these".
                 ItemKind::Piece(PieceDecl {
                     name,
                     anonymous,
+                    max,
                     poses: if braced { Some(poses) } else { None },
                 })
             }
@@ -427,7 +483,7 @@ impl Lowerer {
             Rule::move_decl => {
                 let mut it = rest.into_iter();
                 let name = self.name(it.next().expect("move name"));
-                let param = self.name(it.next().expect("move parameter"));
+                let param = self.move_param(it.next().expect("move parameter"));
                 let body = it.map(|s| self.move_stmt(s)).collect();
                 ItemKind::Move(MoveDecl { name, param, body })
             }
@@ -436,18 +492,14 @@ impl Lowerer {
                 let tile = self.name(rest[2].clone());
                 ItemKind::Forbid(ForbidDecl { piece, tile })
             }
-            Rule::goal_decl => ItemKind::Goal(
-                rest.into_iter()
-                    .filter(|p| p.as_rule() == Rule::goal_cond)
-                    .map(|g| {
-                        let parts: Vec<Pair<Rule>> = g.into_inner().collect();
-                        GoalCond {
-                            piece: self.piece_ref(parts[0].clone()),
-                            on: self.name(parts[2].clone()),
-                        }
-                    })
-                    .collect(),
-            ),
+            Rule::goal_decl => ItemKind::Goal(self.cond(rest[0].clone())),
+            Rule::counter_decl => {
+                let mut it = rest.into_iter().filter(|p| p.as_rule() != Rule::kw_max);
+                let name = self.name(it.next().expect("counter name"));
+                let max = self.int(it.next().expect("counter max"));
+                let start = it.find(|p| p.as_rule() == Rule::int).map(|p| self.int(p));
+                ItemKind::Counter(CounterDecl { name, max, start })
+            }
             Rule::level_decl => ItemKind::Level(self.level(rest)),
             Rule::judge_decl => {
                 ItemKind::Judge(rest.into_iter().map(|s| self.judge_stmt(s)).collect())
@@ -541,51 +593,232 @@ impl Lowerer {
         PieceRef { piece, pose, span }
     }
 
-    fn cell_expr(&self, p: Pair<Rule>) -> CellExpr {
-        let span = span_of(&p);
-        let mut it = p.into_inner();
-        let piece = self.name(it.next().expect("cell piece"));
-        let step = it.next().map(|sign| {
-            let neg = sign.into_inner().next().map(|s| s.as_rule()) == Some(Rule::minus);
-            (neg, self.name(it.next().expect("cell direction")))
-        });
-        CellExpr { piece, step, span }
+    fn move_param(&self, p: Pair<Rule>) -> MoveParam {
+        let mut it = p.into_inner().filter(|q| !is_punct(q.as_rule()));
+        let first = it.next().expect("parameter");
+        if first.as_rule() == Rule::kw_cell {
+            return MoveParam::Cell(self.name(it.next().expect("cell name")));
+        }
+        let name = self.name(first);
+        let only: Vec<Name> = it
+            .filter(|q| q.as_rule() == Rule::name)
+            .map(|q| self.name(q))
+            .collect();
+        MoveParam::Dir {
+            name,
+            only: (!only.is_empty()).then_some(only),
+        }
     }
 
-    fn condition(&self, p: Pair<Rule>) -> Condition {
+    fn step(&mut self, p: Pair<Rule>) -> Step {
+        let span = span_of(&p);
+        let mut negate = false;
+        let mut times = 1;
+        let mut dir = None;
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::minus => negate = true,
+                Rule::times => {
+                    times = match q.as_str().parse::<i64>() {
+                        Ok(v) if (1..=OFFSET_LIMIT).contains(&v) => v,
+                        _ => {
+                            self.problems.push(Problem::IntegerRange {
+                                span: span_of(&q).into(),
+                                text: q.as_str().to_string(),
+                                help: "a step repeats 1 to 64 times".to_string(),
+                            });
+                            1
+                        }
+                    }
+                }
+                Rule::name => dir = Some(self.name(q)),
+                _ => {}
+            }
+        }
+        Step {
+            negate,
+            times,
+            dir: dir.expect("step direction"),
+            span,
+        }
+    }
+
+    fn cell_expr(&mut self, p: Pair<Rule>) -> CellExpr {
+        let span = span_of(&p);
         let mut it = p.into_inner();
-        let what = self.name(it.next().expect("condition subject"));
-        it.next(); // `at`
-        let cell = self.cell_expr(it.next().expect("condition cell"));
-        Condition { what, cell }
+        let base_pair = it.next().expect("cell base");
+        let inner = base_pair.into_inner().next().expect("cell base content");
+        let base = match inner.as_rule() {
+            Rule::coord => CellBase::Coord(self.coord(inner)),
+            _ => CellBase::Name(self.name(inner)),
+        };
+        let mut steps = vec![];
+        while let Some(sign) = it.next() {
+            let neg = sign.into_inner().next().map(|s| s.as_rule()) == Some(Rule::minus);
+            let step = self.step(it.next().expect("cell step"));
+            steps.push((neg, step));
+        }
+        CellExpr { base, steps, span }
+    }
+
+    /// `(row, col)`: like an offset, but rows and columns may be as large as boards.
+    fn coord(&mut self, p: Pair<Rule>) -> Offset {
+        let span = span_of(&p);
+        let mut ints = p.into_inner().filter(|q| q.as_rule() == Rule::int);
+        let dr = self.int(ints.next().expect("row")).value;
+        let dc = self.int(ints.next().expect("column")).value;
+        Offset { dr, dc, span }
+    }
+
+    fn cmp(p: Pair<Rule>) -> CmpOp {
+        match p.as_str() {
+            "==" => CmpOp::Eq,
+            "!=" => CmpOp::Ne,
+            "<" => CmpOp::Lt,
+            "<=" => CmpOp::Le,
+            ">" => CmpOp::Gt,
+            _ => CmpOp::Ge,
+        }
+    }
+
+    fn cond(&mut self, p: Pair<Rule>) -> CondNode {
+        let span = span_of(&p);
+        let rule = p.as_rule();
+        let parts: Vec<Pair<Rule>> = p
+            .into_inner()
+            .filter(|q| {
+                !is_punct(q.as_rule()) && !matches!(q.as_rule(), Rule::kw_and | Rule::kw_or)
+            })
+            .collect();
+        match rule {
+            Rule::cond | Rule::cond_and => {
+                let mut subs: Vec<CondNode> = parts.into_iter().map(|q| self.cond(q)).collect();
+                if subs.len() == 1 {
+                    return subs.pop().expect("one");
+                }
+                let cond = if rule == Rule::cond {
+                    Cond::Or(subs)
+                } else {
+                    Cond::And(subs)
+                };
+                CondNode { cond, span }
+            }
+            Rule::cond_not => {
+                let mut it = parts.into_iter();
+                let first = it.next().expect("not or atom");
+                if first.as_rule() == Rule::kw_not {
+                    let inner = self.cond(it.next().expect("negated condition"));
+                    CondNode {
+                        cond: Cond::Not(Box::new(inner)),
+                        span,
+                    }
+                } else {
+                    self.cond(first)
+                }
+            }
+            Rule::cond_atom => self.cond(parts.into_iter().next().expect("atom")),
+            Rule::at_cond => {
+                let mut it = parts
+                    .into_iter()
+                    .filter(|q| !matches!(q.as_rule(), Rule::kw_at | Rule::kw_as));
+                let what = self.name(it.next().expect("what"));
+                let cell = self.cell_expr(it.next().expect("cell"));
+                let alias = it.next().map(|a| self.name(a));
+                CondNode {
+                    cond: Cond::At { what, cell, alias },
+                    span,
+                }
+            }
+            Rule::on_cond => {
+                let piece = self.piece_ref(parts[0].clone());
+                let on = self.name(parts[2].clone());
+                CondNode {
+                    cond: Cond::On { piece, on },
+                    span,
+                }
+            }
+            Rule::count_cmp => {
+                // kw_count, name, cmp_op, int
+                let what = self.name(parts[1].clone());
+                let op = Self::cmp(parts[2].clone());
+                let value = self.int(parts[3].clone());
+                CondNode {
+                    cond: Cond::Count { what, op, value },
+                    span,
+                }
+            }
+            Rule::counter_cmp => {
+                let name = self.name(parts[0].clone());
+                let op = Self::cmp(parts[1].clone());
+                let value = self.int(parts[2].clone());
+                CondNode {
+                    cond: Cond::Counter { name, op, value },
+                    span,
+                }
+            }
+            other => unreachable!("not a condition rule: {other:?}"),
+        }
+    }
+
+    fn place(&mut self, p: Pair<Rule>) -> Where {
+        let span = span_of(&p);
+        let mut it = p.into_inner();
+        let kw = it.next().expect("where keyword");
+        match kw.as_rule() {
+            Rule::kw_at => Where::At(self.cell_expr(it.next().expect("cell"))),
+            Rule::kw_on => Where::On(self.name(it.next().expect("mark"))),
+            _ => Where::Everywhere(span),
+        }
+    }
+
+    fn block(&mut self, p: Pair<Rule>) -> Vec<MoveStmt> {
+        p.into_inner()
+            .filter(|q| !is_punct(q.as_rule()))
+            .map(|q| self.move_stmt(q))
+            .collect()
     }
 
     fn move_stmt(&mut self, p: Pair<Rule>) -> MoveStmt {
         let span = span_of(&p);
         let rule = p.as_rule();
+        if rule == Rule::counter_stmt {
+            let mut it = p.into_inner();
+            let name = self.name(it.next().expect("counter"));
+            let op = match it.next().expect("assign").as_str() {
+                "+=" => AssignOp::Add,
+                "-=" => AssignOp::Sub,
+                _ => AssignOp::Set,
+            };
+            let value = self.int(it.next().expect("value"));
+            return MoveStmt {
+                kind: MoveStmtKind::Counter { name, op, value },
+                span,
+            };
+        }
         let mut it = p.into_inner().filter(|q| !is_punct(q.as_rule()));
         it.next(); // keyword
+        let each = |it: &mut std::iter::Peekable<_>| -> bool {
+            let yes = matches!(it.peek(), Some(q) if Pair::<Rule>::as_rule(q) == Rule::kw_each);
+            if yes {
+                it.next();
+            }
+            yes
+        };
+        let mut it = it.peekable();
         let kind = match rule {
             Rule::letters_stmt => MoveStmtKind::Letters(self.string(it.next().expect("letters"))),
             Rule::adds_stmt => MoveStmtKind::Adds(it.map(|n| self.name(n)).collect()),
-            Rule::require_stmt => MoveStmtKind::Require(self.condition(it.next().expect("cond"))),
-            Rule::forbid_stmt => MoveStmtKind::Forbid(self.condition(it.next().expect("cond"))),
+            Rule::require_stmt => MoveStmtKind::Require(self.cond(it.next().expect("cond"))),
+            Rule::forbid_stmt => MoveStmtKind::Forbid(self.cond(it.next().expect("cond"))),
             Rule::shift_stmt => {
+                let each = each(&mut it);
                 let piece = self.name(it.next().expect("shift piece"));
-                let mut next = it.next().expect("shift direction");
-                let negate = next.as_rule() == Rule::minus;
-                if negate {
-                    next = it.next().expect("shift direction");
-                }
-                MoveStmtKind::Shift {
-                    piece,
-                    negate,
-                    dir: self.name(next),
-                }
+                let step = self.step(it.next().expect("shift step"));
+                MoveStmtKind::Shift { piece, each, step }
             }
             Rule::swap_stmt => MoveStmtKind::Swap {
                 piece: self.name(it.next().expect("swap piece")),
-                dir: self.name(it.next().expect("swap dir")),
+                step: self.step(it.next().expect("swap step")),
             },
             Rule::turn_stmt => {
                 let piece = self.name(it.next().expect("turn piece"));
@@ -609,10 +842,52 @@ impl Lowerer {
                 MoveStmtKind::Turn { piece, rules }
             }
             Rule::slide_stmt => {
+                let each = each(&mut it);
                 let piece = self.name(it.next().expect("slide piece"));
-                let dir = self.name(it.next().expect("slide dir"));
+                let step = self.step(it.next().expect("slide step"));
                 let rules = it.map(|r| self.slide_rule(r)).collect();
-                MoveStmtKind::Slide { piece, dir, rules }
+                MoveStmtKind::Slide {
+                    piece,
+                    each,
+                    step,
+                    rules,
+                }
+            }
+            Rule::remove_stmt => MoveStmtKind::Remove(self.name(it.next().expect("piece"))),
+            Rule::create_stmt => {
+                let piece = self.piece_ref(it.next().expect("piece"));
+                it.next(); // `at`
+                let at = self.cell_expr(it.next().expect("cell"));
+                MoveStmtKind::Create { piece, at }
+            }
+            Rule::change_stmt => {
+                let from = self.name(it.next().expect("from"));
+                let to = self.name(it.next().expect("to"));
+                let place = self.place(it.next().expect("where"));
+                MoveStmtKind::Change { from, to, place }
+            }
+            Rule::toggle_stmt => {
+                let a = self.name(it.next().expect("a"));
+                let b = self.name(it.next().expect("b"));
+                let place = self.place(it.next().expect("where"));
+                MoveStmtKind::Toggle { a, b, place }
+            }
+            Rule::if_stmt => {
+                let cond = self.cond(it.next().expect("cond"));
+                let then = self.block(it.next().expect("then block"));
+                let els = match it.find(|q| q.as_rule() != Rule::kw_else) {
+                    Some(q) if q.as_rule() == Rule::if_stmt => vec![self.move_stmt(q)],
+                    Some(q) => self.block(q),
+                    None => vec![],
+                };
+                MoveStmtKind::If { cond, then, els }
+            }
+            Rule::for_stmt => {
+                let var = self.name(it.next().expect("var"));
+                it.next(); // `in`
+                let piece = self.name(it.next().expect("piece"));
+                let body = self.block(it.next().expect("body"));
+                MoveStmtKind::For { var, piece, body }
             }
             other => unreachable!("not a move statement: {other:?}"),
         };

@@ -45,6 +45,7 @@ fn declarations_lower_to_their_nodes() {
         ItemKind::Piece(PieceDecl {
             name: name("man"),
             anonymous: false,
+            max: None,
             poses: None
         })
     );
@@ -53,6 +54,7 @@ fn declarations_lower_to_their_nodes() {
         ItemKind::Piece(PieceDecl {
             name: name("box"),
             anonymous: true,
+            max: None,
             poses: Some(vec![])
         })
     );
