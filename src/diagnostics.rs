@@ -374,6 +374,28 @@ pub enum Problem {
         first: SourceSpan,
     },
 
+    /// A goal picture whose size differs from its level.
+    #[error("the goal picture is {rows} x {cols}, but level `{level}` is {lrows} x {lcols}")]
+    #[diagnostic(
+        code(puz::level::picture_size),
+        help("draw the finished board with as many rows and columns as the level")
+    )]
+    PictureSize {
+        /// The level.
+        level: String,
+        /// The picture's rows.
+        rows: usize,
+        /// The picture's columns.
+        cols: usize,
+        /// The level's rows.
+        lrows: usize,
+        /// The level's columns.
+        lcols: usize,
+        /// The picture.
+        #[label("this picture")]
+        span: SourceSpan,
+    },
+
     /// A direction used in a move that has none (a per-cell move).
     #[error("move `{mv}` is played on a cell, so it has no direction `{name}`")]
     #[diagnostic(

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::compile::GridForm;
-use crate::compile::{compile, Model};
+use crate::compile::{compile, Model, PieceId, TileId};
 use crate::diagnostics::{Diagnostics, Problem};
 use crate::engine::Level;
 use crate::io::grid::{parse_level, LevelRows};
@@ -53,7 +53,40 @@ impl Puzzle {
             starts: l.row_starts.iter().map(|&s| s as usize).collect(),
             whole: l.span,
         };
-        parse_level(&self.model, &l.name, &rows, l.form)
+        let mut level = parse_level(&self.model, &l.name, &rows, l.form)?;
+        if let Some((prows, pstarts, pspan)) = &l.picture {
+            let rows = LevelRows {
+                rows: prows.iter().map(String::as_str).collect(),
+                starts: pstarts.iter().map(|&s| s as usize).collect(),
+                whole: *pspan,
+            };
+            let pic = parse_level(&self.model, &l.name, &rows, l.form)?;
+            let (b, p) = (&level.board, &pic.board);
+            if (b.rows, b.cols) != (p.rows, p.cols) {
+                return Err(vec![Problem::PictureSize {
+                    level: l.name.clone(),
+                    rows: p.rows,
+                    cols: p.cols,
+                    lrows: b.rows,
+                    lcols: b.cols,
+                    span: *pspan,
+                }]);
+            }
+            let mut cells: Vec<(Option<PieceId>, TileId)> =
+                p.tiles.iter().map(|&t| (None, t)).collect();
+            for inst in &pic.instances {
+                let (r, c) = ((inst.cell as usize / p.cols) as i64, (inst.cell as usize % p.cols) as i64);
+                let pose = &self.model.pieces[inst.piece.index()].poses[inst.pose.index()];
+                for &(dr, dc) in &pose.cells {
+                    let (rr, cc) = (r + dr as i64, c + dc as i64);
+                    if rr >= 0 && cc >= 0 && (rr as usize) < p.rows && (cc as usize) < p.cols {
+                        cells[rr as usize * p.cols + cc as usize].0 = Some(inst.piece);
+                    }
+                }
+            }
+            level.picture = Some(cells);
+        }
+        Ok(level)
     }
 
     /// The inline level at `index`.

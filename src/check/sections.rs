@@ -88,7 +88,7 @@ pub fn required(file: &File) -> Vec<Problem> {
         ("legend", has(|k| matches!(k, ItemKind::Legend(_))), "map level symbols to tiles, e.g. `legend { '.' floor '#' wall }`"),
         ("dirs", has(|k| matches!(k, ItemKind::Dirs(_))), "declare the directions in tie-break order, e.g. `dirs { n (-1, 0) s (1, 0) w (0, -1) e (0, 1) }`"),
         ("move", has(|k| matches!(k, ItemKind::Move(_))), "declare at least one move, e.g. `move walk(d) { shift man d }`"),
-        ("goal", has(|k| matches!(k, ItemKind::Goal(_))), "say what counts as solved, e.g. `goal box on target`"),
+        ("goal", has(|k| matches!(k, ItemKind::Goal(_))) || pictures_everywhere(file), "say what counts as solved, e.g. `goal box on target`, or draw each level's finished board after it: `goal \"\"\" ... \"\"\"`"),
     ];
     required
         .into_iter()
@@ -99,6 +99,19 @@ pub fn required(file: &File) -> Vec<Problem> {
             help: help.to_string(),
         })
         .collect()
+}
+
+/// Whether the file has levels and every one draws its goal.
+fn pictures_everywhere(file: &File) -> bool {
+    let mut levels = file.items.iter().filter_map(|i| match &i.kind {
+        ItemKind::Level(l) => Some(l),
+        _ => None,
+    });
+    let mut any = false;
+    levels.all(|l| {
+        any = true;
+        l.goal.is_some()
+    }) && any
 }
 
 #[cfg(test)]

@@ -172,6 +172,10 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
                 rows: l.rows.clone(),
                 row_starts: l.row_starts.clone(),
                 span: l.text.into(),
+                picture: l
+                    .goal
+                    .as_ref()
+                    .map(|(rows, starts, span)| (rows.clone(), starts.clone(), (*span).into())),
             }),
             ItemKind::Judge(stmts) => m.judge = Some(c.judge(stmts)),
             ItemKind::Marks(ks) => {

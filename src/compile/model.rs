@@ -555,6 +555,9 @@ pub struct LevelText {
     /// The text block in the `.puz` source.
     #[serde(skip)]
     pub(crate) span: SourceSpan,
+    /// The goal picture's rows, row starts and text block, when the level has one.
+    #[serde(skip)]
+    pub(crate) picture: Option<(Vec<String>, Vec<u32>, SourceSpan)>,
 }
 
 /// How a judge input is read and its answers printed.

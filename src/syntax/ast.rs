@@ -573,6 +573,8 @@ pub(crate) struct LevelDecl {
     pub(crate) row_starts: Vec<u32>,
     /// The text block, delimiters included.
     pub(crate) text: Span,
+    /// `goal """..."""`: the finished board's rows, their starts and its text block.
+    pub(crate) goal: Option<(Vec<String>, Vec<u32>, Span)>,
 }
 
 /// One statement of a judge format.

@@ -86,6 +86,7 @@ fn describe(rule: &Rule) -> String {
         string | string_inner => "a string in double quotes",
         char_lit | char_inner => "a character in single quotes",
         text_block | text_body => "a text block in triple quotes `\"\"\"`",
+        level_goal => "`goal` and the finished board in triple quotes",
         lbrace => "`{`",
         rbrace => "`}`",
         lparen => "`(`",
@@ -924,6 +925,21 @@ impl Lowerer {
         }
     }
 
+    /// A text block's rows and their starts (a problem is recorded when malformed).
+    fn text_rows(&mut self, block: Pair<Rule>) -> (Vec<String>, Vec<u32>) {
+        let body = block.into_inner().next().expect("text body");
+        let body_start = body.as_span().start();
+        match split_text_block(body.as_str(), body_start) {
+            Ok(r) => r,
+            Err(at) => {
+                self.problems.push(Problem::TextBlock {
+                    span: (at, 1).into(),
+                });
+                (vec![], vec![])
+            }
+        }
+    }
+
     fn level(&mut self, rest: Vec<Pair<Rule>>) -> LevelDecl {
         let mut it = rest.into_iter();
         let name = self.string(it.next().expect("level name"));
@@ -937,23 +953,26 @@ impl Lowerer {
             next = it.next().expect("level text");
         }
         let text = span_of(&next);
-        let body = next.into_inner().next().expect("text body");
-        let body_start = body.as_span().start();
-        let (rows, row_starts) = match split_text_block(body.as_str(), body_start) {
-            Ok(r) => r,
-            Err(at) => {
-                self.problems.push(Problem::TextBlock {
-                    span: (at, 1).into(),
-                });
-                (vec![], vec![])
+        let (rows, row_starts) = self.text_rows(next);
+        let mut goal = None;
+        for extra in it {
+            if extra.as_rule() == Rule::level_goal {
+                let block = extra
+                    .into_inner()
+                    .find(|q| q.as_rule() == Rule::text_block)
+                    .expect("goal text");
+                let span = span_of(&block);
+                let (g_rows, g_starts) = self.text_rows(block);
+                goal = Some((g_rows, g_starts, span));
             }
-        };
+        }
         LevelDecl {
             name,
             form,
             rows,
             row_starts,
             text,
+            goal,
         }
     }
 
