@@ -132,6 +132,10 @@ impl<'m> Expander<'m> {
             e.flags.push(f);
         }
         e.solo = e.solo_form();
+        if e.lay.words > 1 && e.prog.local.iter().any(Option::is_some) {
+            budget.room_for(e.lay.ptile.len() as u64 * 4)?;
+            e.sc.occ = vec![0; e.lay.ptile.len()];
+        }
         Ok(e)
     }
 

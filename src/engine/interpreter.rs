@@ -43,6 +43,9 @@ pub(super) struct Scratch {
     pub(crate) param: usize,
     /// The cells of the `for` loops running, innermost last.
     pub(crate) loops: Vec<usize>,
+    /// Per padded cell: the slot (+ 1) covering it in the state being expanded, while
+    /// local moves run; 0 elsewhere.
+    pub(crate) occ: Vec<u32>,
     /// Per kind with several instances: the slot this run chose for it, or `NONE`.
     choice: Vec<u32>,
     /// Bit `i` set when slot `i` moved (slots past 63 are always checked).
@@ -58,6 +61,7 @@ impl Scratch {
             bound: vec![NONE; vars.max(kinds)],
             param: 0,
             loops: vec![],
+            occ: vec![],
             choice: vec![NONE; kinds],
             moved: 0,
         }
@@ -101,33 +105,48 @@ impl Expander<'_> {
         let free_kinds = std::mem::take(&mut self.prog.free_kinds);
         let actions = std::mem::take(&mut self.prog.actions);
         let words = self.lay.words;
+        let mut painted = false;
         for (mi, ops) in moves.iter().enumerate() {
             let mv = MoveId(mi as u16);
             let dirs: &[usize] = match &actions[mi] {
                 Actions::Dirs(ds) => ds,
                 Actions::Cells => &[],
             };
+            if !painted && words > 1 && self.prog.local[mi].is_some() {
+                self.paint(s);
+                painted = true;
+            }
             if let Some(local) = &self.prog.local[mi] {
+                let sorted = local.count > 1 && self.model.pieces[local.kind].anonymous;
                 for &d in dirs {
-                    let Some(w) = self.run_local(s, local, d) else {
-                        continue;
-                    };
-                    if w == s[local.slot] {
-                        continue;
-                    }
-                    if words == 1 {
-                        out.states.push(w);
-                    } else {
-                        let at = out.states.len();
-                        out.states.extend_from_slice(s);
-                        out.states[at + local.slot] = w;
-                        let st = &out.states[at..];
-                        if !self.slot_legal(st, local.slot) || self.overlaps_any(st, local.slot) {
-                            out.states.truncate(at);
+                    for slot in local.slot..local.slot + local.count {
+                        let Some(w) = self.run_local(s, local, slot, d) else {
+                            continue;
+                        };
+                        if w == s[slot] {
                             continue;
                         }
+                        if words == 1 {
+                            out.states.push(w);
+                        } else {
+                            if self.overlaps_painted(local.kind, slot, w) {
+                                continue;
+                            }
+                            let at = out.states.len();
+                            out.states.extend_from_slice(s);
+                            out.states[at + slot] = w;
+                            if !self.slot_legal(&out.states[at..], slot) {
+                                out.states.truncate(at);
+                                continue;
+                            }
+                            if sorted {
+                                let run =
+                                    &mut out.states[at + local.slot..at + local.slot + local.count];
+                                resort_one(run, slot - local.slot);
+                            }
+                        }
+                        out.actions.push(Action::new(mv, DirId(d as u16)));
                     }
-                    out.actions.push(Action::new(mv, DirId(d as u16)));
                 }
                 continue;
             }
@@ -160,6 +179,53 @@ impl Expander<'_> {
         self.prog.moves = moves;
         self.prog.free_kinds = free_kinds;
         self.prog.actions = actions;
+        if painted {
+            self.unpaint(s);
+        }
+    }
+
+    /// Records in `sc.occ` which slot covers each cell in `s` (slot + 1; 0 for none).
+    fn paint(&mut self, s: &[u32]) {
+        let lay = &self.lay;
+        for slot in 0..lay.slot_kind.len() {
+            if s[slot] == ABSENT {
+                continue;
+            }
+            let k = lay.slot_kind[slot] as usize;
+            let (a, pose) = lay.anchor(s, slot);
+            for &dl in &lay.foot[k][pose] {
+                self.sc.occ[(a as isize + dl) as usize] = slot as u32 + 1;
+            }
+        }
+    }
+
+    /// Clears what [`Expander::paint`] recorded for `s`.
+    fn unpaint(&mut self, s: &[u32]) {
+        let lay = &self.lay;
+        for slot in 0..lay.slot_kind.len() {
+            if s[slot] == ABSENT {
+                continue;
+            }
+            let k = lay.slot_kind[slot] as usize;
+            let (a, pose) = lay.anchor(s, slot);
+            for &dl in &lay.foot[k][pose] {
+                self.sc.occ[(a as isize + dl) as usize] = 0;
+            }
+        }
+    }
+
+    /// Whether `slot` (of kind `k`), the only piece that moved from the painted state,
+    /// overlaps another at its new word `w`.
+    #[inline]
+    fn overlaps_painted(&self, k: usize, slot: usize, w: u32) -> bool {
+        let lay = &self.lay;
+        let bits = lay.slots[k].bits;
+        let (a, pose) = ((w >> bits) as usize, (w & ((1 << bits) - 1)) as usize);
+        let me = slot as u32 + 1;
+        lay.foot[k][pose].iter().any(|&dl| {
+            let o = self.sc.occ[(a as isize + dl) as usize];
+            o != 0 && o != me
+        })
     }
 
     /// Runs a move for every choice of instances of its free kinds.
@@ -260,5 +326,18 @@ impl Expander<'_> {
             }
         }
         true
+    }
+}
+
+/// Restores ascending order in `run` after element `i` changed (one insertion step).
+#[inline]
+fn resort_one(run: &mut [u32], mut i: usize) {
+    while i > 0 && run[i - 1] > run[i] {
+        run.swap(i - 1, i);
+        i -= 1;
+    }
+    while i + 1 < run.len() && run[i + 1] < run[i] {
+        run.swap(i, i + 1);
+        i += 1;
     }
 }

@@ -155,13 +155,16 @@ pub(super) enum KOp {
     ForCells { var: usize, body: Vec<KOp> },
 }
 
-/// A move whose program only shifts and turns one single-instance piece, with no tests:
-/// its successor depends on that piece's place alone, so it runs without the general
-/// machinery.
+/// A move whose program only shifts and turns one piece kind, with no tests: each
+/// successor depends on one copy's place alone, so it runs without the general machinery
+/// (once per copy).
 #[derive(Clone, Debug)]
 pub(super) struct LocalMove {
+    /// The kind's first slot.
     pub(crate) slot: usize,
-    kind: usize,
+    /// The kind's copies (slots `slot..slot + count`).
+    pub(crate) count: usize,
+    pub(crate) kind: usize,
     steps: Vec<KOp>,
     /// For one-step programs: per `pose * dirs + dir`, the new pose and anchor delta.
     pub(crate) single: Option<Vec<Option<(u32, isize)>>>,
@@ -673,8 +676,9 @@ fn local_form(model: &Model, lay: &Layout, ops: &[KOp]) -> Option<LocalMove> {
         ),
         _ => None,
     };
-    (lay.slots[kind].count == 1).then(|| LocalMove {
+    (lay.slots[kind].count >= 1).then(|| LocalMove {
         slot: lay.slots[kind].start,
+        count: lay.slots[kind].count,
         kind,
         steps: ops.to_vec(),
         single,
@@ -684,14 +688,14 @@ fn local_form(model: &Model, lay: &Layout, ops: &[KOp]) -> Option<LocalMove> {
 impl Expander<'_> {
     /// Runs a local move: the new word of its slot, or `None`.
     #[inline]
-    pub(super) fn run_local(&self, s: &[u32], m: &LocalMove, d: usize) -> Option<u32> {
+    pub(super) fn run_local(&self, s: &[u32], m: &LocalMove, slot: usize, d: usize) -> Option<u32> {
         let lay = &self.lay;
-        if s[m.slot] == ABSENT {
+        if s[slot] == ABSENT {
             return None;
         }
         let bits = lay.slots[m.kind].bits;
-        let mut a = (s[m.slot] >> bits) as usize;
-        let mut pose = (s[m.slot] & ((1 << bits) - 1)) as usize;
+        let mut a = (s[slot] >> bits) as usize;
+        let mut pose = (s[slot] & ((1 << bits) - 1)) as usize;
         for st in &m.steps {
             match st {
                 KOp::Shift { delta, .. } => a = (a as isize + lay.resolve(*delta, d)) as usize,
