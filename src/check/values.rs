@@ -1,12 +1,49 @@
 //! Numbers that parse but mean nothing: a direction that does not move, a move limit
-//! that allows no move.
+//! that allows no move, an expected answer no cost can have.
 
 use crate::diagnostics::Problem;
 use crate::syntax::ast::{File, ItemKind};
 
-/// Zero direction steps and limits below 1.
+/// Zero direction steps, limits below 1, and `expect` clauses that cannot match a cost:
+/// a number below 0, or a vector whose length is not the number of cost components.
 pub fn check(file: &File) -> Vec<Problem> {
     let mut out = vec![];
+    let components: Vec<&str> = file
+        .items
+        .iter()
+        .find_map(|i| match &i.kind {
+            ItemKind::Cost(names) => Some(names.iter().map(|n| n.text.as_str()).collect()),
+            _ => None,
+        })
+        .unwrap_or_else(|| vec!["moves"]);
+    for item in &file.items {
+        let ItemKind::Level(level) = &item.kind else {
+            continue;
+        };
+        let Some(cost) = level.expect.as_ref().and_then(|e| e.cost.as_ref()) else {
+            continue;
+        };
+        for v in cost.iter().filter(|v| v.value < 0) {
+            out.push(Problem::NegativeExpect {
+                value: v.value,
+                span: v.span.into(),
+            });
+        }
+        if cost.len() != components.len() {
+            let example: Vec<String> = (1..=components.len()).map(|k| k.to_string()).collect();
+            let span = level.expect.as_ref().map_or(level.text, |e| e.span);
+            out.push(Problem::ExpectArity {
+                given: cost.len(),
+                want: components.len(),
+                components: components.join(", "),
+                span: span.into(),
+                help: format!(
+                    "give one number per component, most significant first, e.g. `expect {}`",
+                    example.join(", ")
+                ),
+            });
+        }
+    }
     for item in &file.items {
         match &item.kind {
             ItemKind::Dirs(dirs) => {

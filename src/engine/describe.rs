@@ -1,0 +1,473 @@
+//! Describing the moves of an answer for people: which move, what moved from where to
+//! where, in which direction (or at which cell), and which tiles changed.
+//!
+//! A description is worked out from the two states around a move alone, by diffing their
+//! piece slots and changed-tile bits, so it holds for every engine and every program.
+//!
+//! # Which piece is named
+//!
+//! Every piece whose slot changed (place or pose) is listed in [`MoveDescription::moved`],
+//! in slot order: kinds in declaration order, then copies. The first one is the *main*
+//! piece, the one a human line names (`walk man (3,2) n`); for a Sokoban push, with `man`
+//! declared before `box`, that is the man, and the box follows it.
+//!
+//! # Copies of an anonymous kind
+//!
+//! Copies carry no identity in a state (they are kept sorted), so for each anonymous kind
+//! the copies that vanished from `before` are paired with the copies that appeared in
+//! `after` as multisets:
+//! - as many on each side: both sides are sorted along the move's direction (by the line
+//!   across it, then by how far along it) and paired in order, so copies sliding along one
+//!   line (a tilt) keep their order;
+//! - more vanished than appeared (a jump that removes a copy): each appeared copy takes the
+//!   vanished copy that travelled farthest along the move's direction to reach it (the
+//!   jumper, not the peg jumped over), or, when none lies behind it on that line, the
+//!   nearest; the vanished copies left over were removed (`to` is `None`);
+//! - more appeared than vanished: the same, the other way round; the appeared copies left
+//!   over were created (`from` is `None`).
+//!
+//! A slot holding [`ABSENT`] is a removed piece: it is never on the board and never
+//! indexes a table.
+
+use crate::compile::{Action, PieceId};
+
+use super::expander::Expander;
+
+/// A slot value meaning "no piece here": a removed copy.
+pub const ABSENT: u32 = u32::MAX;
+
+/// A board cell as 0-based (row, column). A piece anchored beyond the board's edge (where
+/// `outside` lets it go) has a row or column below 0 or past the last.
+pub type CellPos = (i64, i64);
+
+/// What a move was applied along: a direction, or (for a per-cell move) a cell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveTarget {
+    /// The direction's name.
+    Dir(String),
+    /// The cell pressed.
+    Cell(CellPos),
+}
+
+/// One piece that a move changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceMove {
+    /// Its kind.
+    pub piece: PieceId,
+    /// The kind's name.
+    pub name: String,
+    /// Its anchor before the move; `None` when the move created it.
+    pub from: Option<CellPos>,
+    /// Its anchor after the move; `None` when the move removed it.
+    pub to: Option<CellPos>,
+}
+
+/// One cell whose tile a move changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileChange {
+    /// The cell.
+    pub cell: CellPos,
+    /// The tile's name before the move.
+    pub from: String,
+    /// The tile's name after the move.
+    pub to: String,
+}
+
+/// One move of an answer, told for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveDescription {
+    /// The move's name.
+    pub mv: String,
+    /// The direction or cell it was applied along.
+    pub target: MoveTarget,
+    /// The letter the answer's string uses for it.
+    pub letter: String,
+    /// Every piece that moved, turned, appeared or vanished, in slot order; the first is
+    /// the main one (see the module header).
+    pub moved: Vec<PieceMove>,
+    /// Every cell whose tile changed, in reading order.
+    pub tiles: Vec<TileChange>,
+}
+
+impl MoveDescription {
+    /// The main piece: the first that moved, if any did.
+    pub fn main(&self) -> Option<&PieceMove> {
+        self.moved.first()
+    }
+
+    /// One line: `walk man (3,2) n`, `step tall (2,0) s`, `press (2,3)` when no piece
+    /// moved; other pieces that moved follow: `push man (5,6) n, box (4,6)`.
+    pub fn line(&self) -> String {
+        let mut out = self.mv.clone();
+        let piece = |out: &mut String, p: &PieceMove| {
+            out.push(' ');
+            out.push_str(&p.name);
+            if let Some(at) = p.from.or(p.to) {
+                out.push(' ');
+                out.push_str(&cell_text(at));
+            }
+            match (p.from, p.to) {
+                (None, _) => out.push_str(" created"),
+                (_, None) => out.push_str(" removed"),
+                _ => {}
+            }
+        };
+        if let Some(m) = self.main() {
+            piece(&mut out, m);
+        }
+        out.push(' ');
+        out.push_str(&self.target.text());
+        for p in self.moved.iter().skip(1) {
+            out.push(',');
+            piece(&mut out, p);
+        }
+        out
+    }
+}
+
+impl MoveTarget {
+    /// `n`, or `(2,3)` for a cell.
+    pub fn text(&self) -> String {
+        match self {
+            MoveTarget::Dir(d) => d.clone(),
+            MoveTarget::Cell(c) => cell_text(*c),
+        }
+    }
+}
+
+/// `(r,c)`.
+pub fn cell_text((r, c): CellPos) -> String {
+    format!("({r},{c})")
+}
+
+impl Expander<'_> {
+    /// Describes the move `action` that led from `before` to `after` (see the module
+    /// header for which piece is named and how anonymous copies are paired).
+    pub fn describe(&self, before: &[u32], after: &[u32], action: Action) -> MoveDescription {
+        self.describe_path(&[before.to_vec(), after.to_vec()], &[action])
+            .pop()
+            .expect("one move described")
+    }
+
+    /// Describes every move of a path: `states` holds one more state than `actions`. The
+    /// tables it needs are built once for the whole path.
+    pub fn describe_path(&self, states: &[Vec<u32>], actions: &[Action]) -> Vec<MoveDescription> {
+        let ctx = Context::new(self);
+        actions
+            .iter()
+            .zip(states.windows(2))
+            .map(|(&a, w)| ctx.describe(&w[0], &w[1], a))
+            .collect()
+    }
+}
+
+/// What describing needs beyond the expander: the board geometry of the padded grid and
+/// the cell of each changeable tile's bit.
+struct Context<'e, 'm> {
+    exp: &'e Expander<'m>,
+    /// Padded index of board cell (0, 0).
+    base: i64,
+    /// Padded row length.
+    width: i64,
+    /// Padding columns left of the board.
+    pad_c: i64,
+    /// Board cell of each mutable-tile bit.
+    bit_cell: Vec<u32>,
+}
+
+impl<'e, 'm> Context<'e, 'm> {
+    fn new(exp: &'e Expander<'m>) -> Context<'e, 'm> {
+        let board = &exp.level.board;
+        let lay = &exp.lay;
+        let (base, width, pad_c) = if board.cols == 0 {
+            (0, 1, 0)
+        } else {
+            let base = lay.to_padded(0) as i64;
+            // Board cell `cols` is row 1, column 0: one padded row after cell 0.
+            let width = (lay.to_padded(board.cols as u32) as i64 - base).max(1);
+            (base, width, (width - board.cols as i64) / 2)
+        };
+        let mut bit_cell = vec![0; lay.mutable_count];
+        if lay.mutable_count > 0 {
+            for cell in 0..(board.rows * board.cols) as u32 {
+                let bit = lay.pmut[lay.to_padded(cell) as usize];
+                if bit != super::layout::NONE {
+                    bit_cell[bit as usize] = cell;
+                }
+            }
+        }
+        Context {
+            exp,
+            base,
+            width,
+            pad_c,
+            bit_cell,
+        }
+    }
+
+    /// The board (row, column) of a padded cell, signed for cells beyond the edge.
+    fn pos(&self, padded: usize) -> CellPos {
+        let q = padded as i64 - self.base + self.pad_c;
+        (
+            q.div_euclid(self.width),
+            q.rem_euclid(self.width) - self.pad_c,
+        )
+    }
+
+    /// The anchor of a slot value of kind `k`, or `None` for an absent piece.
+    fn anchor(&self, k: usize, value: u32) -> Option<CellPos> {
+        if value == ABSENT {
+            return None;
+        }
+        let bits = self.exp.lay.slots[k].bits;
+        Some(self.pos((value >> bits) as usize))
+    }
+
+    /// The direction's (row, column) step of an action applied along a direction.
+    fn step(&self, action: Action) -> Option<(i64, i64)> {
+        let d = self.exp.model.dirs.get(action.dir().index())?;
+        Some((d.dr as i64, d.dc as i64))
+    }
+
+    /// What the move was applied along. Every move of the language today is applied per
+    /// direction; this is the one place a per-cell action names its cell.
+    fn target(&self, action: Action) -> MoveTarget {
+        let name = self
+            .exp
+            .model
+            .dirs
+            .get(action.dir().index())
+            .map_or_else(|| format!("#{}", action.dir().index()), |d| d.name.clone());
+        MoveTarget::Dir(name)
+    }
+
+    fn describe(&self, before: &[u32], after: &[u32], action: Action) -> MoveDescription {
+        let model = self.exp.model;
+        let lay = &self.exp.lay;
+        let step = self.step(action);
+        let mut moved = vec![];
+        for (k, sl) in lay.slots.iter().enumerate() {
+            let range = sl.start..sl.start + sl.count;
+            let (b, a) = (&before[range.clone()], &after[range]);
+            if b == a {
+                continue;
+            }
+            let name = &model.pieces[k].name;
+            let mk = |from: Option<CellPos>, to: Option<CellPos>| PieceMove {
+                piece: PieceId(k as u16),
+                name: name.clone(),
+                from,
+                to,
+            };
+            if !model.pieces[k].anonymous {
+                for (&x, &y) in b.iter().zip(a) {
+                    if x != y {
+                        moved.push(mk(self.anchor(k, x), self.anchor(k, y)));
+                    }
+                }
+                continue;
+            }
+            let (gone, came) = multiset_diff(b, a);
+            let gone: Vec<CellPos> = gone.iter().filter_map(|&v| self.anchor(k, v)).collect();
+            let came: Vec<CellPos> = came.iter().filter_map(|&v| self.anchor(k, v)).collect();
+            // A copy that only turned in place vanished and appeared at one anchor.
+            for (from, to) in pair_copies(&gone, &came, step) {
+                moved.push(mk(from, to));
+            }
+        }
+        MoveDescription {
+            mv: model.moves[action.mv().index()].name.clone(),
+            target: self.target(action),
+            letter: model.letter(action).to_string(),
+            moved,
+            tiles: self.tiles(before, after),
+        }
+    }
+
+    /// The cells whose changed-tile bit differs between the states, in reading order.
+    fn tiles(&self, before: &[u32], after: &[u32]) -> Vec<TileChange> {
+        let lay = &self.exp.lay;
+        let first = lay.slot_kind.len();
+        let words = lay.mutable_count.div_ceil(32);
+        let mut cells = vec![];
+        for w in 0..words {
+            let (Some(x), Some(y)) = (before.get(first + w), after.get(first + w)) else {
+                break;
+            };
+            let mut diff = x ^ y;
+            while diff != 0 {
+                let bit = w * 32 + diff.trailing_zeros() as usize;
+                diff &= diff - 1;
+                if let Some(&cell) = self.bit_cell.get(bit) {
+                    cells.push(cell);
+                }
+            }
+        }
+        cells.sort_unstable();
+        let tiles = &self.exp.model.tiles;
+        let name = |t: Option<crate::compile::TileId>| {
+            t.map_or_else(|| "none".to_string(), |t| tiles[t.index()].name.clone())
+        };
+        let cols = self.exp.level.board.cols.max(1) as i64;
+        cells
+            .into_iter()
+            .filter_map(|cell| {
+                let (t0, t1) = (
+                    self.exp.tile_now(before, cell),
+                    self.exp.tile_now(after, cell),
+                );
+                (t0 != t1).then(|| TileChange {
+                    cell: (cell as i64 / cols, cell as i64 % cols),
+                    from: name(t0),
+                    to: name(t1),
+                })
+            })
+            .collect()
+    }
+}
+
+/// The values of `b` missing from `a` and of `a` missing from `b`, counted as multisets;
+/// [`ABSENT`] values are left out of both. Each result is sorted.
+fn multiset_diff(b: &[u32], a: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let mut x: Vec<u32> = b.iter().copied().filter(|&v| v != ABSENT).collect();
+    let mut y: Vec<u32> = a.iter().copied().filter(|&v| v != ABSENT).collect();
+    x.sort_unstable();
+    y.sort_unstable();
+    let (mut gone, mut came) = (vec![], vec![]);
+    let (mut i, mut j) = (0, 0);
+    while i < x.len() || j < y.len() {
+        match (x.get(i), y.get(j)) {
+            (Some(p), Some(q)) if p == q => {
+                i += 1;
+                j += 1;
+            }
+            (Some(p), Some(q)) if p < q => {
+                gone.push(*p);
+                i += 1;
+            }
+            (Some(p), None) => {
+                gone.push(*p);
+                i += 1;
+            }
+            (_, Some(q)) => {
+                came.push(*q);
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    (gone, came)
+}
+
+/// Pairs the anchors of vanished copies with those of appeared copies (see the module
+/// header): `(Some, Some)` moved, `(Some, None)` removed, `(None, Some)` created. Pairs
+/// come in the order of the vanished copies, then created ones.
+fn pair_copies(
+    gone: &[CellPos],
+    came: &[CellPos],
+    step: Option<(i64, i64)>,
+) -> Vec<(Option<CellPos>, Option<CellPos>)> {
+    let (dr, dc) = step.unwrap_or((0, 0));
+    if gone.len() == came.len() {
+        // The line across the direction, then the distance along it.
+        let key = |&(r, c): &CellPos| (r * dc - c * dr, r * dr + c * dc, r, c);
+        let mut g = gone.to_vec();
+        let mut a = came.to_vec();
+        g.sort_by_key(key);
+        a.sort_by_key(key);
+        let mut pairs: Vec<_> = g
+            .into_iter()
+            .zip(a)
+            .map(|(x, y)| (Some(x), Some(y)))
+            .collect();
+        pairs.sort();
+        return pairs;
+    }
+    // How well `from` -> `to` fits a copy carried along the direction: travelling k >= 1
+    // steps along it scores k (farther is better), anything else scores by nearness.
+    let fit = |from: CellPos, to: CellPos| -> (bool, i64) {
+        let (r, c) = (to.0 - from.0, to.1 - from.1);
+        let along = r * dc - c * dr == 0 && r * dr + c * dc > 0;
+        if along {
+            (true, (r * dr + c * dc) / (dr * dr + dc * dc).max(1))
+        } else {
+            (false, -(r.abs() + c.abs()))
+        }
+    };
+    let mut pairs = vec![];
+    if gone.len() > came.len() {
+        let mut left: Vec<Option<CellPos>> = gone.iter().copied().map(Some).collect();
+        let mut to_of = vec![None; gone.len()];
+        for &to in came {
+            let best = (0..left.len())
+                .filter(|&i| left[i].is_some())
+                .max_by_key(|&i| (fit(gone[i], to), std::cmp::Reverse(i)));
+            if let Some(i) = best {
+                left[i] = None;
+                to_of[i] = Some(to);
+            }
+        }
+        pairs.extend(gone.iter().zip(to_of).map(|(&f, t)| (Some(f), t)));
+    } else {
+        let mut left: Vec<Option<CellPos>> = came.iter().copied().map(Some).collect();
+        for &from in gone {
+            let best = (0..left.len())
+                .filter(|&i| left[i].is_some())
+                .max_by_key(|&i| (fit(from, came[i]), std::cmp::Reverse(i)));
+            if let Some(i) = best {
+                pairs.push((Some(from), left[i].take()));
+            }
+        }
+        pairs.extend(left.into_iter().flatten().map(|to| (None, Some(to))));
+    }
+    pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multisets_ignore_shared_and_absent_values() {
+        let (gone, came) = multiset_diff(&[1, 3, 3, 7, ABSENT], &[3, 5, 7, ABSENT, ABSENT]);
+        assert_eq!((gone, came), (vec![1, 3], vec![5]));
+        assert_eq!(multiset_diff(&[ABSENT], &[ABSENT]), (vec![], vec![]));
+    }
+
+    #[test]
+    fn a_jumping_copy_is_the_one_that_travelled_farthest() {
+        // A peg at (3,1) jumps east over (3,2) to (3,3): the jumped peg is removed.
+        let pairs = pair_copies(&[(3, 1), (3, 2)], &[(3, 3)], Some((0, 1)));
+        assert_eq!(pairs, [(Some((3, 1)), Some((3, 3))), (Some((3, 2)), None)]);
+    }
+
+    #[test]
+    fn copies_sliding_on_one_line_keep_their_order() {
+        // Tilt east: marbles at (0,1) and (0,3) stop at (0,4) and (0,5); another line too.
+        let pairs = pair_copies(
+            &[(0, 1), (0, 3), (2, 0)],
+            &[(0, 4), (0, 5), (2, 5)],
+            Some((0, 1)),
+        );
+        assert_eq!(
+            pairs,
+            [
+                (Some((0, 1)), Some((0, 4))),
+                (Some((0, 3)), Some((0, 5))),
+                (Some((2, 0)), Some((2, 5)))
+            ]
+        );
+        // Tilt north with the copies crossing in reading order.
+        let pairs = pair_copies(&[(3, 2), (4, 1)], &[(0, 1), (0, 2)], Some((-1, 0)));
+        assert_eq!(
+            pairs,
+            [(Some((3, 2)), Some((0, 2))), (Some((4, 1)), Some((0, 1)))]
+        );
+    }
+
+    #[test]
+    fn created_copies_have_no_start() {
+        let pairs = pair_copies(&[], &[(1, 1)], None);
+        assert_eq!(pairs, [(None, Some((1, 1)))]);
+    }
+}
