@@ -15,7 +15,9 @@ pub fn check(file: &File) -> Vec<Problem> {
             ItemKind::Cost(names) => Some(names.iter().map(|n| n.text.as_str()).collect()),
             _ => None,
         })
-        .unwrap_or_else(|| vec!["moves"]);
+        .unwrap_or_default();
+    let has_cost = !components.is_empty();
+    let components = if has_cost { components } else { vec!["moves"] };
     for item in &file.items {
         let ItemKind::Level(level) = &item.kind else {
             continue;
@@ -30,17 +32,22 @@ pub fn check(file: &File) -> Vec<Problem> {
             });
         }
         if cost.len() != components.len() {
-            let example: Vec<String> = (1..=components.len()).map(|k| k.to_string()).collect();
             let span = level.expect.as_ref().map_or(level.text, |e| e.span);
+            let help = if has_cost {
+                format!(
+                    "give {} numbers, one per component of `cost`, in its order: {}",
+                    components.len(),
+                    components.join(", ")
+                )
+            } else {
+                "without `cost` an answer costs its number of moves: give one number".to_string()
+            };
             out.push(Problem::ExpectArity {
                 given: cost.len(),
                 want: components.len(),
                 components: components.join(", "),
                 span: span.into(),
-                help: format!(
-                    "give one number per component, most significant first, e.g. `expect {}`",
-                    example.join(", ")
-                ),
+                help,
             });
         }
     }
