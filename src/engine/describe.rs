@@ -426,6 +426,84 @@ fn pair_copies(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compile::{DirId, MoveId};
+    use crate::engine::budget::Budget;
+    use crate::engine::Successors;
+
+    /// Three interchangeable boxes in a row; a man pushes from the left.
+    const ROW: &str = r#"tiles { floor }
+marks { goal }
+piece man
+piece box anonymous
+legend { '.' floor 'm' floor + man 'b' floor + box 'g' floor + goal }
+dirs { n (-1, 0) s (1, 0) w (0, -1) e (0, 1) }
+move walk(d) { shift man d }
+move push(d) { require box at man + d shift box d shift man d }
+move nudge(d) { shift box d }
+goal box on goal
+level "L" """
+  ......
+  mb.b.g
+  """
+"#;
+
+    /// Every successor of the start, described.
+    fn described(text: &str) -> Vec<MoveDescription> {
+        let p = crate::Puzzle::load("t.puz", text.to_string()).expect("loads");
+        let lvl = p.inline_level(0).expect("level");
+        let mut exp = Expander::new(&p.model, lvl, &Budget::default()).expect("setup");
+        let start = exp.start();
+        let mut succ = Successors::default();
+        exp.successors(&start, &mut succ);
+        (0..succ.len())
+            .map(|i| exp.describe(&start, succ.state(i, exp.words), succ.actions[i]))
+            .collect()
+    }
+
+    #[test]
+    fn the_man_leads_a_push_and_a_lone_copy_is_found() {
+        let lines: Vec<String> = described(ROW).iter().map(MoveDescription::line).collect();
+        assert!(lines.contains(&"walk man (1,0) n".to_string()), "{lines:?}");
+        assert!(
+            lines.contains(&"push man (1,0) e, box (1,1)".to_string()),
+            "{lines:?}"
+        );
+        // `nudge` moves any one box: the one that moved is named by where it started.
+        assert!(
+            lines.contains(&"nudge box (1,3) e".to_string()),
+            "{lines:?}"
+        );
+        assert!(
+            lines.contains(&"nudge box (1,1) n".to_string()),
+            "{lines:?}"
+        );
+        let push = described(ROW)
+            .into_iter()
+            .find(|d| d.mv == "push")
+            .expect("a push");
+        assert_eq!(push.moved[1].from, Some((1, 1)));
+        assert_eq!(push.moved[1].to, Some((1, 2)));
+        assert!(push.tiles.is_empty());
+    }
+
+    #[test]
+    fn an_absent_slot_is_a_removed_piece() {
+        let p = crate::Puzzle::load("t.puz", ROW.to_string()).expect("loads");
+        let lvl = p.inline_level(0).expect("level");
+        let exp = Expander::new(&p.model, lvl, &Budget::default()).expect("setup");
+        let before = exp.start();
+        // Slots: the man, then the two boxes sorted; the box at (1,3) sorts last.
+        let mut after = before.clone();
+        after[2] = ABSENT;
+        let d = exp.describe(&before, &after, Action::new(MoveId(0), DirId(0)));
+        assert_eq!(d.moved.len(), 1);
+        assert_eq!(d.moved[0].from, Some((1, 3)));
+        assert_eq!(d.moved[0].to, None);
+        assert_eq!(d.line(), "walk box (1,3) removed n");
+        // And back: a copy created from nothing.
+        let d = exp.describe(&after, &before, Action::new(MoveId(0), DirId(0)));
+        assert_eq!((d.moved[0].from, d.moved[0].to), (None, Some((1, 3))));
+    }
 
     #[test]
     fn multisets_ignore_shared_and_absent_values() {
