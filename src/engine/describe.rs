@@ -162,7 +162,7 @@ impl Expander<'_> {
 }
 
 /// What describing needs beyond the expander: the board geometry of the padded grid and
-/// the cell of each changeable tile's bit.
+/// the cells whose tile can change.
 struct Context<'e, 'm> {
     exp: &'e Expander<'m>,
     /// Padded index of board cell (0, 0).
@@ -171,8 +171,8 @@ struct Context<'e, 'm> {
     width: i64,
     /// Padding columns left of the board.
     pad_c: i64,
-    /// Board cell of each mutable-tile bit.
-    bit_cell: Vec<u32>,
+    /// The board cells whose tile can change, in reading order.
+    changeable: Vec<u32>,
 }
 
 impl<'e, 'm> Context<'e, 'm> {
@@ -187,21 +187,19 @@ impl<'e, 'm> Context<'e, 'm> {
             let width = (lay.to_padded(board.cols as u32) as i64 - base).max(1);
             (base, width, (width - board.cols as i64) / 2)
         };
-        let mut bit_cell = vec![0; lay.mutable_count];
+        let mut changeable = vec![];
         if lay.mutable_count > 0 {
-            for cell in 0..(board.rows * board.cols) as u32 {
-                let bit = lay.pmut[lay.to_padded(cell) as usize];
-                if bit != super::layout::NONE {
-                    bit_cell[bit as usize] = cell;
-                }
-            }
+            changeable.extend(
+                (0..(board.rows * board.cols) as u32)
+                    .filter(|&cell| lay.pmut[lay.to_padded(cell) as usize] != super::layout::NONE),
+            );
         }
         Context {
             exp,
             base,
             width,
             pad_c,
-            bit_cell,
+            changeable,
         }
     }
 
@@ -284,34 +282,23 @@ impl<'e, 'm> Context<'e, 'm> {
         }
     }
 
-    /// The cells whose changed-tile bit differs between the states, in reading order.
+    /// The cells whose tile differs between the states, in reading order. Only cells
+    /// whose tile can change are compared, and only when the states differ beyond their
+    /// piece slots; how the changes are packed there does not matter.
     fn tiles(&self, before: &[u32], after: &[u32]) -> Vec<TileChange> {
-        let lay = &self.exp.lay;
-        let first = lay.slot_kind.len();
-        let words = lay.mutable_count.div_ceil(32);
-        let mut cells = vec![];
-        for w in 0..words {
-            let (Some(x), Some(y)) = (before.get(first + w), after.get(first + w)) else {
-                break;
-            };
-            let mut diff = x ^ y;
-            while diff != 0 {
-                let bit = w * 32 + diff.trailing_zeros() as usize;
-                diff &= diff - 1;
-                if let Some(&cell) = self.bit_cell.get(bit) {
-                    cells.push(cell);
-                }
-            }
+        let first = self.exp.lay.slot_kind.len();
+        if before.get(first..) == after.get(first..) {
+            return vec![];
         }
-        cells.sort_unstable();
+        let cells = &self.changeable;
         let tiles = &self.exp.model.tiles;
         let name = |t: Option<crate::compile::TileId>| {
             t.map_or_else(|| "none".to_string(), |t| tiles[t.index()].name.clone())
         };
         let cols = self.exp.level.board.cols.max(1) as i64;
         cells
-            .into_iter()
-            .filter_map(|cell| {
+            .iter()
+            .filter_map(|&cell| {
                 let (t0, t1) = (
                     self.exp.tile_now(before, cell),
                     self.exp.tile_now(after, cell),
