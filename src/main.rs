@@ -958,6 +958,14 @@ fn solve_cmd(
                                 .collect();
                             outln!(o, "tiles: {}", changes.join(", "));
                         }
+                        if !d.counters.is_empty() {
+                            let changes: Vec<String> = d
+                                .counters
+                                .iter()
+                                .map(|c| format!("{} {} -> {}", c.name, c.from, c.to))
+                                .collect();
+                            outln!(o, "counters: {}", changes.join(", "));
+                        }
                         out!(o, "{}", render(&exp, s, form));
                     }
                 }
@@ -968,7 +976,8 @@ fn solve_cmd(
 }
 
 /// One move of an answer as JSON: `move`, `piece`, `from`, `to`, `dir` or `cell`,
-/// `letter`; `others` lists further pieces the move changed, `tiles` changed tiles.
+/// `letter`; `others` lists further pieces the move changed, `tiles` and `counters` what
+/// else changed.
 fn move_json(d: &MoveDescription) -> serde_json::Value {
     use serde_json::{json, Value};
     let pos = |c: Option<CellPos>| c.map_or(Value::Null, |(r, c)| json!([r, c]));
@@ -996,6 +1005,14 @@ fn move_json(d: &MoveDescription) -> serde_json::Value {
             .tiles
             .iter()
             .map(|t| json!({"cell": pos(Some(t.cell)), "from": t.from, "to": t.to}))
+            .collect::<Vec<_>>()
+            .into();
+    }
+    if !d.counters.is_empty() {
+        v["counters"] = d
+            .counters
+            .iter()
+            .map(|c| json!({"name": c.name, "from": c.from, "to": c.to}))
             .collect::<Vec<_>>()
             .into();
     }

@@ -543,3 +543,146 @@ fn expect_clauses_are_checked() {
     let f = TempFile::new("none-tile", &text);
     expect_code(&puz(&["test", f.path()]), 0, "a tile named none");
 }
+
+// ---------------------------------------------------------------------------------------
+// The general mechanics: removed copies, counters, changed tiles, per-cell moves
+// ---------------------------------------------------------------------------------------
+
+const KEYS: &str = r#"tiles { floor wall door }
+outside wall
+marks { exit }
+piece man
+piece key anonymous
+counter keys max 9
+legend { '.' floor '#' wall 'D' door '@' floor + man 'k' floor + key 'E' floor + exit }
+dirs { n (-1, 0) s (1, 0) w (0, -1) e (0, 1) }
+move walk(d) { forbid key at man + d  forbid door at man + d  shift man d }
+move take(d) { require key at man + d  remove key  shift man d  keys += 1 }
+move open(d) {
+  require door at man + d
+  require keys > 0
+  keys -= 1
+  change door -> floor at man + d
+  shift man d
+}
+forbid man on wall
+goal man on exit
+level "one" """
+  @kDE
+  """
+expect 3
+"#;
+
+const LIGHTS: &str = r#"tiles { on off }
+piece spare anonymous
+legend { '#' on '.' off }
+dirs { n (-1, 0) s (1, 0) w (0, -1) e (0, 1) }
+move press(cell c) {
+  toggle on off at c
+  toggle on off at c + n
+  toggle on off at c + s
+  toggle on off at c + w
+  toggle on off at c + e
+}
+goal count(on) == 0
+level "plus" """
+  .#.
+  ###
+  .#.
+  """
+expect 1
+"#;
+
+const PEGS: &str = r#"tiles { hole }
+piece peg anonymous
+legend { '.' hole 'o' hole + peg }
+dirs { n (-1, 0) s (1, 0) w (0, -1) e (0, 1) }
+move jump(d) {
+  require peg at peg + d as over
+  forbid peg at peg + 2d
+  remove over
+  shift peg 2d
+}
+goal count(peg) == 1
+level "east" """
+  oo.
+  """
+expect 1
+level "west" """
+  .oo
+  """
+expect 1
+"#;
+
+#[test]
+fn removed_pieces_counters_and_tiles_are_told() {
+    let f = TempFile::new("keys", KEYS);
+    let o = puz(&["solve", f.path(), "--steps"]);
+    expect_code(&o, 0, "solve keys --steps");
+    let out = stdout(&o);
+    assert_eq!(
+        move_lines(&out),
+        [
+            "take man (0,0) e, key (0,1) removed",
+            "open man (0,1) e",
+            "walk man (0,2) e"
+        ]
+    );
+    let step2 = out.split("\n2: ").nth(1).expect("a second step");
+    let lines: Vec<&str> = step2.lines().take(3).collect();
+    assert_eq!(
+        lines,
+        [
+            "open man (0,1) e (e)",
+            "tiles: (0,2) door -> floor",
+            "counters: keys 1 -> 0"
+        ]
+    );
+    let v = solve_json(&[f.path()]);
+    let moves = moves_of(&v);
+    assert_eq!(moves[0]["others"][0]["piece"], "key");
+    assert_eq!(moves[0]["others"][0]["to"], Value::Null);
+    assert_eq!(
+        moves[0]["counters"],
+        serde_json::json!([{"name": "keys", "from": 0, "to": 1}])
+    );
+    expect_code(&puz(&["test", f.path()]), 0, "puz test keys");
+}
+
+#[test]
+fn a_per_cell_move_names_its_cell() {
+    let f = TempFile::new("lights", LIGHTS);
+    let o = puz(&["solve", f.path()]);
+    expect_code(&o, 0, "solve lights");
+    assert_eq!(move_lines(&stdout(&o)), ["press (1,1)"]);
+    let v = solve_json(&[f.path()]);
+    let m = &moves_of_cells(&v)[0];
+    assert_eq!(m["cell"], serde_json::json!([1, 1]));
+    assert_eq!(m["piece"], Value::Null);
+    assert_eq!(m["tiles"].as_array().map(Vec::len), Some(5), "{m}");
+}
+
+/// The `moves` list of per-cell moves: `cell` instead of `dir`.
+fn moves_of_cells(v: &Value) -> Vec<Value> {
+    let moves = v["moves"].as_array().expect("moves").clone();
+    for m in &moves {
+        assert!(m.get("cell").is_some() && m.get("dir").is_none(), "{m}");
+    }
+    moves
+}
+
+#[test]
+fn the_jumper_leads_and_the_jumped_copy_is_removed() {
+    let f = TempFile::new("pegs", PEGS);
+    for (level, line) in [
+        ("east", "jump peg (0,0) e, peg (0,1) removed"),
+        ("west", "jump peg (0,2) w, peg (0,1) removed"),
+    ] {
+        let o = puz(&["solve", f.path(), "--level", level]);
+        expect_code(&o, 0, "solve pegs");
+        assert_eq!(move_lines(&stdout(&o)), [line], "{level}");
+    }
+    let o = puz(&["solve", f.path(), "--all"]);
+    expect_code(&o, 0, "--all pegs");
+    expect_code(&puz(&["test", f.path()]), 0, "puz test pegs");
+}

@@ -1,15 +1,19 @@
 //! Describing the moves of an answer for people: which move, what moved from where to
-//! where, in which direction (or at which cell), and which tiles changed.
+//! where, in which direction (or at which cell), and which tiles and counters changed.
 //!
 //! A description is worked out from the two states around a move alone, by diffing their
-//! piece slots and changed-tile bits, so it holds for every engine and every program.
+//! piece slots, the tiles of the cells that can change and the counters, so it holds for
+//! every engine and every program.
 //!
 //! # Which piece is named
 //!
-//! Every piece whose slot changed (place or pose) is listed in [`MoveDescription::moved`],
-//! in slot order: kinds in declaration order, then copies. The first one is the *main*
-//! piece, the one a human line names (`walk man (3,2) n`); for a Sokoban push, with `man`
-//! declared before `box`, that is the man, and the box follows it.
+//! Every piece whose slot changed (place or pose), appeared or vanished is listed in
+//! [`MoveDescription::moved`]. The first is the *main* piece, the one a human line names
+//! (`walk man (3,2) n`): the first, in slot order (kinds in declaration order, then
+//! copies), that is on the board both before and after the move, or the first changed at
+//! all when none is. The others follow in slot order. For a Sokoban push, with `man`
+//! declared before `box`, the man leads and the box follows; for a peg jump, the jumper
+//! leads and the peg jumped over follows, removed.
 //!
 //! # Copies of an anonymous kind
 //!
@@ -26,15 +30,13 @@
 //! - more appeared than vanished: the same, the other way round; the appeared copies left
 //!   over were created (`from` is `None`).
 //!
-//! A slot holding [`ABSENT`] is a removed piece: it is never on the board and never
-//! indexes a table.
+//! A slot holding `ABSENT` (see `layout.rs`) is a piece not on the board (removed, or not
+//! created yet): it is never given a cell and never indexes a table.
 
 use crate::compile::{Action, PieceId};
 
 use super::expander::Expander;
-
-/// A slot value meaning "no piece here": a removed copy.
-pub const ABSENT: u32 = u32::MAX;
+use super::layout::ABSENT;
 
 /// A board cell as 0-based (row, column). A piece anchored beyond the board's edge (where
 /// `outside` lets it go) has a row or column below 0 or past the last.
@@ -73,6 +75,17 @@ pub struct TileChange {
     pub to: String,
 }
 
+/// One counter that a move changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CounterChange {
+    /// The counter's name.
+    pub name: String,
+    /// Its value before the move.
+    pub from: u32,
+    /// Its value after the move.
+    pub to: u32,
+}
+
 /// One move of an answer, told for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveDescription {
@@ -87,6 +100,8 @@ pub struct MoveDescription {
     pub moved: Vec<PieceMove>,
     /// Every cell whose tile changed, in reading order.
     pub tiles: Vec<TileChange>,
+    /// Every counter that changed, in declaration order.
+    pub counters: Vec<CounterChange>,
 }
 
 impl MoveDescription {
@@ -171,7 +186,7 @@ struct Context<'e, 'm> {
     width: i64,
     /// Padding columns left of the board.
     pad_c: i64,
-    /// The board cells whose tile can change, in reading order.
+    /// The padded cells whose tile can change, in reading order.
     changeable: Vec<u32>,
 }
 
@@ -187,13 +202,8 @@ impl<'e, 'm> Context<'e, 'm> {
             let width = (lay.to_padded(board.cols as u32) as i64 - base).max(1);
             (base, width, (width - board.cols as i64) / 2)
         };
-        let mut changeable = vec![];
-        if lay.mutable_count > 0 {
-            changeable.extend(
-                (0..(board.rows * board.cols) as u32)
-                    .filter(|&cell| lay.pmut[lay.to_padded(cell) as usize] != super::layout::NONE),
-            );
-        }
+        let mut changeable: Vec<u32> = lay.mut_cells.clone();
+        changeable.sort_unstable();
         Context {
             exp,
             base,
@@ -223,19 +233,26 @@ impl<'e, 'm> Context<'e, 'm> {
 
     /// The direction's (row, column) step of an action applied along a direction.
     fn step(&self, action: Action) -> Option<(i64, i64)> {
+        if self.exp.model.per_cell(action.mv()) {
+            return None;
+        }
         let d = self.exp.model.dirs.get(action.dir().index())?;
         Some((d.dr as i64, d.dc as i64))
     }
 
-    /// What the move was applied along. Every move of the language today is applied per
-    /// direction; this is the one place a per-cell action names its cell.
+    /// What the move was applied along: a direction, or the board cell (numbered in
+    /// reading order) of a per-cell move.
     fn target(&self, action: Action) -> MoveTarget {
-        let name = self
-            .exp
-            .model
+        let model = self.exp.model;
+        let k = action.dir().index();
+        if model.per_cell(action.mv()) {
+            let cols = self.exp.level.board.cols.max(1);
+            return MoveTarget::Cell(((k / cols) as i64, (k % cols) as i64));
+        }
+        let name = model
             .dirs
-            .get(action.dir().index())
-            .map_or_else(|| format!("#{}", action.dir().index()), |d| d.name.clone());
+            .get(k)
+            .map_or_else(|| format!("#{k}"), |d| d.name.clone());
         MoveTarget::Dir(name)
     }
 
@@ -273,21 +290,47 @@ impl<'e, 'm> Context<'e, 'm> {
                 moved.push(mk(from, to));
             }
         }
+        if let Some(i) = moved
+            .iter()
+            .position(|p| p.from.is_some() && p.to.is_some())
+        {
+            moved[..=i].rotate_right(1);
+        }
         MoveDescription {
             mv: model.moves[action.mv().index()].name.clone(),
             target: self.target(action),
             letter: model.letter(action).to_string(),
             moved,
             tiles: self.tiles(before, after),
+            counters: self.counters(before, after),
         }
     }
 
+    /// The counters whose value differs between the states.
+    fn counters(&self, before: &[u32], after: &[u32]) -> Vec<CounterChange> {
+        let at = self.exp.lay.counters_at;
+        self.exp
+            .model
+            .counters
+            .iter()
+            .enumerate()
+            .filter_map(|(c, counter)| {
+                let (x, y) = (*before.get(at + c)?, *after.get(at + c)?);
+                (x != y).then(|| CounterChange {
+                    name: counter.name.clone(),
+                    from: x,
+                    to: y,
+                })
+            })
+            .collect()
+    }
+
     /// The cells whose tile differs between the states, in reading order. Only cells
-    /// whose tile can change are compared, and only when the states differ beyond their
-    /// piece slots; how the changes are packed there does not matter.
+    /// whose tile can change are compared, and only when the states' tile words differ.
     fn tiles(&self, before: &[u32], after: &[u32]) -> Vec<TileChange> {
-        let first = self.exp.lay.slot_kind.len();
-        if before.get(first..) == after.get(first..) {
+        let lay = &self.exp.lay;
+        let words = lay.tiles_at..lay.counters_at;
+        if before.get(words.clone()) == after.get(words) {
             return vec![];
         }
         let cells = &self.changeable;
@@ -295,16 +338,13 @@ impl<'e, 'm> Context<'e, 'm> {
         let name = |t: Option<crate::compile::TileId>| {
             t.map_or_else(|| "none".to_string(), |t| tiles[t.index()].name.clone())
         };
-        let cols = self.exp.level.board.cols.max(1) as i64;
         cells
             .iter()
-            .filter_map(|&cell| {
-                let (t0, t1) = (
-                    self.exp.tile_now(before, cell),
-                    self.exp.tile_now(after, cell),
-                );
+            .filter_map(|&p| {
+                let p = p as usize;
+                let (t0, t1) = (lay.tile_at(before, p), lay.tile_at(after, p));
                 (t0 != t1).then(|| TileChange {
-                    cell: (cell as i64 / cols, cell as i64 % cols),
+                    cell: self.pos(p),
                     from: name(t0),
                     to: name(t1),
                 })

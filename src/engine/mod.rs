@@ -42,7 +42,7 @@ mod store;
 
 pub use crate::compile::Action;
 pub use describe::{
-    cell_text, CellPos, MoveDescription, MoveTarget, PieceMove, TileChange, ABSENT,
+    cell_text, CellPos, CounterChange, MoveDescription, MoveTarget, PieceMove, TileChange,
 };
 pub use expander::{Expander, PrepareError, SetupError};
 pub use interpreter::Successors;
