@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 use puz::engine::{cell_text, CellPos, MoveDescription, MoveTarget};
 use puz::io::judge::{run_judge, JudgeError, JudgeOptions};
 use puz::io::read_source;
-use puz::io::render::render;
+use puz::io::render::{file_symbols, inline_symbols, render, render_as};
 use puz::search::{Budget, Outcome};
 use puz::solver::{path_cost, EngineChoice, SearchChoice, SolveError, Solver};
 use puz::Puzzle;
@@ -830,6 +830,12 @@ fn solve_cmd(
 ) -> Result<(), u8> {
     let p = load(file)?;
     let mut o = String::new();
+    // Where the level's text is, to draw `--steps` boards in the symbols it was written in.
+    let source = match (&level_file, &level) {
+        (Some(path), _) => Some(Err(path.clone())),
+        (None, Some(name)) => p.level_index(name).map(Ok),
+        (None, None) => Some(Ok(0)),
+    };
     let lvl = pick_level(&p, file, level_file, level)?;
     let model = &p.model;
     let level_name = lvl.name.clone();
@@ -906,6 +912,13 @@ fn solve_cmd(
                 }
             }
             let steps = steps.is_some();
+            let written = match source {
+                Some(Ok(index)) if steps => inline_symbols(model, index),
+                Some(Err(path)) if steps => read_source(&path)
+                    .map(|text| file_symbols(model, &text))
+                    .unwrap_or_default(),
+                _ => vec![],
+            };
             // Built only to draw boards: a stopped search must not pay for a second setup.
             let exp = setup(model, lvl)?;
             let cost = path_cost(model, &path.actions);
@@ -928,7 +941,7 @@ fn solve_cmd(
                     v["boards"] = path
                         .states
                         .iter()
-                        .map(|s| render(&exp, s, form))
+                        .map(|s| render_as(&exp, s, form, &written))
                         .collect::<Vec<_>>()
                         .into();
                 }
@@ -947,7 +960,7 @@ fn solve_cmd(
                 }
                 if steps {
                     outln!(o, "\nstart:");
-                    out!(o, "{}", render(&exp, &path.states[0], form));
+                    out!(o, "{}", render_as(&exp, &path.states[0], form, &written));
                     for (k, (d, s)) in described.iter().zip(&path.states[1..]).enumerate() {
                         outln!(o, "\n{}: {} ({})", k + 1, d.line(), d.letter);
                         if !d.tiles.is_empty() {
@@ -966,7 +979,7 @@ fn solve_cmd(
                                 .collect();
                             outln!(o, "counters: {}", changes.join(", "));
                         }
-                        out!(o, "{}", render(&exp, s, form));
+                        out!(o, "{}", render_as(&exp, s, form, &written));
                     }
                 }
             }

@@ -686,3 +686,66 @@ fn the_jumper_leads_and_the_jumped_copy_is_removed() {
     expect_code(&o, 0, "--all pegs");
     expect_code(&puz(&["test", f.path()]), 0, "puz test pegs");
 }
+
+/// The `--steps` boards of a plain answer: the text after each step header or `start:`.
+fn step_boards(out: &str) -> Vec<Vec<Vec<char>>> {
+    let (_, rest) = out.split_once("\nstart:\n").expect("a start board");
+    rest.split("\n\n")
+        .map(|chunk| {
+            chunk
+                .lines()
+                .filter(|l| {
+                    !l.is_empty()
+                        && !l.starts_with(|c: char| c.is_ascii_digit())
+                        && !l.starts_with("tiles:")
+                        && !l.starts_with("counters:")
+                })
+                .map(|l| l.chars().collect())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn steps_draw_boards_in_the_levels_own_symbols() {
+    // Microban 1 writes floor as ' ' inside and '_' outside; the legend also has '-'.
+    let rows = level_rows("puzzles/sokoban-boxes.puz", "microban 1");
+    let text: String = rows
+        .iter()
+        .map(|r| r.iter().collect::<String>() + "\n")
+        .collect();
+    let f = TempFile::new("microban1", &text);
+    for args in [
+        vec![
+            "solve",
+            "puzzles/sokoban-boxes.puz",
+            "--level",
+            "microban 1",
+            "--steps",
+        ],
+        vec!["solve", "puzzles/sokoban-boxes.puz", f.path(), "--steps"],
+    ] {
+        let o = puz(&args);
+        expect_code(&o, 0, "solve microban 1 --steps");
+        let boards = step_boards(&stdout(&o));
+        assert_eq!(boards.len(), 34, "the start and 33 moves");
+        assert_eq!(boards[0], rows, "the start board is the level as written");
+        for (k, b) in boards.iter().enumerate() {
+            for (r, row) in b.iter().enumerate() {
+                for (c, &ch) in row.iter().enumerate() {
+                    let was = rows[r][c];
+                    let ok = match was {
+                        '#' | '_' => ch == was,
+                        ' ' | '@' | '$' => " @$".contains(ch),
+                        '.' | '*' | '+' => ".*+".contains(ch),
+                        _ => false,
+                    };
+                    assert!(
+                        ok,
+                        "board {k} ({r},{c}): {ch:?} where the level had {was:?}"
+                    );
+                }
+            }
+        }
+    }
+}
