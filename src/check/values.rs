@@ -85,4 +85,23 @@ mod tests {
             ["puz::check::zero_direction", "puz::check::bad_limit"]
         );
     }
+
+    #[test]
+    fn expectations_match_the_cost_components() {
+        let level = |e: &str| format!("level \"a\" \"\"\"\n  .\n  \"\"\"\nexpect {e}\n");
+        let codes = |src: &str| -> Vec<String> {
+            check(&parse(src).expect("parses"))
+                .iter()
+                .map(|p| p.code_str())
+                .collect()
+        };
+        assert!(codes(&level("3")).is_empty());
+        assert!(codes(&level("none")).is_empty());
+        assert_eq!(codes(&level("3, 4")), ["puz::check::expect_arity"]);
+        assert!(codes(&format!("cost a, b {}", level("3, 4"))).is_empty());
+        assert_eq!(
+            codes(&format!("cost a, b {}", level("-3"))),
+            ["puz::check::negative_expect", "puz::check::expect_arity"]
+        );
+    }
 }
