@@ -83,7 +83,10 @@ impl Puzzle {
             let mut cells: Vec<(Option<PieceId>, TileId)> =
                 p.tiles.iter().map(|&t| (None, t)).collect();
             for inst in &pic.instances {
-                let (r, c) = ((inst.cell as usize / p.cols) as i64, (inst.cell as usize % p.cols) as i64);
+                let (r, c) = (
+                    (inst.cell as usize / p.cols) as i64,
+                    (inst.cell as usize % p.cols) as i64,
+                );
                 let pose = &self.model.pieces[inst.piece.index()].poses[inst.pose.index()];
                 for &(dr, dc) in &pose.cells {
                     let (rr, cc) = (r + dr as i64, c + dc as i64);

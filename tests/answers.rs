@@ -749,3 +749,36 @@ fn steps_draw_boards_in_the_levels_own_symbols() {
         }
     }
 }
+
+#[test]
+fn expect_follows_a_goal_picture() {
+    let text = r#"tiles { floor }
+piece blank
+piece a
+piece b
+legend { '.' floor + blank  'a' floor + a  'b' floor + b }
+dirs { n (-1, 0) s (1, 0) w (0, -1) e (0, 1) }
+move slide(d) { swap blank d }
+level "swap" """
+  a.b
+  """
+goal """
+  ab.
+  """
+expect 1
+level "swap back" """
+  .ab
+  """
+goal """
+  ba.
+  """
+expect none
+"#;
+    let f = TempFile::new("picture", text);
+    let o = puz(&["test", f.path()]);
+    expect_code(&o, 0, "puz test with pictures");
+    assert!(stdout(&o).contains("2 passed, 0 failed"), "{}", stdout(&o));
+    let o = puz(&["solve", f.path()]);
+    expect_code(&o, 0, "solve with a picture");
+    assert_eq!(move_lines(&stdout(&o)), ["slide blank (0,1) e, b (0,2)"]);
+}
