@@ -556,6 +556,40 @@ pub enum Problem {
         span: SourceSpan,
     },
 
+    /// `expect 6` when the cost has two components: the expectation cannot be compared.
+    #[error(
+        "`expect` gives {given} number(s), but the cost has {want} component(s) ({components})"
+    )]
+    #[diagnostic(code(puz::check::expect_arity))]
+    ExpectArity {
+        /// Numbers written.
+        given: usize,
+        /// Cost components declared (1 when there is no `cost`).
+        want: usize,
+        /// The components' names.
+        components: String,
+        /// The clause.
+        #[label("{given} number(s) here")]
+        span: SourceSpan,
+        /// What to write.
+        #[help]
+        help: String,
+    },
+
+    /// `expect -3`: no answer costs less than nothing.
+    #[error("an expected cost of {value} is below zero")]
+    #[diagnostic(
+        code(puz::check::negative_expect),
+        help("write the level's optimal cost (0 or more), or `expect none` for no solution")
+    )]
+    NegativeExpect {
+        /// The number as written.
+        value: i64,
+        /// The number.
+        #[label("must be 0 or more")]
+        span: SourceSpan,
+    },
+
     /// A cost component that no move adds to.
     #[error("cost component `{name}` is never added by any move")]
     #[diagnostic(

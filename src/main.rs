@@ -6,9 +6,10 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
+use puz::engine::{cell_text, CellPos, MoveDescription, MoveTarget};
 use puz::io::judge::{run_judge, JudgeError, JudgeOptions};
 use puz::io::read_source;
-use puz::io::render::render;
+use puz::io::render::{file_symbols, inline_symbols, render, render_as};
 use puz::search::{Budget, Outcome};
 use puz::solver::{path_cost, EngineChoice, SearchChoice, SolveError, Solver};
 use puz::Puzzle;
@@ -255,6 +256,18 @@ enum Command {
         /// Print the answer as JSON.
         #[arg(long)]
         json: bool,
+        /// Solve every inline level of the file and print a table: cost, states expanded,
+        /// time, or the level's error.
+        #[arg(long, conflicts_with_all = ["level_file", "level", "steps"])]
+        all: bool,
+        #[command(flatten)]
+        search: SearchArgs,
+    },
+    /// Check the `expect` answers of every level of the files; exit 1 on any mismatch.
+    Test {
+        /// The `.puz` files.
+        #[arg(required = true)]
+        files: Vec<String>,
         #[command(flatten)]
         search: SearchArgs,
     },
@@ -399,12 +412,21 @@ fn run(cli: Cli) -> Result<(), u8> {
         }
         Command::Solve {
             file,
+            all: true,
+            json,
+            search,
+            ..
+        } => all_cmd(&file, json, &search),
+        Command::Test { files, search } => test_cmd(&files, &search),
+        Command::Solve {
+            file,
             level_file,
             level,
             steps,
             max_output,
             json,
             search,
+            all: false,
         } => solve_cmd(
             &file,
             level_file,
@@ -808,6 +830,12 @@ fn solve_cmd(
 ) -> Result<(), u8> {
     let p = load(file)?;
     let mut o = String::new();
+    // Where the level's text is, to draw `--steps` boards in the symbols it was written in.
+    let source = match (&level_file, &level) {
+        (Some(path), _) => Some(Err(path.clone())),
+        (None, Some(name)) => p.level_index(name).map(Ok),
+        (None, None) => Some(Ok(0)),
+    };
     let lvl = pick_level(&p, file, level_file, level)?;
     let model = &p.model;
     let level_name = lvl.name.clone();
@@ -827,11 +855,7 @@ fn solve_cmd(
         );
     }
     let form = p.form();
-    let cost_names: Vec<String> = if model.costs.is_empty() {
-        vec!["moves".to_string()]
-    } else {
-        model.costs.clone()
-    };
+    let cost_names = cost_names(model);
     match &ans.outcome {
         Outcome::Cutoff(c) => {
             say!(
@@ -888,10 +912,18 @@ fn solve_cmd(
                 }
             }
             let steps = steps.is_some();
+            let written = match source {
+                Some(Ok(index)) if steps => inline_symbols(model, index),
+                Some(Err(path)) if steps => read_source(&path)
+                    .map(|text| file_symbols(model, &text))
+                    .unwrap_or_default(),
+                _ => vec![],
+            };
             // Built only to draw boards: a stopped search must not pay for a second setup.
             let exp = setup(model, lvl)?;
             let cost = path_cost(model, &path.actions);
             let letters: String = path.actions.iter().map(|&a| model.letter(a)).collect();
+            let described = exp.describe_path(&path.states, &path.actions);
             if json {
                 let costs: serde_json::Map<String, serde_json::Value> = cost_names
                     .iter()
@@ -900,14 +932,16 @@ fn solve_cmd(
                     .collect();
                 let mut v = serde_json::json!({
                     "puzzle": model.title, "level": level_name, "engine": ans.engine, "engine_reason": ans.engine_reason,
-                    "search": ans.search, "solved": true, "cost": costs, "moves": path.actions.len(), "path": letters,
+                    "search": ans.search, "solved": true, "cost": costs, "path": letters,
+                    "move_count": path.actions.len(),
+                    "moves": described.iter().map(move_json).collect::<Vec<_>>(),
                     "stats": ans.stats,
                 });
                 if steps {
                     v["boards"] = path
                         .states
                         .iter()
-                        .map(|s| render(&exp, s, form))
+                        .map(|s| render_as(&exp, s, form, &written))
                         .collect::<Vec<_>>()
                         .into();
                 }
@@ -920,24 +954,357 @@ fn solve_cmd(
                 );
                 outln!(o, "cost: {}", cost_text(&cost, &cost_names));
                 outln!(o, "moves ({}): {}", path.actions.len(), letters);
+                let width = described.len().to_string().len();
+                for (k, d) in described.iter().enumerate() {
+                    outln!(o, "{:>width$}. {}", k + 1, d.line());
+                }
                 if steps {
                     outln!(o, "\nstart:");
-                    out!(o, "{}", render(&exp, &path.states[0], form));
-                    for (k, (a, s)) in path.actions.iter().zip(&path.states[1..]).enumerate() {
-                        let mv = &model.moves[a.mv().index()];
-                        outln!(
-                            o,
-                            "\n{}: {} {} ({})",
-                            k + 1,
-                            mv.name,
-                            model.arg_text(*a),
-                            model.letter(*a)
-                        );
-                        out!(o, "{}", render(&exp, s, form));
+                    out!(o, "{}", render_as(&exp, &path.states[0], form, &written));
+                    for (k, (d, s)) in described.iter().zip(&path.states[1..]).enumerate() {
+                        outln!(o, "\n{}: {} ({})", k + 1, d.line(), d.letter);
+                        if !d.tiles.is_empty() {
+                            let changes: Vec<String> = d
+                                .tiles
+                                .iter()
+                                .map(|t| format!("{} {} -> {}", cell_text(t.cell), t.from, t.to))
+                                .collect();
+                            outln!(o, "tiles: {}", changes.join(", "));
+                        }
+                        if !d.counters.is_empty() {
+                            let changes: Vec<String> = d
+                                .counters
+                                .iter()
+                                .map(|c| format!("{} {} -> {}", c.name, c.from, c.to))
+                                .collect();
+                            outln!(o, "counters: {}", changes.join(", "));
+                        }
+                        out!(o, "{}", render_as(&exp, s, form, &written));
                     }
                 }
             }
         }
     }
     emit(&o)
+}
+
+/// One move of an answer as JSON: `move`, `piece`, `from`, `to`, `dir` or `cell`,
+/// `letter`; `others` lists further pieces the move changed, `tiles` and `counters` what
+/// else changed.
+fn move_json(d: &MoveDescription) -> serde_json::Value {
+    use serde_json::{json, Value};
+    let pos = |c: Option<CellPos>| c.map_or(Value::Null, |(r, c)| json!([r, c]));
+    let main = d.main();
+    let mut v = json!({
+        "move": d.mv,
+        "piece": main.map(|p| p.name.as_str()),
+        "from": pos(main.and_then(|p| p.from)),
+        "to": pos(main.and_then(|p| p.to)),
+    });
+    match &d.target {
+        MoveTarget::Dir(name) => v["dir"] = json!(name),
+        MoveTarget::Cell(c) => v["cell"] = pos(Some(*c)),
+    }
+    v["letter"] = json!(d.letter);
+    if d.moved.len() > 1 {
+        v["others"] = d.moved[1..]
+            .iter()
+            .map(|p| json!({"piece": p.name, "from": pos(p.from), "to": pos(p.to)}))
+            .collect::<Vec<_>>()
+            .into();
+    }
+    if !d.tiles.is_empty() {
+        v["tiles"] = d
+            .tiles
+            .iter()
+            .map(|t| json!({"cell": pos(Some(t.cell)), "from": t.from, "to": t.to}))
+            .collect::<Vec<_>>()
+            .into();
+    }
+    if !d.counters.is_empty() {
+        v["counters"] = d
+            .counters
+            .iter()
+            .map(|c| json!({"name": c.name, "from": c.from, "to": c.to}))
+            .collect::<Vec<_>>()
+            .into();
+    }
+    v
+}
+
+/// Loads a file's rules for `--all` and `puz test`, leaving each level to be checked
+/// alone, so that one broken level does not hide the others.
+fn load_rules(file: &str) -> Result<Puzzle, u8> {
+    let text = read_source(file).map_err(|e| {
+        output::report(&e);
+        exit::INPUT
+    })?;
+    Puzzle::load_rules(source_name(file), text).map_err(|d| {
+        output::report(&d);
+        exit::RULES
+    })
+}
+
+/// How one level of `--all` or `puz test` ended.
+enum LevelRun {
+    /// The search finished: the optimal cost, or `None` when no goal can be reached.
+    Done {
+        cost: Option<Vec<u64>>,
+        stats: puz::search::Stats,
+    },
+    /// It could not finish: what went wrong, and the exit code `puz solve` gives it.
+    Failed {
+        why: String,
+        code: u8,
+        elapsed: Duration,
+    },
+}
+
+/// Solves inline level `index` of `p` with `solver`, reporting any diagnostic on stderr.
+fn run_level(p: &Puzzle, solver: &mut Solver, index: usize, search: &SearchArgs) -> LevelRun {
+    let t0 = Instant::now();
+    let failed = |why: String, code: u8| LevelRun::Failed {
+        why,
+        code,
+        elapsed: t0.elapsed(),
+    };
+    let lvl = match p.inline_level(index) {
+        Ok(l) => l,
+        Err(d) => {
+            output::report(&d);
+            let first = d.problems.first().map_or(String::new(), |p| p.to_string());
+            return failed(format!("invalid level: {first}"), exit::RULES);
+        }
+    };
+    match solver.solve(lvl, &search.budget(), false) {
+        Ok(ans) => match ans.outcome {
+            Outcome::Cost(c) => LevelRun::Done {
+                cost: Some(c),
+                stats: ans.stats,
+            },
+            Outcome::Solved(path) => LevelRun::Done {
+                cost: Some(path_cost(&p.model, &path.actions)),
+                stats: ans.stats,
+            },
+            Outcome::Unsolvable => LevelRun::Done {
+                cost: None,
+                stats: ans.stats,
+            },
+            Outcome::Cutoff(c) => failed(format!("search stopped: {c}"), exit::CUTOFF),
+        },
+        Err(e) => {
+            let why = e.to_string();
+            failed(why, solve_failed(e))
+        }
+    }
+}
+
+/// The cost components' names: `moves` when the file declares no `cost`.
+fn cost_names(model: &puz::compile::Model) -> Vec<String> {
+    if model.costs.is_empty() {
+        vec!["moves".to_string()]
+    } else {
+        model.costs.clone()
+    }
+}
+
+/// `puz solve FILE --all`: every inline level, one row each. Exit 0 when every level ran
+/// (solved or not), else the highest exit code among the levels that failed.
+fn all_cmd(file: &str, json: bool, search: &SearchArgs) -> Result<(), u8> {
+    let p = load_rules(file)?;
+    let model = &p.model;
+    if model.levels.is_empty() {
+        output::report(&LevelChoice::NoLevels {
+            file: file.to_string(),
+        });
+        return Err(exit::INPUT);
+    }
+    let mut solver =
+        Solver::new(model, search.engine.into(), search.search).map_err(solve_failed)?;
+    let names = cost_names(model);
+    let mut worst = exit::OK;
+    let mut rows: Vec<[String; 4]> = vec![];
+    let mut values = vec![];
+    for (i, l) in model.levels.iter().enumerate() {
+        let run = run_level(&p, &mut solver, i, search);
+        let (row, value) = match run {
+            LevelRun::Done { cost, stats } => {
+                let text = cost
+                    .as_ref()
+                    .map_or("no solution".to_string(), |c| cost_text(c, &names));
+                let cost_json = cost.as_ref().map(|c| {
+                    names
+                        .iter()
+                        .cloned()
+                        .zip(c.iter().map(|&x| serde_json::Value::from(x)))
+                        .collect::<serde_json::Map<_, _>>()
+                });
+                (
+                    [
+                        l.name.clone(),
+                        text,
+                        stats.expanded.to_string(),
+                        format!("{:.3}s", stats.elapsed.as_secs_f64()),
+                    ],
+                    serde_json::json!({
+                        "level": l.name, "solved": cost.is_some(), "cost": cost_json,
+                        "expanded": stats.expanded, "stored": stats.stored,
+                        "seconds": stats.elapsed.as_secs_f64(), "error": null,
+                    }),
+                )
+            }
+            LevelRun::Failed { why, code, elapsed } => {
+                worst = worst.max(code);
+                (
+                    [
+                        l.name.clone(),
+                        format!("error (exit {code}): {why}"),
+                        String::new(),
+                        format!("{:.3}s", elapsed.as_secs_f64()),
+                    ],
+                    serde_json::json!({
+                        "level": l.name, "solved": null, "cost": null, "expanded": null,
+                        "stored": null, "seconds": elapsed.as_secs_f64(), "error": why, "exit": code,
+                    }),
+                )
+            }
+        };
+        rows.push(row);
+        values.push(value);
+    }
+    let text = if json {
+        let v = serde_json::json!({"puzzle": model.title, "levels": values});
+        format!("{v}\n")
+    } else {
+        table(&["level", "cost", "states", "time"], &rows)
+    };
+    emit(&text)?;
+    if worst == exit::OK {
+        Ok(())
+    } else {
+        Err(worst)
+    }
+}
+
+/// A plain table: a header, then rows; columns padded to their widest cell, numbers
+/// (the last two columns) right-aligned. A row whose third cell is empty is an error
+/// row: its second cell runs to the end of the line.
+fn table(header: &[&str; 4], rows: &[[String; 4]]) -> String {
+    let width = |k: usize| {
+        rows.iter()
+            .filter(|r| k != 1 || !r[2].is_empty())
+            .map(|r| r[k].chars().count())
+            .chain([header[k].len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let w: Vec<usize> = (0..4).map(width).collect();
+    let mut o = String::new();
+    let line = |o: &mut String, r: [&str; 4]| {
+        if r[2].is_empty() && r[1] != header[1] {
+            outln!(o, "{:<a$}  {}  ({})", r[0], r[1], r[3], a = w[0]);
+        } else {
+            outln!(
+                o,
+                "{:<a$}  {:<b$}  {:>c$}  {:>d$}",
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                a = w[0],
+                b = w[1],
+                c = w[2],
+                d = w[3]
+            );
+        }
+    };
+    line(&mut o, *header);
+    for r in rows {
+        line(&mut o, [&r[0], &r[1], &r[2], &r[3]]);
+    }
+    o
+}
+
+/// `puz test FILE...`: solves every level with an `expect` clause and compares. Exit 0
+/// when every expectation holds, 1 when one does not (a different answer, or no answer
+/// within the limits) or a file has errors, 2 when a file cannot be read.
+fn test_cmd(files: &[String], search: &SearchArgs) -> Result<(), u8> {
+    let (mut passed, mut failed, mut open) = (0usize, 0usize, 0usize);
+    let mut worst = exit::OK;
+    for file in files {
+        let p = match load_rules(file) {
+            Ok(p) => p,
+            Err(code) => {
+                emit(&format!("FAIL  {file}: the file does not load\n"))?;
+                failed += 1;
+                worst = worst.max(code);
+                continue;
+            }
+        };
+        let model = &p.model;
+        let names = cost_names(model);
+        let show = |e: &Option<Vec<u64>>| {
+            e.as_ref()
+                .map_or("no solution".to_string(), |c| cost_text(c, &names))
+        };
+        let mut solver = match Solver::new(model, search.engine.into(), search.search) {
+            Ok(s) => s,
+            Err(e) => {
+                // The expectations cannot be checked: a failure (exit 1) like any other.
+                output::report(&e);
+                emit(&format!("FAIL  {file}: {e}\n"))?;
+                failed += 1;
+                continue;
+            }
+        };
+        for (i, l) in model.levels.iter().enumerate() {
+            let Some(expect) = &l.expect else {
+                open += 1;
+                emit(&format!("-     {file} {:?}: no expectation\n", l.name))?;
+                continue;
+            };
+            let want = match expect {
+                puz::compile::Expect::Cost(c) => Some(c.clone()),
+                puz::compile::Expect::Unsolvable => None,
+            };
+            let line = match run_level(&p, &mut solver, i, search) {
+                LevelRun::Done { cost, stats } => {
+                    let time = stats.elapsed.as_secs_f64();
+                    if cost == want {
+                        passed += 1;
+                        format!("pass  {file} {:?}: {} ({time:.3}s)", l.name, show(&cost))
+                    } else {
+                        failed += 1;
+                        format!(
+                            "FAIL  {file} {:?}: expected {}, got {} ({time:.3}s)",
+                            l.name,
+                            show(&want),
+                            show(&cost)
+                        )
+                    }
+                }
+                LevelRun::Failed { why, elapsed, .. } => {
+                    failed += 1;
+                    format!(
+                        "FAIL  {file} {:?}: expected {}, got no answer: {why} ({:.3}s)",
+                        l.name,
+                        show(&want),
+                        elapsed.as_secs_f64()
+                    )
+                }
+            };
+            emit(&(line + "\n"))?;
+        }
+    }
+    emit(&format!(
+        "{passed} passed, {failed} failed, {open} without expectation\n"
+    ))?;
+    if failed > 0 {
+        worst = worst.max(exit::RULES);
+    }
+    if worst == exit::OK {
+        Ok(())
+    } else {
+        Err(worst)
+    }
 }

@@ -23,16 +23,8 @@ impl Puzzle {
     /// Runs every stage on `text`; all problems of the file come back in one report. A
     /// UTF-8 byte-order mark at the start is skipped.
     pub fn load(name: &str, text: String) -> Result<Puzzle, Diagnostics> {
-        let source = Arc::new(crate::io::source::without_bom(text));
-        let fail = |problems: Vec<Problem>| Diagnostics::new(name, source.clone(), problems);
-        let file = crate::syntax::parse(&source).map_err(fail)?;
-        let syms = crate::check::check(&file).map_err(fail)?;
-        let model = compile(&file, &syms);
-        let puzzle = Puzzle {
-            name: name.to_string(),
-            source: source.clone(),
-            model,
-        };
+        let puzzle = Puzzle::load_rules(name, text)?;
+        let fail = |problems: Vec<Problem>| Diagnostics::new(name, puzzle.source.clone(), problems);
         let mut problems = vec![];
         for i in 0..puzzle.model.levels.len() {
             if let Err(mut p) = puzzle.inline_level_problems(i) {
@@ -44,6 +36,22 @@ impl Puzzle {
         } else {
             Err(fail(problems))
         }
+    }
+
+    /// Runs every stage on `text` but leaves the inline levels unchecked: each is checked
+    /// when [`Puzzle::inline_level`] builds it, so one broken level does not hide the
+    /// others (`puz solve --all`, `puz test`).
+    pub fn load_rules(name: &str, text: String) -> Result<Puzzle, Diagnostics> {
+        let source = Arc::new(crate::io::source::without_bom(text));
+        let fail = |problems: Vec<Problem>| Diagnostics::new(name, source.clone(), problems);
+        let file = crate::syntax::parse(&source).map_err(fail)?;
+        let syms = crate::check::check(&file).map_err(fail)?;
+        let model = compile(&file, &syms);
+        Ok(Puzzle {
+            name: name.to_string(),
+            source: source.clone(),
+            model,
+        })
     }
 
     fn inline_level_problems(&self, i: usize) -> Result<Level, Vec<Problem>> {

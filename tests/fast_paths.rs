@@ -171,11 +171,15 @@ fn judge_all_engines(p: &Puzzle, input: &str, what: &str) -> String {
     interp
 }
 
-/// Removes every inline `level "..." """ ... """` block (variants relabel the legend).
+/// Removes every inline `level "..." """ ... """` block and its `expect` line (variants
+/// relabel the legend).
 fn strip_levels(text: &str) -> String {
     let mut out = String::new();
     let mut skipping = false;
     for line in text.lines() {
+        if !skipping && line.trim_start().starts_with("expect ") {
+            continue;
+        }
         if !skipping && line.trim_start().starts_with("level ") {
             skipping = true;
             continue;

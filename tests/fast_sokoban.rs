@@ -365,11 +365,14 @@ fn altered_copies_fall_back_to_the_interpreter() {
         ),
         ("outside is floor", alter("outside wall", "outside floor")),
         ("one cost only", {
-            alter("cost pushes, walks", "cost pushes").replacen(
+            // The levels' `expect` clauses give two costs: one cost no longer compares.
+            let text = alter("cost pushes, walks", "cost pushes").replacen(
                 "  adds walks\n",
                 "  adds pushes\n",
                 1,
-            )
+            );
+            let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with("expect ")).collect();
+            lines.join("\n")
         }),
     ];
     let board = "SB....T";

@@ -1,12 +1,56 @@
 //! Numbers that parse but mean nothing: a direction that does not move, a move limit
-//! that allows no move.
+//! that allows no move, an expected answer no cost can have.
 
 use crate::diagnostics::Problem;
 use crate::syntax::ast::{File, ItemKind};
 
-/// Zero direction steps and limits below 1.
+/// Zero direction steps, limits below 1, and `expect` clauses that cannot match a cost:
+/// a number below 0, or a vector whose length is not the number of cost components.
 pub fn check(file: &File) -> Vec<Problem> {
     let mut out = vec![];
+    let components: Vec<&str> = file
+        .items
+        .iter()
+        .find_map(|i| match &i.kind {
+            ItemKind::Cost(names) => Some(names.iter().map(|n| n.text.as_str()).collect()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let has_cost = !components.is_empty();
+    let components = if has_cost { components } else { vec!["moves"] };
+    for item in &file.items {
+        let ItemKind::Level(level) = &item.kind else {
+            continue;
+        };
+        let Some(cost) = level.expect.as_ref().and_then(|e| e.cost.as_ref()) else {
+            continue;
+        };
+        for v in cost.iter().filter(|v| v.value < 0) {
+            out.push(Problem::NegativeExpect {
+                value: v.value,
+                span: v.span.into(),
+            });
+        }
+        if cost.len() != components.len() {
+            let span = level.expect.as_ref().map_or(level.text, |e| e.span);
+            let help = if has_cost {
+                format!(
+                    "give {} numbers, one per component of `cost`, in its order: {}",
+                    components.len(),
+                    components.join(", ")
+                )
+            } else {
+                "without `cost` an answer costs its number of moves: give one number".to_string()
+            };
+            out.push(Problem::ExpectArity {
+                given: cost.len(),
+                want: components.len(),
+                components: components.join(", "),
+                span: span.into(),
+                help,
+            });
+        }
+    }
     for item in &file.items {
         match &item.kind {
             ItemKind::Dirs(dirs) => {
@@ -39,6 +83,25 @@ mod tests {
         assert_eq!(
             codes,
             ["puz::check::zero_direction", "puz::check::bad_limit"]
+        );
+    }
+
+    #[test]
+    fn expectations_match_the_cost_components() {
+        let level = |e: &str| format!("level \"a\" \"\"\"\n  .\n  \"\"\"\nexpect {e}\n");
+        let codes = |src: &str| -> Vec<String> {
+            check(&parse(src).expect("parses"))
+                .iter()
+                .map(|p| p.code_str())
+                .collect()
+        };
+        assert!(codes(&level("3")).is_empty());
+        assert!(codes(&level("none")).is_empty());
+        assert_eq!(codes(&level("3, 4")), ["puz::check::expect_arity"]);
+        assert!(codes(&format!("cost a, b {}", level("3, 4"))).is_empty());
+        assert_eq!(
+            codes(&format!("cost a, b {}", level("-3"))),
+            ["puz::check::negative_expect", "puz::check::expect_arity"]
         );
     }
 }

@@ -176,6 +176,10 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
                     .goal
                     .as_ref()
                     .map(|(rows, starts, span)| (rows.clone(), starts.clone(), (*span).into())),
+                expect: l.expect.as_ref().map(|e| match &e.cost {
+                    None => Expect::Unsolvable,
+                    Some(v) => Expect::Cost(v.iter().map(|i| i.value.max(0) as u64).collect()),
+                }),
             }),
             ItemKind::Judge(stmts) => m.judge = Some(c.judge(stmts)),
             ItemKind::Marks(ks) => {

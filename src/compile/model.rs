@@ -558,6 +558,18 @@ pub struct LevelText {
     /// The goal picture's rows, row starts and text block, when the level has one.
     #[serde(skip)]
     pub(crate) picture: Option<(Vec<String>, Vec<u32>, SourceSpan)>,
+    /// The answer its `expect` clause records, checked by `puz test`.
+    pub expect: Option<Expect>,
+}
+
+/// A level's known answer, from its `expect` clause.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Expect {
+    /// `expect 6, 8`: the optimal cost, one number per cost component.
+    Cost(Vec<u64>),
+    /// `expect none`: no goal can be reached.
+    Unsolvable,
 }
 
 /// How a judge input is read and its answers printed.

@@ -11,6 +11,7 @@
 //! | `legality.rs` | legality and goal flags: per-place tables, forbids and overlaps in play, the goal test |
 //! | `heuristic.rs` | the relaxation heuristic for A* |
 //! | `goals.rs` | goal-state enumeration for bidirectional search |
+//! | `describe.rs` | answers for people: what each move moved, and which tiles changed |
 //! | `budget.rs`, `store.rs`, `level.rs` | budgets, state stores, levels |
 //!
 //! # Adding a move statement
@@ -28,6 +29,7 @@
 //! needs no change.)
 
 pub mod budget;
+mod describe;
 mod expander;
 mod goals;
 mod heuristic;
@@ -39,6 +41,9 @@ mod program;
 mod store;
 
 pub use crate::compile::Action;
+pub use describe::{
+    cell_text, CellPos, CounterChange, MoveDescription, MoveTarget, PieceMove, TileChange,
+};
 pub use expander::{Expander, PrepareError, SetupError};
 pub use interpreter::Successors;
 pub use level::{Board, Instance, Level, SymbolGrid};

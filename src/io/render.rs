@@ -7,18 +7,37 @@ use crate::engine::Expander;
 /// Renders state `s` as rows of legend symbols. Each cell uses the symbol that matches its
 /// tile, pieces and marks best: exact, else one showing its piece, else its tile.
 pub fn render(exp: &Expander, s: &[u32], form: GridForm) -> String {
+    render_as(exp, s, form, &[])
+}
+
+/// [`render`] in the symbols a level was written with: `written` holds the legend entry
+/// of each cell of the level's text, in reading order (see [`inline_symbols`] and
+/// [`file_symbols`]). A cell keeps its own symbol while that still says exactly what it
+/// holds; otherwise, among the best symbols, the one the level uses most wins, so that a
+/// legend with several symbols of one meaning (`' '`, `'-'` and `'_'` for floor) draws
+/// the board as its author did.
+pub fn render_as(exp: &Expander, s: &[u32], form: GridForm, written: &[Option<u16>]) -> String {
     let model = exp.model;
     let board = &exp.level.board;
     let occupant = exp.occupancy(s);
+    let mut used = vec![0usize; model.legend.len()];
+    for &k in written.iter().flatten() {
+        if let Some(u) = used.get_mut(k as usize) {
+            *u += 1;
+        }
+    }
     let mut out = String::new();
     for r in 0..board.rows {
         let mut cells: Vec<String> = vec![];
         for c in 0..board.cols {
             let cell = r * board.cols + c;
-            let tile = exp.tile_now(s, cell as u32);
-            let marks = board.marks[cell];
-            let piece = occupant[cell];
-            cells.push(symbol_for(model, tile, piece, marks, form));
+            let here = Cell {
+                tile: exp.tile_now(s, cell as u32),
+                piece: occupant[cell],
+                marks: board.marks[cell],
+                own: written.get(cell).copied().flatten(),
+            };
+            cells.push(symbol_for(model, &here, form, &used));
         }
         match form {
             GridForm::Chars => out.push_str(&cells.concat()),
@@ -29,13 +48,20 @@ pub fn render(exp: &Expander, s: &[u32], form: GridForm) -> String {
     out
 }
 
-fn symbol_for(
-    model: &Model,
+/// What a cell holds now, and the symbol it was written with.
+struct Cell {
     tile: Option<crate::compile::TileId>,
     piece: Option<PieceId>,
     marks: u32,
-    form: GridForm,
-) -> String {
+    own: Option<u16>,
+}
+
+/// The best symbol for a cell: its own while exact, else the best match, ties going to
+/// the symbol the level uses most (`used` counts each entry's cells).
+fn symbol_for(model: &Model, cell: &Cell, form: GridForm, used: &[usize]) -> String {
+    let Cell {
+        tile, piece, marks, ..
+    } = *cell;
     let usable = |k: &KeyValue| {
         matches!(
             (k, form),
@@ -60,13 +86,21 @@ fn symbol_for(
             _ => 0,
         }
     };
-    let best = model
-        .legend
-        .iter()
-        .filter(|s| usable(&s.key))
-        .map(|s| (score(s), s))
-        .filter(|(sc, _)| *sc > 0)
-        .max_by_key(|(sc, _)| *sc);
+    let own = cell
+        .own
+        .and_then(|k| model.legend.get(k as usize))
+        .filter(|s| usable(&s.key) && score(s) == 100);
+    let best = own.map(|s| (100, s)).or_else(|| {
+        model
+            .legend
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| usable(&s.key))
+            .map(|(i, s)| ((score(s), used.get(i).copied().unwrap_or(0)), s))
+            .filter(|((sc, _), _)| *sc > 0)
+            .max_by_key(|(key, _)| *key)
+            .map(|((sc, _), s)| (sc, s))
+    });
     match best.map(|(_, s)| &s.key) {
         Some(KeyValue::Char(c)) => c.to_string(),
         Some(KeyValue::Int(i)) => i.to_string(),
@@ -80,4 +114,51 @@ fn symbol_for(
             None => "?".to_string(),
         },
     }
+}
+
+/// The legend entry each cell of inline level `index` is written with, in reading order
+/// (`None` for a symbol the legend lacks).
+pub fn inline_symbols(model: &Model, index: usize) -> Vec<Option<u16>> {
+    match model.levels.get(index) {
+        Some(l) => {
+            let rows: Vec<&str> = l.rows.iter().map(String::as_str).collect();
+            written(model, &rows, l.form)
+        }
+        None => vec![],
+    }
+}
+
+/// The legend entry each cell of a level file's text is written with, in reading order,
+/// its rows found as [`crate::Puzzle::level_from_file`] finds them.
+pub fn file_symbols(model: &Model, text: &str) -> Vec<Option<u16>> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let blank_is_cell = model
+        .legend
+        .iter()
+        .any(|s| matches!(s.key, KeyValue::Char(' ' | '\t')));
+    let rows = super::grid::LevelRows::from_file(text, blank_is_cell);
+    written(model, &rows.rows, model.default_form())
+}
+
+fn written(model: &Model, rows: &[&str], form: GridForm) -> Vec<Option<u16>> {
+    let index: std::collections::HashMap<&KeyValue, u16> = model
+        .legend
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (&s.key, i as u16))
+        .collect();
+    let mut out = vec![];
+    for row in rows {
+        match form {
+            GridForm::Chars => {
+                out.extend(row.chars().map(|c| index.get(&KeyValue::Char(c)).copied()))
+            }
+            GridForm::Ints => out.extend(super::grid::ascii_tokens(row).map(|(_, t)| {
+                t.parse::<i64>()
+                    .ok()
+                    .and_then(|v| index.get(&KeyValue::Int(v)).copied())
+            })),
+        }
+    }
+    out
 }

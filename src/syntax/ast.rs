@@ -560,7 +560,7 @@ pub enum GridForm {
     Ints,
 }
 
-/// `level "name" [chars|ints] """rows"""`.
+/// `level "name" [chars|ints] """rows""" [expect ...]`.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct LevelDecl {
     /// The level's name.
@@ -575,6 +575,17 @@ pub(crate) struct LevelDecl {
     pub(crate) text: Span,
     /// `goal """..."""`: the finished board's rows, their starts and its text block.
     pub(crate) goal: Option<(Vec<String>, Vec<u32>, Span)>,
+    /// The `expect` clause, when written.
+    pub(crate) expect: Option<ExpectClause>,
+}
+
+/// `expect 31`, `expect 6, 8` or `expect none`: a level's known answer.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ExpectClause {
+    /// The cost vector, one number per cost component; `None` for `expect none`.
+    pub(crate) cost: Option<Vec<Int>>,
+    /// The whole clause.
+    pub(crate) span: Span,
 }
 
 /// One statement of a judge format.

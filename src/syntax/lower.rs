@@ -15,6 +15,8 @@ struct PuzParser;
 const INT_LIMIT: i64 = 1_000_000;
 /// Offsets and direction steps stay small, so the padded board stays small.
 const OFFSET_LIMIT: i64 = 64;
+/// Expected costs stay exact as JSON numbers (2^53 - 1).
+const EXPECT_LIMIT: i64 = (1 << 53) - 1;
 
 /// Parses a whole `.puz` source. Syntax errors stop at the first one (pest's recovery is
 /// not reliable); problems found while lowering (bad integers, text blocks) are all kept.
@@ -87,6 +89,7 @@ fn describe(rule: &Rule) -> String {
         char_lit | char_inner => "a character in single quotes",
         text_block | text_body => "a text block in triple quotes `\"\"\"`",
         level_goal => "`goal` and the finished board in triple quotes",
+        expect_clause => "`expect` and the level's cost, or `none`",
         lbrace => "`{`",
         rbrace => "`}`",
         lparen => "`(`",
@@ -955,8 +958,11 @@ impl Lowerer {
         let text = span_of(&next);
         let (rows, row_starts) = self.text_rows(next);
         let mut goal = None;
+        let mut expect = None;
         for extra in it {
-            if extra.as_rule() == Rule::level_goal {
+            if extra.as_rule() == Rule::expect_clause {
+                expect = Some(self.expect(extra));
+            } else if extra.as_rule() == Rule::level_goal {
                 let block = extra
                     .into_inner()
                     .find(|q| q.as_rule() == Rule::text_block)
@@ -973,6 +979,30 @@ impl Lowerer {
             row_starts,
             text,
             goal,
+            expect,
+        }
+    }
+
+    /// `expect none` or `expect 6, 8`. Costs are sums of many moves, so they may pass the
+    /// limit of other integers; they stay below 2^53 (exact in JSON).
+    fn expect(&mut self, p: Pair<Rule>) -> ExpectClause {
+        let span = span_of(&p);
+        let mut cost = vec![];
+        let mut none = false;
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::kw_none => none = true,
+                Rule::int => cost.push(self.int_within(
+                    q,
+                    EXPECT_LIMIT,
+                    "an expected cost lies between 0 and 9007199254740991",
+                )),
+                _ => {}
+            }
+        }
+        ExpectClause {
+            cost: (!none).then_some(cost),
+            span,
         }
     }
 
