@@ -211,6 +211,7 @@ impl<'m> Solver<'m> {
             Err(why) => {
                 let unit = model.unit_costs();
                 let search = match search {
+                    SearchChoice::Auto if unit && model.countdown().is_some() => Backend::Dfs,
                     SearchChoice::Auto if unit => Backend::Bfs,
                     SearchChoice::Auto => Backend::Dijkstra,
                     SearchChoice::Backend(b) => b,
@@ -332,6 +333,7 @@ impl<'m> Solver<'m> {
                     // What a backend needs beyond unit costs is prepared here: the heuristic
                     // for A*, the goal states for bidirectional search.
                     let mut goals = None;
+                    let mut length = None;
                     match search {
                         Backend::Astar => match exp.prepare_heuristic(&budget) {
                             Ok(()) => {}
@@ -356,11 +358,21 @@ impl<'m> Solver<'m> {
                                 }
                             }
                         }
+                        Backend::Dfs => match exp.solution_length() {
+                            Some(l) => length = Some(l),
+                            None => {
+                                return Err(SolveError::SearchUnavailable(format!(
+                                    "--search dfs: {}",
+                                    Refusal::NoLength
+                                )))
+                            }
+                        },
                         Backend::Bfs | Backend::Dijkstra | Backend::Iddfs => {}
                     }
                     let inputs = Inputs {
                         costs: &table,
                         goals: goals.as_deref(),
+                        length,
                     };
                     match search.run(&mut exp, &budget, inputs) {
                     Ok(found) => found,
@@ -368,6 +380,12 @@ impl<'m> Solver<'m> {
                         return Err(SolveError::SearchUnavailable(format!(
                             "--search {name} needs moves that all cost one unit; this puzzle's cost is ({}); use --search dijkstra",
                             model.costs.join(", ")
+                        )))
+                    }
+                    Err(Refusal::NoLength) => {
+                        return Err(SolveError::SearchUnavailable(format!(
+                            "--search dfs: {}",
+                            Refusal::NoLength
                         )))
                     }
                     Err(Refusal::NoGoals) => {

@@ -118,6 +118,7 @@ pub(super) struct Facts {
     unit_costs: bool,
     static_tiles: bool,
     basic: bool,
+    countdown: Option<(PieceId, i64)>,
 }
 
 /// One application of a move in one direction: what a search step records and a path
@@ -651,6 +652,58 @@ impl Model {
         self.facts.basic
     }
 
+    /// When every solution has the same length: the kind `K` and count `n` such that
+    /// every move removes exactly one copy of `K` and creates none, every move costs one
+    /// unit, and the goal demands `count(K) == n`. Then every solution takes exactly
+    /// (copies at the start - n) moves, so the first solution a depth-first search finds
+    /// in action order is the one breadth-first search would return.
+    pub(crate) fn countdown(&self) -> Option<(PieceId, i64)> {
+        self.facts.countdown
+    }
+
+    fn find_countdown(&self) -> Option<(PieceId, i64)> {
+        if !self.unit_costs() || self.moves.is_empty() {
+            return None;
+        }
+        let goal_counts = self.goal_rest.iter().filter_map(|c| match c {
+            Cond::Count {
+                what: Subject::Piece(k),
+                op: CmpOp::Eq,
+                value,
+            } => Some((*k, *value)),
+            _ => None,
+        });
+        for (k, n) in goal_counts {
+            let every_move_removes_one = self.moves.iter().all(|m| {
+                let top = m
+                    .ops
+                    .iter()
+                    .filter(|op| matches!(op, Op::Remove { piece, .. } if *piece == k))
+                    .count();
+                let mut nested_or_created = 0;
+                for op in &m.ops {
+                    if let Op::If { .. } | Op::ForCells { .. } = op {
+                        walk_ops(std::slice::from_ref(op), &mut |o| {
+                            if matches!(o, Op::Remove { piece, .. } if *piece == k) {
+                                nested_or_created += 1;
+                            }
+                        });
+                    }
+                }
+                walk_ops(&m.ops, &mut |o| {
+                    if matches!(o, Op::Create { piece, .. } if *piece == k) {
+                        nested_or_created += 1;
+                    }
+                });
+                top == 1 && nested_or_created == 0
+            });
+            if every_move_removes_one {
+                return Some((k, n));
+            }
+        }
+        None
+    }
+
     /// Every tile change the rules can make, as (from, to): breaks, changes and both
     /// directions of toggles.
     pub(crate) fn tile_changes(&self) -> Vec<(TileId, TileId)> {
@@ -690,9 +743,12 @@ impl Model {
 
     /// Computes the derived facts; called once, when compiling is done.
     pub(super) fn learn_facts(&mut self) {
+        let unit_costs =
+            self.costs.len() <= 1 && self.moves.iter().all(|m| m.adds.iter().all(|&a| a == 1));
+        self.facts.unit_costs = unit_costs;
         self.facts = Facts {
-            unit_costs: self.costs.len() <= 1
-                && self.moves.iter().all(|m| m.adds.iter().all(|&a| a == 1)),
+            countdown: self.find_countdown(),
+            unit_costs,
             static_tiles: self.tiles.iter().all(|t| t.becomes.is_none())
                 && self.tile_changes().is_empty(),
             basic: self.counters.is_empty()

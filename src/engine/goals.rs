@@ -5,6 +5,21 @@ use super::expander::{Expander, PrepareError};
 use super::legality::{GOAL, LEGAL};
 
 impl Expander<'_> {
+    /// The length every solution has, when the rules prove it (see
+    /// [`crate::compile::Model::countdown`]): the copies of the counted kind at the start
+    /// minus the count the goal demands; 0 when fewer copies than that are left (then
+    /// only the start itself could be a goal).
+    pub(crate) fn solution_length(&self) -> Option<u32> {
+        let (k, n) = self.model.countdown()?;
+        let sl = &self.lay.slots[k.index()];
+        let start = self.start();
+        let have = start[sl.start..sl.start + sl.count]
+            .iter()
+            .filter(|&&w| w != super::layout::ABSENT)
+            .count() as i64;
+        Some((have - n).clamp(0, u32::MAX as i64) as u32)
+    }
+
     /// Every goal state, for searches that start from the goal: pieces stand on legal
     /// places, do not overlap, and meet the goal; interchangeable instances are listed
     /// once (sorted). Refused when tiles change in play or there are more than `limit`;

@@ -10,6 +10,7 @@ mod astar;
 mod bfs;
 mod bidir;
 pub mod count;
+mod dfs;
 mod dijkstra;
 pub mod graph;
 mod iddfs;
@@ -19,6 +20,7 @@ pub use crate::engine::budget::{peak_bytes, Budget, Cutoff, Pacer, Progress, Sta
 pub use astar::astar;
 pub use bfs::bfs;
 pub use bidir::bidirectional;
+pub use dfs::dfs;
 pub use dijkstra::{dijkstra, CostTable, MAX_COMPONENTS};
 pub use iddfs::iddfs;
 
@@ -37,6 +39,8 @@ pub enum Backend {
     Iddfs,
     /// Bidirectional breadth-first search: [`bidirectional`].
     Bidir,
+    /// Depth-first search when every solution has the same length: [`dfs()`].
+    Dfs,
 }
 
 /// What a backend needs of the rules to give exact answers.
@@ -49,6 +53,9 @@ pub enum Needs {
     /// Unit costs, every move undone by a move of the same cost (so successors are also
     /// predecessors), and every goal state enumerated up front.
     Invertible,
+    /// Unit costs, and every solution the same length, derived from the rules (every move
+    /// removes one copy of a kind whose count the goal fixes).
+    Countdown,
 }
 
 /// One row of [`BACKENDS`].
@@ -68,7 +75,7 @@ pub struct BackendInfo {
 }
 
 /// Every search backend, with what it needs. [`Backend::run`] maps each to its function.
-pub const BACKENDS: [BackendInfo; 5] = [
+pub const BACKENDS: [BackendInfo; 6] = [
     BackendInfo {
         backend: Backend::Bfs,
         name: "bfs",
@@ -104,6 +111,13 @@ pub const BACKENDS: [BackendInfo; 5] = [
         tie_rule: false,
         summary: "bidirectional breadth-first search from the start and every goal",
     },
+    BackendInfo {
+        backend: Backend::Dfs,
+        name: "dfs",
+        needs: Needs::Countdown,
+        tie_rule: true,
+        summary: "depth-first search with dead states remembered, when every solution has the same length (auto picks it then)",
+    },
 ];
 
 /// What a backend is given besides the space and the budget.
@@ -113,6 +127,8 @@ pub struct Inputs<'a> {
     pub costs: &'a CostTable,
     /// Every goal state, for [`Backend::Bidir`]; `None` where they were not enumerated.
     pub goals: Option<&'a [Vec<u32>]>,
+    /// The length every solution has, for [`Backend::Dfs`]; `None` when unknown.
+    pub length: Option<u32>,
 }
 
 /// Why [`Backend::run`] refused to run a backend.
@@ -124,6 +140,9 @@ pub enum Refusal {
     /// Bidirectional search was not given the goal states.
     #[error("--search bidir needs every goal state to start from")]
     NoGoals,
+    /// [`Backend::Dfs`] was run without a proof that every solution has one length.
+    #[error("--search dfs needs rules where every move removes one copy of a kind whose count the goal fixes, so every solution has the same length")]
+    NoLength,
 }
 
 impl Backend {
@@ -158,6 +177,7 @@ impl Backend {
             Backend::Astar => astar(space, budget),
             Backend::Iddfs => iddfs(space, budget),
             Backend::Bidir => bidirectional(space, budget, inputs.goals.ok_or(Refusal::NoGoals)?),
+            Backend::Dfs => dfs(space, budget, inputs.length.ok_or(Refusal::NoLength)?),
         })
     }
 }

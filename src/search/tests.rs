@@ -9,8 +9,11 @@ use super::*;
 /// (action, target) in increasing action order.
 struct Graph {
     edges: Vec<Vec<(u32, u32)>>,
+    length: None,
     goals: Vec<u32>,
     start: u32,
+    /// The length of every solution, when the graph is layered so that it is fixed.
+    length: Option<u32>,
 }
 
 impl Graph {
@@ -26,6 +29,7 @@ impl Graph {
         }
         Graph {
             edges: adj,
+            length: None,
             goals: goals.to_vec(),
             start: 0,
         }
@@ -78,6 +82,7 @@ fn run(b: Backend, g: &mut Graph, budget: &Budget, table: &CostTable) -> Outcome
     let inputs = Inputs {
         costs: table,
         goals: Some(&goals),
+        length: g.length,
     };
     b.run(g, budget, inputs).expect("runs").0
 }
@@ -116,7 +121,7 @@ fn diamond() -> Graph {
 #[test]
 fn ties_go_to_the_lowest_action_first() {
     let table = unit(6);
-    for b in BACKENDS.iter() {
+    for b in BACKENDS.iter().filter(|b| b.needs != Needs::Countdown) {
         let Outcome::Solved(p) = run(b.backend, &mut diamond(), &Budget::default(), &table) else {
             panic!("{} finds the diamond's goal", b.name);
         };
@@ -133,7 +138,7 @@ fn ties_go_to_the_lowest_action_first() {
 fn unsolvable_when_no_goal_is_reachable() {
     // Goal 3 sits in another component.
     let table = unit(2);
-    for b in BACKENDS.iter() {
+    for b in BACKENDS.iter().filter(|b| b.needs != Needs::Countdown) {
         let mut g = Graph::undirected(4, &[(0, 1, 0), (1, 2, 1), (3, 3, 0)], &[3]);
         assert!(
             matches!(
@@ -149,7 +154,7 @@ fn unsolvable_when_no_goal_is_reachable() {
 #[test]
 fn the_start_may_be_a_goal() {
     let table = unit(6);
-    for b in BACKENDS.iter() {
+    for b in BACKENDS.iter().filter(|b| b.needs != Needs::Countdown) {
         let mut g = diamond();
         g.goals = vec![0, 3];
         let Outcome::Solved(p) = run(b.backend, &mut g, &Budget::default(), &table) else {
@@ -164,7 +169,7 @@ fn the_move_limit_is_exact() {
     // A path 0 - 1 - 2 - 3 - 4, goal 4: four moves.
     let table = unit(1);
     let line = || Graph::undirected(5, &[(0, 1, 0), (1, 2, 0), (2, 3, 0), (3, 4, 0)], &[4]);
-    for b in BACKENDS.iter() {
+    for b in BACKENDS.iter().filter(|b| b.needs != Needs::Countdown) {
         let at = |m| Budget {
             max_depth: Some(m),
             ..Budget::default()
@@ -200,6 +205,7 @@ fn dijkstra_under_a_limit_keeps_dearer_shorter_labels() {
     }
     let mut g = Graph {
         edges,
+        length: None,
         goals: vec![6],
         start: 0,
     };
@@ -228,7 +234,7 @@ fn dijkstra_under_a_limit_keeps_dearer_shorter_labels() {
 #[test]
 fn cutoffs_stop_every_backend() {
     let table = unit(6);
-    for b in BACKENDS.iter() {
+    for b in BACKENDS.iter().filter(|b| b.needs != Needs::Countdown) {
         let states = Budget {
             max_states: Some(2),
             ..Budget::default()
@@ -251,11 +257,12 @@ fn cutoffs_stop_every_backend() {
 #[test]
 fn run_refuses_what_a_backend_cannot_do() {
     let vector = costs(2, &[&[0], &[1], &[0], &[1], &[0], &[1]]);
-    for b in BACKENDS.iter() {
+    for b in BACKENDS.iter().filter(|b| b.needs != Needs::Countdown) {
         let goals = vec![vec![3]];
         let inputs = Inputs {
             costs: &vector,
             goals: Some(&goals),
+            length: Some(2),
         };
         let res = b.backend.run(&mut diamond(), &Budget::default(), inputs);
         match b.needs {
@@ -267,6 +274,7 @@ fn run_refuses_what_a_backend_cannot_do() {
     let inputs = Inputs {
         costs: &table,
         goals: None,
+        length: None,
     };
     assert_eq!(
         Backend::Bidir
@@ -278,4 +286,65 @@ fn run_refuses_what_a_backend_cannot_do() {
         assert_eq!(Backend::from_name(b.name), Some(b.backend));
         assert_eq!(b.backend.info().name, b.name);
     }
+}
+
+/// A layered graph: every path from the start to a goal has 3 moves, and goal 6 is
+/// reached by two of them; the depth-first search must return the smaller, and remember
+/// the dead branch under node 1 without expanding it twice.
+fn layered() -> Graph {
+    let mut edges = vec![vec![]; 7];
+    for &(a, act, b) in &[
+        (0, 0, 1),
+        (0, 1, 2),
+        (1, 0, 3),
+        (2, 0, 3),
+        (2, 1, 4),
+        (3, 0, 5),
+        (4, 0, 6),
+        (4, 1, 6),
+    ] {
+        edges[a as usize].push((act, b));
+    }
+    Graph {
+        edges,
+        goals: vec![6],
+        start: 0,
+        length: Some(3),
+    }
+}
+
+#[test]
+fn dfs_finds_the_smallest_solution_of_the_fixed_length_and_skips_dead_states() {
+    let table = unit(2);
+    let mut g = layered();
+    let (outcome, stats) = Backend::Dfs
+        .run(
+            &mut g,
+            &Budget::default(),
+            Inputs {
+                costs: &table,
+                goals: None,
+                length: Some(3),
+            },
+        )
+        .expect("runs");
+    let Outcome::Solved(p) = outcome else {
+        panic!("{outcome:?}")
+    };
+    assert_eq!(numbers(&p.actions), vec![1, 1, 0]);
+    assert_eq!(nodes(&p), vec![0, 2, 4, 6]);
+    // 0, 1, 3 (dead), 2, then 3 is skipped, 4.
+    assert_eq!(stats.expanded, 5);
+    let mut g = layered();
+    g.goals = vec![5, 6];
+    let Outcome::Solved(p) = run(Backend::Dfs, &mut g, &Budget::default(), &table) else {
+        panic!("solvable")
+    };
+    assert_eq!(nodes(&p), vec![0, 1, 3, 5]);
+    let mut g = layered();
+    g.goals = vec![];
+    assert!(matches!(
+        run(Backend::Dfs, &mut g, &Budget::default(), &table),
+        Outcome::Unsolvable
+    ));
 }
