@@ -1,0 +1,335 @@
+//! Placement: how the cells a level draws for a piece kind become copies of it.
+//!
+//! The rule, for the cells placing kind K:
+//! 1. Two *different* symbols that mean exactly the same (same tile, same marks, same
+//!    pieces) never belong to one copy: that is how a designer separates touching copies
+//!    (Rush Hour: every car letter means `floor + car`). Symbols that differ in tile or
+//!    marks may share a copy (a box half on a goal: `'b' floor + box`, `'B' goal + box`).
+//! 2. Each 4-connected group of K's cells, after rule 1, is tiled exactly by K's pose
+//!    footprints; exactly one tiling must exist (two generals stacked in one column are
+//!    one 4x1 group with one tiling by 2x1 footprints).
+//!
+//! Poses of one shape (equal footprints up to where the anchor sits) are one footprint
+//! here: a copy of that shape is placed in the first of them declared, so two tilings
+//! never differ only in the pose chosen.
+//!
+//! Grouping is linear in the cells (each looks up its four neighbours). The tiling is an
+//! exact cover by backtracking: always cover the first uncovered cell in reading order,
+//! try each footprint whose first cell lands there, stop at the second tiling. It runs on
+//! an explicit stack (groups may have millions of cells) under a step budget that grows
+//! with the group, so a pathological group ends in a diagnostic, not in a hang.
+
+use std::collections::HashMap;
+
+use crate::compile::{Model, PieceKind, PoseId};
+
+use super::SymbolGrid;
+
+/// The meaning class of each legend symbol: symbols with the same tile, marks and pieces
+/// share the index of the first of them.
+pub(super) fn meaning_classes(model: &Model) -> Vec<u32> {
+    let mut first: HashMap<(u16, u32, Vec<u16>), u32> = HashMap::new();
+    model
+        .legend
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let marks = s.marks.iter().fold(0u32, |m, k| m | 1 << k.0);
+            let mut pieces: Vec<u16> = s.pieces.iter().map(|p| p.0).collect();
+            pieces.sort_unstable();
+            pieces.dedup();
+            *first.entry((s.tile.0, marks, pieces)).or_insert(i as u32)
+        })
+        .collect()
+}
+
+/// Whether two neighbouring cells with legend symbols `a` and `b` may belong to one copy
+/// (rule 1).
+fn may_join(class: &[u32], a: u16, b: u16) -> bool {
+    a == b || class[a as usize] != class[b as usize]
+}
+
+/// Splits the cells placing one kind into groups: every cell alone when every pose is one
+/// cell, else 4-connected groups whose neighbouring cells may join (rule 1). Each group
+/// is sorted in reading order; groups come in the reading order of their first cells.
+/// Linear in the number of cells: each cell looks up its four neighbours (a scan of every
+/// cell per cell took minutes on a level file of a few megabytes).
+pub(super) fn group_cells(
+    grid: &SymbolGrid,
+    cells: &[usize],
+    single: bool,
+    class: &[u32],
+) -> Vec<Vec<usize>> {
+    if single {
+        return cells.iter().map(|&c| vec![c]).collect();
+    }
+    let index: HashMap<usize, usize> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+    let mut seen = vec![false; cells.len()];
+    let mut groups = vec![];
+    for i in 0..cells.len() {
+        if seen[i] {
+            continue;
+        }
+        seen[i] = true;
+        let mut group = vec![cells[i]];
+        let mut k = 0;
+        while k < group.len() {
+            let c = group[k];
+            let col = c % grid.cols;
+            let near = [
+                c.checked_sub(grid.cols),
+                Some(c + grid.cols),
+                (col > 0).then(|| c - 1),
+                (col + 1 < grid.cols).then_some(c + 1),
+            ];
+            for d in near.into_iter().flatten() {
+                if let Some(&j) = index.get(&d) {
+                    if !seen[j] && may_join(class, grid.symbols[c], grid.symbols[d]) {
+                        seen[j] = true;
+                        group.push(d);
+                    }
+                }
+            }
+            k += 1;
+        }
+        group.sort_unstable();
+        groups.push(group);
+    }
+    groups
+}
+
+/// One footprint a copy may take: the first declared pose of its shape.
+#[derive(Clone, Debug)]
+pub(super) struct Shape {
+    /// The pose placed for this shape.
+    pub(super) pose: PoseId,
+    /// The pose's first cell in reading order, as an offset from the anchor.
+    lead: (i64, i64),
+    /// The footprint's cells in reading order, as offsets from its first cell.
+    cells: Vec<(i64, i64)>,
+}
+
+impl Shape {
+    /// The footprint's cells in reading order, as offsets from its first cell.
+    pub(super) fn offsets(&self) -> &[(i64, i64)] {
+        &self.cells
+    }
+}
+
+/// The footprints of `kind`: one per shape, in declaration order of its first pose.
+pub(super) fn shapes(kind: &PieceKind) -> Vec<Shape> {
+    let mut out: Vec<Shape> = vec![];
+    for (i, pose) in kind.poses.iter().enumerate() {
+        let mut fp: Vec<(i64, i64)> = pose
+            .cells
+            .iter()
+            .map(|&(r, c)| (r as i64, c as i64))
+            .collect();
+        fp.sort_unstable();
+        fp.dedup();
+        let Some(&lead) = fp.first() else { continue };
+        let cells: Vec<(i64, i64)> = fp.iter().map(|&(r, c)| (r - lead.0, c - lead.1)).collect();
+        if out.iter().all(|s| s.cells != cells) {
+            out.push(Shape {
+                pose: PoseId(i as u16),
+                lead,
+                cells,
+            });
+        }
+    }
+    out
+}
+
+/// One copy found by the tiling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Placed {
+    /// Index into the kind's [`shapes`].
+    pub(super) shape: usize,
+    /// The copy's first cell in reading order (row-major board index).
+    pub(super) first: usize,
+}
+
+impl Placed {
+    /// The copy's anchor cell (row-major board index).
+    pub(super) fn anchor(&self, shapes: &[Shape], cols: usize) -> usize {
+        let lead = shapes[self.shape].lead;
+        let r = (self.first / cols) as i64 - lead.0;
+        let c = (self.first % cols) as i64 - lead.1;
+        // The anchor is one of the footprint's cells, all of which are on the board.
+        (r as usize) * cols + c as usize
+    }
+
+    /// The copy's cells in reading order (row-major board indices).
+    pub(super) fn cells(&self, shapes: &[Shape], cols: usize) -> Vec<usize> {
+        let (r0, c0) = ((self.first / cols) as i64, (self.first % cols) as i64);
+        shapes[self.shape]
+            .cells
+            .iter()
+            .map(|&(dr, dc)| ((r0 + dr) as usize) * cols + (c0 + dc) as usize)
+            .collect()
+    }
+}
+
+/// What tiling one group gave.
+#[derive(Debug)]
+pub(super) enum Tiling {
+    /// Exactly one tiling: the copies in reading order of their first cells.
+    One(Vec<Placed>),
+    /// No tiling.
+    Zero,
+    /// Two different tilings (there may be more).
+    Several(Vec<Placed>, Vec<Placed>),
+    /// The step budget ran out before the answer was known.
+    TooComplex {
+        /// The steps spent.
+        steps: u64,
+    },
+}
+
+/// Steps (cells looked at) a group of `n` cells may spend, with `k` footprints to try.
+fn budget(n: usize, k: usize) -> u64 {
+    200_000 + 16 * (n as u64) * (k as u64).max(1)
+}
+
+/// Tiles one group (sorted in reading order) by `shapes` under rule 1.
+pub(super) fn tile(grid: &SymbolGrid, class: &[u32], group: &[usize], shapes: &[Shape]) -> Tiling {
+    let n = group.len();
+    let cols = grid.cols as i64;
+    let rows = grid.rows as i64;
+    // Rule 1 only needs checking inside a copy when the group mixes two symbols of one
+    // meaning (the grouping already keeps them apart where they touch).
+    let mixed = same_meaning_pair(grid, class, group).is_some();
+    let limit = budget(n, shapes.len());
+    let mut steps: u64 = 0;
+    let mut covered = vec![false; n];
+    let mut stack: Vec<(usize, usize)> = vec![]; // (group index of the first cell, shape)
+    let mut found: Vec<Vec<Placed>> = vec![];
+    let mut pos = 0usize;
+    let mut next_shape = 0usize;
+    let mut scratch: Vec<usize> = vec![];
+    // The group indices a shape would cover with its first cell at group index `p`, if
+    // they are all in the group, uncovered, and obey rule 1.
+    let fit = |p: usize, s: usize, covered: &[bool], out: &mut Vec<usize>, steps: &mut u64| {
+        out.clear();
+        let (r0, c0) = ((group[p] / grid.cols) as i64, (group[p] % grid.cols) as i64);
+        for &(dr, dc) in &shapes[s].cells {
+            *steps += 1;
+            let (r, c) = (r0 + dr, c0 + dc);
+            if c < 0 || c >= cols || r >= rows {
+                return false;
+            }
+            match group.binary_search(&((r * cols + c) as usize)) {
+                Ok(i) if !covered[i] => out.push(i),
+                _ => return false,
+            }
+        }
+        if mixed {
+            let mut syms: Vec<(u32, u16)> = out
+                .iter()
+                .map(|&i| {
+                    let s = grid.symbols[group[i]];
+                    (class[s as usize], s)
+                })
+                .collect();
+            syms.sort_unstable();
+            syms.dedup();
+            if syms.windows(2).any(|w| w[0].0 == w[1].0) {
+                return false;
+            }
+        }
+        true
+    };
+    loop {
+        if steps > limit {
+            return Tiling::TooComplex { steps };
+        }
+        while pos < n && covered[pos] {
+            pos += 1;
+        }
+        let mut placed = false;
+        if pos == n {
+            found.push(
+                stack
+                    .iter()
+                    .map(|&(p, s)| Placed {
+                        shape: s,
+                        first: group[p],
+                    })
+                    .collect(),
+            );
+            if found.len() == 2 {
+                break;
+            }
+        } else {
+            while next_shape < shapes.len() {
+                let s = next_shape;
+                next_shape += 1;
+                if fit(pos, s, &covered, &mut scratch, &mut steps) {
+                    for &i in &scratch {
+                        covered[i] = true;
+                    }
+                    stack.push((pos, s));
+                    next_shape = 0;
+                    placed = true;
+                    break;
+                }
+            }
+        }
+        if placed {
+            continue;
+        }
+        // Backtrack: lift the last copy and try its next shape at the same cell.
+        let Some((p, s)) = stack.pop() else { break };
+        let ok = fit_cells(grid, group, &shapes[s], p, &mut scratch);
+        debug_assert!(ok, "a placed copy's cells are in its group");
+        for &i in &scratch {
+            covered[i] = false;
+        }
+        steps += shapes[s].cells.len() as u64;
+        pos = p;
+        next_shape = s + 1;
+    }
+    let mut found = found.into_iter();
+    match (found.next(), found.next()) {
+        (None, _) => Tiling::Zero,
+        (Some(one), None) => Tiling::One(one),
+        (Some(a), Some(b)) => Tiling::Several(a, b),
+    }
+}
+
+/// The group indices of `shape` with its first cell at group index `p` (no checks beyond
+/// membership): used to lift a copy that was placed.
+fn fit_cells(
+    grid: &SymbolGrid,
+    group: &[usize],
+    shape: &Shape,
+    p: usize,
+    out: &mut Vec<usize>,
+) -> bool {
+    out.clear();
+    let cols = grid.cols as i64;
+    let (r0, c0) = ((group[p] / grid.cols) as i64, (group[p] % grid.cols) as i64);
+    for &(dr, dc) in &shape.cells {
+        let (r, c) = (r0 + dr, c0 + dc);
+        match group.binary_search(&((r * cols + c) as usize)) {
+            Ok(i) => out.push(i),
+            Err(_) => return false,
+        }
+    }
+    true
+}
+
+/// Whether `group` holds two different symbols of one meaning, and which: the first such
+/// pair in reading order.
+pub(super) fn same_meaning_pair(
+    grid: &SymbolGrid,
+    class: &[u32],
+    group: &[usize],
+) -> Option<(u16, u16)> {
+    let mut seen: HashMap<u32, u16> = HashMap::new();
+    group.iter().find_map(|&c| {
+        let s = grid.symbols[c];
+        let first = *seen.entry(class[s as usize]).or_insert(s);
+        (first != s).then_some((first, s))
+    })
+}
