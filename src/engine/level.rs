@@ -469,8 +469,12 @@ fn place_copies(
                 ),
             }),
             placement::Tiling::Several(a, b) => {
-                let only_a: Vec<&placement::Placed> = a.iter().filter(|p| !b.contains(p)).collect();
-                let only_b: Vec<&placement::Placed> = b.iter().filter(|p| !a.contains(p)).collect();
+                let in_a: std::collections::HashSet<&placement::Placed> = a.iter().collect();
+                let in_b: std::collections::HashSet<&placement::Placed> = b.iter().collect();
+                let only_a: Vec<&placement::Placed> =
+                    a.iter().filter(|p| !in_b.contains(p)).collect();
+                let only_b: Vec<&placement::Placed> =
+                    b.iter().filter(|p| !in_a.contains(p)).collect();
                 let mut cells: Vec<usize> = only_a
                     .iter()
                     .flat_map(|p| p.cells(&shapes, cols))

@@ -141,7 +141,7 @@ pub(super) fn shapes(kind: &PieceKind) -> Vec<Shape> {
 }
 
 /// One copy found by the tiling.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Placed {
     /// Index into the kind's [`shapes`].
     pub(super) shape: usize,
