@@ -353,10 +353,10 @@ fn second_symbol_help(model: &Model, sym: u16) -> String {
     let what = meaning(model, sym);
     match free_symbol(model, sym) {
         Some(k) => format!(
-            "write one copy with a second symbol that means the same as {key}: add `{k} {what}` to the legend (e.g. 'G' and 'g' both `floor + general`); touching cells of two such symbols are two copies"
+            "write one copy with a second symbol that means the same as {key}: add `{k} {what}` to the legend; touching cells of two such symbols are two copies"
         ),
         None => format!(
-            "write one copy with a second symbol that means the same as {key} (`{what}`); touching cells of two such symbols are two copies"
+            "write one copy with a second symbol that means the same as {key} (`{what}`), as 'G' and 'g' both `floor + general`; touching cells of two such symbols are two copies"
         ),
     }
 }
