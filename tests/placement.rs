@@ -36,12 +36,7 @@ fn placed(src: &str) -> Vec<(String, usize, usize, String)> {
         .map(|i| {
             let name = p.model.pieces[i.piece.index()].name.clone();
             let pose = pose_name(&json, i.piece.index(), i.pose.index());
-            (
-                name,
-                i.cell as usize / cols,
-                i.cell as usize % cols,
-                pose,
-            )
+            (name, i.cell as usize / cols, i.cell as usize % cols, pose)
         })
         .collect()
 }
@@ -377,9 +372,7 @@ fn a_pathological_group_ends_in_a_diagnostic() {
 #[test]
 fn large_groups_are_placed_in_linear_time() {
     // 200,000 cells of stacked generals in one column: 100,000 copies.
-    let column: Vec<&str> = std::iter::repeat_n("G", 200_000)
-        .chain(["o"])
-        .collect();
+    let column: Vec<&str> = std::iter::repeat_n("G", 200_000).chain(["o"]).collect();
     let src = rules(
         GENERAL,
         "'G' floor + general",

@@ -221,7 +221,10 @@ impl Level {
                     count: groups.len(),
                     first: cells_span(grid, &groups[0]),
                     again: cells_span(grid, &groups[1]),
-                    help: format!("place it once, or declare `piece {} anonymous` for interchangeable copies", kind.name),
+                    help: format!(
+                        "place it once, or declare `piece {} anonymous` for interchangeable copies",
+                        kind.name
+                    ),
                 });
             } else if groups.is_empty() && !placed_later.contains(&pid) {
                 problems.push(Problem::MissingMarker {
@@ -293,7 +296,6 @@ fn cells_span(grid: &SymbolGrid, cells: &[usize]) -> SourceSpan {
     }
 }
 
-
 /// `(r, c)` of a row-major board cell, as answers print cells.
 fn at(cols: usize, cell: usize) -> String {
     format!("({}, {})", cell / cols, cell % cols)
@@ -316,7 +318,11 @@ fn footprints(kind: &PieceKind) -> String {
 fn meaning(model: &Model, sym: u16) -> String {
     let s = &model.legend[sym as usize];
     let mut parts = vec![model.tiles[s.tile.index()].name.clone()];
-    parts.extend(s.pieces.iter().map(|p| model.pieces[p.index()].name.clone()));
+    parts.extend(
+        s.pieces
+            .iter()
+            .map(|p| model.pieces[p.index()].name.clone()),
+    );
     parts.extend(s.marks.iter().map(|k| model.marks[k.index()].name.clone()));
     parts.join(" + ")
 }
@@ -392,7 +398,9 @@ fn match_pose(
         .collect();
     let one_meaning = placement::same_meaning_pair(grid, class, cells).is_none();
     let shapes = placement::shapes(kind);
-    let hit = shapes.iter().position(|s| s.offsets() == offsets.as_slice());
+    let hit = shapes
+        .iter()
+        .position(|s| s.offsets() == offsets.as_slice());
     match hit {
         Some(s) if one_meaning => {
             let placed = placement::Placed {
@@ -475,10 +483,8 @@ fn place_copies(
                     a.iter().filter(|p| !in_b.contains(p)).collect();
                 let only_b: Vec<&placement::Placed> =
                     b.iter().filter(|p| !in_a.contains(p)).collect();
-                let mut cells: Vec<usize> = only_a
-                    .iter()
-                    .flat_map(|p| p.cells(&shapes, cols))
-                    .collect();
+                let mut cells: Vec<usize> =
+                    only_a.iter().flat_map(|p| p.cells(&shapes, cols)).collect();
                 cells.sort_unstable();
                 let reading = |copies: &[&placement::Placed]| {
                     let mut t: Vec<String> = copies.iter().take(6).map(|p| copy_text(p)).collect();
@@ -498,15 +504,17 @@ fn place_copies(
                     ),
                 });
             }
-            placement::Tiling::TooComplex { steps } => problems.push(Problem::PlacementTooComplex {
-                piece: kind.name.clone(),
-                span: cells_span(grid, g),
-                count: g.len(),
-                help: format!(
-                    "puz stopped after {steps} steps; split the group into smaller ones: {}",
-                    second_symbol_help(model, grid.symbols[g[0]])
-                ),
-            }),
+            placement::Tiling::TooComplex { steps } => {
+                problems.push(Problem::PlacementTooComplex {
+                    piece: kind.name.clone(),
+                    span: cells_span(grid, g),
+                    count: g.len(),
+                    help: format!(
+                        "puz stopped after {steps} steps; split the group into smaller ones: {}",
+                        second_symbol_help(model, grid.symbols[g[0]])
+                    ),
+                })
+            }
         }
     }
     found.sort_by_key(|&(first, _)| first);
