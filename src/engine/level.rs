@@ -75,7 +75,10 @@ impl Level {
     /// expander, so judge cases pay nothing for it.
     pub(crate) fn start_violation(&self, model: &Model) -> Option<(Vec<(usize, usize)>, String)> {
         let b = &self.board;
-        let mut owner: std::collections::HashMap<(i64, i64), usize> =
+        // The instance covering each cell: a board-sized table (a hash map of a 4.7 MB
+        // level's copies took seconds), and a map for cells beyond the board.
+        let mut owner = vec![u32::MAX; b.rows * b.cols];
+        let mut owner_outside: std::collections::HashMap<(i64, i64), usize> =
             std::collections::HashMap::new();
         for (i, inst) in self.instances.iter().enumerate() {
             let piece = &model.pieces[inst.piece.index()];
@@ -138,11 +141,18 @@ impl Level {
                         ));
                     }
                 }
-                if let Some(&j) = owner.get(&(r, c)) {
+                let before = if on_board(&(r, c)) {
+                    let slot = &mut owner[r as usize * b.cols + c as usize];
+                    let was = (*slot != u32::MAX).then_some(*slot as usize);
+                    *slot = i as u32;
+                    was
+                } else {
+                    owner_outside.insert((r, c), i)
+                };
+                if let Some(j) = before {
                     let other = &model.pieces[self.instances[j].piece.index()].name;
                     return Some((shown, format!("piece `{}` overlaps `{other}`", piece.name)));
                 }
-                owner.insert((r, c), i);
             }
         }
         None
@@ -198,13 +208,14 @@ impl Level {
             }
         }
         let class = placement::meaning_classes(model);
+        let mut index = placement::CellIndex::default();
         for (pi, kind) in model.pieces.iter().enumerate() {
             let pid = PieceId(pi as u16);
             let cells = std::mem::take(&mut piece_cells[pi]);
             let single = kind.poses.iter().all(|p| p.cells.len() == 1);
-            let groups = placement::group_cells(grid, &cells, single, &class);
+            let groups = placement::group_cells(grid, &cells, single, &class, &mut index);
             if kind.anonymous {
-                let (found, mut p) = place_copies(model, pid, grid, &class, &groups);
+                let (found, mut p) = place_copies(model, pid, grid, &class, &groups, &mut index);
                 instances.extend(found);
                 problems.append(&mut p);
                 continue;
@@ -435,6 +446,7 @@ fn place_copies(
     grid: &SymbolGrid,
     class: &[u32],
     groups: &[Vec<usize>],
+    index: &mut placement::CellIndex,
 ) -> (Vec<Instance>, Vec<Problem>) {
     let kind = &model.pieces[pid.index()];
     let cols = grid.cols;
@@ -460,7 +472,7 @@ fn place_copies(
                 first: g[0],
             }])
         } else {
-            placement::tile(grid, class, g, &shapes)
+            placement::tile(grid, class, g, &shapes, index)
         };
         match tiling {
             placement::Tiling::One(copies) => {
@@ -477,12 +489,7 @@ fn place_copies(
                 ),
             }),
             placement::Tiling::Several(a, b) => {
-                let in_a: std::collections::HashSet<&placement::Placed> = a.iter().collect();
-                let in_b: std::collections::HashSet<&placement::Placed> = b.iter().collect();
-                let only_a: Vec<&placement::Placed> =
-                    a.iter().filter(|p| !in_b.contains(p)).collect();
-                let only_b: Vec<&placement::Placed> =
-                    b.iter().filter(|p| !in_a.contains(p)).collect();
+                let (only_a, only_b) = placement::differences(&a, &b);
                 let mut cells: Vec<usize> =
                     only_a.iter().flat_map(|p| p.cells(&shapes, cols)).collect();
                 cells.sort_unstable();

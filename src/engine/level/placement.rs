@@ -49,6 +49,43 @@ fn may_join(class: &[u32], a: u16, b: u16) -> bool {
     a == b || class[a as usize] != class[b as usize]
 }
 
+/// A board-sized table from a cell to its position in a list of cells, reused for every
+/// kind and group of a level: filling and clearing cost the list's length, a lookup one
+/// array read (a hash map of a 4.7 MB level's cells spent seconds hashing).
+#[derive(Default)]
+pub(super) struct CellIndex {
+    /// 0 when the cell is not listed, else its position plus one.
+    slot: Vec<u32>,
+}
+
+impl CellIndex {
+    /// Lists `cells` of a board with `n` cells (positions fit in `u32`: boards have at
+    /// most 2^28 cells).
+    fn fill(&mut self, n: usize, cells: &[usize]) {
+        if self.slot.len() < n {
+            self.slot = vec![0; n];
+        }
+        for (i, &c) in cells.iter().enumerate() {
+            self.slot[c] = i as u32 + 1;
+        }
+    }
+
+    /// Forgets `cells`, the list last filled.
+    fn clear(&mut self, cells: &[usize]) {
+        for &c in cells {
+            self.slot[c] = 0;
+        }
+    }
+
+    /// The position of `cell` in the list, if it is listed.
+    fn get(&self, cell: usize) -> Option<usize> {
+        match self.slot.get(cell) {
+            Some(&v) if v > 0 => Some(v as usize - 1),
+            _ => None,
+        }
+    }
+}
+
 /// Splits the cells placing one kind into groups: every cell alone when every pose is one
 /// cell, else 4-connected groups whose neighbouring cells may join (rule 1). Each group
 /// is sorted in reading order; groups come in the reading order of their first cells.
@@ -59,11 +96,12 @@ pub(super) fn group_cells(
     cells: &[usize],
     single: bool,
     class: &[u32],
+    index: &mut CellIndex,
 ) -> Vec<Vec<usize>> {
     if single {
         return cells.iter().map(|&c| vec![c]).collect();
     }
-    let index: HashMap<usize, usize> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+    index.fill(grid.rows * grid.cols, cells);
     let mut seen = vec![false; cells.len()];
     let mut groups = vec![];
     for i in 0..cells.len() {
@@ -83,7 +121,7 @@ pub(super) fn group_cells(
                 (col + 1 < grid.cols).then_some(c + 1),
             ];
             for d in near.into_iter().flatten() {
-                if let Some(&j) = index.get(&d) {
+                if let Some(j) = index.get(d) {
                     if !seen[j] && may_join(class, grid.symbols[c], grid.symbols[d]) {
                         seen[j] = true;
                         group.push(d);
@@ -95,6 +133,7 @@ pub(super) fn group_cells(
         group.sort_unstable();
         groups.push(group);
     }
+    index.clear(cells);
     groups
 }
 
@@ -141,7 +180,7 @@ pub(super) fn shapes(kind: &PieceKind) -> Vec<Shape> {
 }
 
 /// One copy found by the tiling.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Placed {
     /// Index into the kind's [`shapes`].
     pub(super) shape: usize,
@@ -192,7 +231,27 @@ fn budget(n: usize, k: usize) -> u64 {
 }
 
 /// Tiles one group (sorted in reading order) by `shapes` under rule 1.
-pub(super) fn tile(grid: &SymbolGrid, class: &[u32], group: &[usize], shapes: &[Shape]) -> Tiling {
+pub(super) fn tile(
+    grid: &SymbolGrid,
+    class: &[u32],
+    group: &[usize],
+    shapes: &[Shape],
+    index: &mut CellIndex,
+) -> Tiling {
+    index.fill(grid.rows * grid.cols, group);
+    let tiling = cover(grid, class, group, shapes, index);
+    index.clear(group);
+    tiling
+}
+
+/// [`tile`] with `index` listing `group`.
+fn cover(
+    grid: &SymbolGrid,
+    class: &[u32],
+    group: &[usize],
+    shapes: &[Shape],
+    index: &CellIndex,
+) -> Tiling {
     let n = group.len();
     let cols = grid.cols as i64;
     let rows = grid.rows as i64;
@@ -218,8 +277,8 @@ pub(super) fn tile(grid: &SymbolGrid, class: &[u32], group: &[usize], shapes: &[
             if c < 0 || c >= cols || r >= rows {
                 return false;
             }
-            match group.binary_search(&((r * cols + c) as usize)) {
-                Ok(i) if !covered[i] => out.push(i),
+            match index.get((r * cols + c) as usize) {
+                Some(i) if !covered[i] => out.push(i),
                 _ => return false,
             }
         }
@@ -280,7 +339,7 @@ pub(super) fn tile(grid: &SymbolGrid, class: &[u32], group: &[usize], shapes: &[
         }
         // Backtrack: lift the last copy and try its next shape at the same cell.
         let Some((p, s)) = stack.pop() else { break };
-        let ok = fit_cells(grid, group, &shapes[s], p, &mut scratch);
+        let ok = fit_cells(grid, group, index, &shapes[s], p, &mut scratch);
         debug_assert!(ok, "a placed copy's cells are in its group");
         for &i in &scratch {
             covered[i] = false;
@@ -302,6 +361,7 @@ pub(super) fn tile(grid: &SymbolGrid, class: &[u32], group: &[usize], shapes: &[
 fn fit_cells(
     grid: &SymbolGrid,
     group: &[usize],
+    index: &CellIndex,
     shape: &Shape,
     p: usize,
     out: &mut Vec<usize>,
@@ -311,9 +371,9 @@ fn fit_cells(
     let (r0, c0) = ((group[p] / grid.cols) as i64, (group[p] % grid.cols) as i64);
     for &(dr, dc) in &shape.cells {
         let (r, c) = (r0 + dr, c0 + dc);
-        match group.binary_search(&((r * cols + c) as usize)) {
-            Ok(i) => out.push(i),
-            Err(_) => return false,
+        match index.get((r * cols + c) as usize) {
+            Some(i) => out.push(i),
+            None => return false,
         }
     }
     true
@@ -327,9 +387,52 @@ pub(super) fn same_meaning_pair(
     group: &[usize],
 ) -> Option<(u16, u16)> {
     let mut seen: HashMap<u32, u16> = HashMap::new();
+    let mut last = None;
     group.iter().find_map(|&c| {
         let s = grid.symbols[c];
+        if last == Some(s) {
+            return None;
+        }
+        last = Some(s);
         let first = *seen.entry(class[s as usize]).or_insert(s);
         (first != s).then_some((first, s))
     })
+}
+
+/// The copies of `a` not in `b` and of `b` not in `a`, both tilings sorted by first cell
+/// (the order [`tile`] finds them in).
+pub(super) fn differences<'a>(
+    a: &'a [Placed],
+    b: &'a [Placed],
+) -> (Vec<&'a Placed>, Vec<&'a Placed>) {
+    let (mut i, mut j) = (0, 0);
+    let (mut only_a, mut only_b) = (vec![], vec![]);
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if x == y => {
+                i += 1;
+                j += 1;
+            }
+            (Some(x), Some(y)) if x.first == y.first => {
+                only_a.push(x);
+                only_b.push(y);
+                i += 1;
+                j += 1;
+            }
+            (Some(x), Some(y)) if x.first < y.first => {
+                only_a.push(x);
+                i += 1;
+            }
+            (Some(x), None) => {
+                only_a.push(x);
+                i += 1;
+            }
+            (_, Some(y)) => {
+                only_b.push(y);
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    (only_a, only_b)
 }
