@@ -225,7 +225,9 @@ pub(super) enum Tiling {
     },
 }
 
-/// Steps (cells looked at) a group of `n` cells may spend, with `k` footprints to try.
+/// Steps (cells looked at or skipped) a group of `n` cells may spend, with `k` footprints
+/// to try: room for a few passes over the group per footprint, and a floor for small
+/// groups with many ways to fail.
 fn budget(n: usize, k: usize) -> u64 {
     200_000 + 16 * (n as u64) * (k as u64).max(1)
 }
@@ -266,6 +268,8 @@ fn cover(
     let mut pos = 0usize;
     let mut next_shape = 0usize;
     let mut scratch: Vec<usize> = vec![];
+    // The group indices the copies on the stack cover, in stack order.
+    let mut trail: Vec<usize> = vec![];
     // The group indices a shape would cover with its first cell at group index `p`, if
     // they are all in the group, uncovered, and obey rule 1.
     let fit = |p: usize, s: usize, covered: &[bool], out: &mut Vec<usize>, steps: &mut u64| {
@@ -304,6 +308,7 @@ fn cover(
         }
         while pos < n && covered[pos] {
             pos += 1;
+            steps += 1;
         }
         let mut placed = false;
         if pos == n {
@@ -327,6 +332,7 @@ fn cover(
                     for &i in &scratch {
                         covered[i] = true;
                     }
+                    trail.extend_from_slice(&scratch);
                     stack.push((pos, s));
                     next_shape = 0;
                     placed = true;
@@ -339,12 +345,11 @@ fn cover(
         }
         // Backtrack: lift the last copy and try its next shape at the same cell.
         let Some((p, s)) = stack.pop() else { break };
-        let ok = fit_cells(grid, group, index, &shapes[s], p, &mut scratch);
-        debug_assert!(ok, "a placed copy's cells are in its group");
-        for &i in &scratch {
+        let size = shapes[s].cells.len();
+        for i in trail.drain(trail.len() - size..) {
             covered[i] = false;
         }
-        steps += shapes[s].cells.len() as u64;
+        steps += size as u64;
         pos = p;
         next_shape = s + 1;
     }
@@ -354,29 +359,6 @@ fn cover(
         (Some(one), None) => Tiling::One(one),
         (Some(a), Some(b)) => Tiling::Several(a, b),
     }
-}
-
-/// The group indices of `shape` with its first cell at group index `p` (no checks beyond
-/// membership): used to lift a copy that was placed.
-fn fit_cells(
-    grid: &SymbolGrid,
-    group: &[usize],
-    index: &CellIndex,
-    shape: &Shape,
-    p: usize,
-    out: &mut Vec<usize>,
-) -> bool {
-    out.clear();
-    let cols = grid.cols as i64;
-    let (r0, c0) = ((group[p] / grid.cols) as i64, (group[p] % grid.cols) as i64);
-    for &(dr, dc) in &shape.cells {
-        let (r, c) = (r0 + dr, c0 + dc);
-        match index.get((r * cols + c) as usize) {
-            Some(i) => out.push(i),
-            None => return false,
-        }
-    }
-    true
 }
 
 /// Whether `group` holds two different symbols of one meaning, and which: the first such
@@ -435,4 +417,116 @@ pub(super) fn differences<'a>(
         }
     }
     (only_a, only_b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use miette::SourceSpan;
+
+    /// A grid of `rows` (one legend index per character: the digit), with no source.
+    fn grid<'a>(rows: &[&str], locate: &'a dyn Fn(usize, usize) -> SourceSpan) -> SymbolGrid<'a> {
+        SymbolGrid {
+            rows: rows.len(),
+            cols: rows[0].len(),
+            symbols: rows
+                .iter()
+                .flat_map(|r| r.bytes().map(|b| (b - b'0') as u16))
+                .collect(),
+            locate,
+            whole: (0, 0).into(),
+        }
+    }
+
+    fn shape(cells: &[(i64, i64)], pose: u16) -> Shape {
+        Shape {
+            pose: PoseId(pose),
+            lead: (0, 0),
+            cells: cells.to_vec(),
+        }
+    }
+
+    fn tile_all(rows: &[&str], class: &[u32], shapes: &[Shape]) -> Tiling {
+        let locate = |_: usize, _: usize| SourceSpan::from((0, 0));
+        let g = grid(rows, &locate);
+        let cells: Vec<usize> = (0..g.symbols.len()).filter(|&c| g.symbols[c] > 0).collect();
+        let mut index = CellIndex::default();
+        let groups = group_cells(&g, &cells, false, class, &mut index);
+        assert_eq!(groups.len(), 1, "one group");
+        tile(&g, class, &groups[0], shapes, &mut index)
+    }
+
+    const H: &[(i64, i64)] = &[(0, 0), (0, 1)];
+    const V: &[(i64, i64)] = &[(0, 0), (1, 0)];
+
+    #[test]
+    fn a_column_of_four_is_two_dominoes() {
+        match tile_all(&["1", "1", "1", "1"], &[0, 1], &[shape(V, 0)]) {
+            Tiling::One(c) => assert_eq!(
+                c,
+                [Placed { shape: 0, first: 0 }, Placed { shape: 0, first: 2 }]
+            ),
+            t => panic!("{t:?}"),
+        }
+    }
+
+    #[test]
+    fn a_square_reads_two_ways_and_the_difference_is_all_of_it() {
+        match tile_all(&["11", "11"], &[0, 1], &[shape(H, 0), shape(V, 1)]) {
+            Tiling::Several(a, b) => {
+                let (only_a, only_b) = differences(&a, &b);
+                assert_eq!(only_a.len(), 2);
+                assert_eq!(only_b.len(), 2);
+            }
+            t => panic!("{t:?}"),
+        }
+    }
+
+    #[test]
+    fn symbols_of_one_meaning_never_share_a_copy() {
+        // Symbols 1 and 2 mean the same (class 1), 3 differs: `1 3 2` in a row is one
+        // group, but no three-cell copy may hold both 1 and 2.
+        let bar = [shape(&[(0, 0), (0, 1), (0, 2)], 0)];
+        assert!(matches!(
+            tile_all(&["132"], &[0, 1, 1, 3], &bar),
+            Tiling::Zero
+        ));
+        // With 2 its own meaning, the bar fits.
+        assert!(matches!(
+            tile_all(&["132"], &[0, 1, 2, 3], &bar),
+            Tiling::One(_)
+        ));
+    }
+
+    #[test]
+    fn the_budget_ends_a_hopeless_search() {
+        let top = "1".repeat(41);
+        let bottom = format!("{}0", "1".repeat(40));
+        match tile_all(&[&top, &bottom], &[0, 1], &[shape(H, 0), shape(V, 1)]) {
+            Tiling::TooComplex { steps } => assert!(steps > budget(81, 2)),
+            t => panic!("{t:?}"),
+        }
+    }
+
+    #[test]
+    fn poses_of_one_shape_are_one_footprint() {
+        let kind = PieceKind {
+            name: "b".to_string(),
+            anonymous: false,
+            poses: vec![
+                crate::compile::Pose {
+                    name: "right".to_string(),
+                    cells: vec![(0, -1), (0, 0)],
+                },
+                crate::compile::Pose {
+                    name: "left".to_string(),
+                    cells: vec![(0, 0), (0, 1)],
+                },
+            ],
+        };
+        let s = shapes(&kind);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].pose, PoseId(0));
+        assert_eq!(s[0].lead, (0, -1));
+    }
 }
