@@ -511,13 +511,13 @@ fn place_copies(
                     ),
                 });
             }
-            placement::Tiling::TooComplex { steps } => {
+            placement::Tiling::TooComplex { limit } => {
                 problems.push(Problem::PlacementTooComplex {
                     piece: kind.name.clone(),
                     span: cells_span(grid, g),
                     count: g.len(),
                     help: format!(
-                        "puz stopped after {steps} steps; split the group into smaller ones: {}",
+                        "puz gives up after {limit} steps on a group this size; split it into smaller ones: {}",
                         second_symbol_help(model, grid.symbols[g[0]])
                     ),
                 })
