@@ -513,6 +513,7 @@ mod tests {
         let kind = PieceKind {
             name: "b".to_string(),
             anonymous: false,
+            max: None,
             poses: vec![
                 crate::compile::Pose {
                     name: "right".to_string(),
