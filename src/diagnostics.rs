@@ -231,24 +231,6 @@ pub enum Problem {
         span: SourceSpan,
     },
 
-    /// Two poses of one piece with the same shape: levels could not tell them apart.
-    #[error("poses `{a}` and `{b}` of `{piece}` have the same shape")]
-    #[diagnostic(code(puz::check::same_shape), help("a level places a piece by the shape of its marker cells, so every pose needs its own shape"))]
-    SameShape {
-        /// The piece's name.
-        piece: String,
-        /// The first pose's name.
-        a: String,
-        /// The second pose's name.
-        b: String,
-        /// The second pose.
-        #[label("same shape as `{a}`")]
-        span: SourceSpan,
-        /// The first pose.
-        #[label("`{a}` defined here")]
-        first: SourceSpan,
-    },
-
     /// A tile declared to turn into itself: `block -> block`.
     #[error("tile `{tile}` is declared to turn into itself")]
     #[diagnostic(
@@ -903,6 +885,55 @@ pub enum Problem {
         #[label("these cells")]
         span: SourceSpan,
         /// The number of marker cells here and the shapes of the piece's poses.
+        #[help]
+        help: String,
+    },
+
+    /// Cells placing an anonymous piece that no set of copies covers exactly: three
+    /// touching cells of a kind whose only pose is a domino.
+    #[error("the cells placing `{piece}` do not split into copies of its poses")]
+    #[diagnostic(code(puz::level::no_tiling))]
+    NoTiling {
+        /// The piece's name.
+        piece: String,
+        /// The group of cells.
+        #[label("these {count} cells")]
+        span: SourceSpan,
+        /// How many cells the group has.
+        count: usize,
+        /// The piece's footprints, and any symbols that may not share a copy.
+        #[help]
+        help: String,
+    },
+
+    /// Cells placing an anonymous piece that split into copies in more than one way: a
+    /// 2x2 square of a kind with a lying and a standing domino.
+    #[error("the cells placing `{piece}` split into copies in more than one way")]
+    #[diagnostic(code(puz::level::ambiguous_placement))]
+    AmbiguousPlacement {
+        /// The piece's name.
+        piece: String,
+        /// The cells the two readings place differently.
+        #[label("read two ways")]
+        span: SourceSpan,
+        /// Two readings, and how to pick one.
+        #[help]
+        help: String,
+    },
+
+    /// Cells placing an anonymous piece that take too many steps to split into copies: a
+    /// long strip of dominoes with one cell too many.
+    #[error("the cells placing `{piece}` take too long to split into copies")]
+    #[diagnostic(code(puz::level::placement_too_complex))]
+    PlacementTooComplex {
+        /// The piece's name.
+        piece: String,
+        /// The group of cells.
+        #[label("these {count} cells")]
+        span: SourceSpan,
+        /// How many cells the group has.
+        count: usize,
+        /// The steps spent, and how to make the groups smaller.
         #[help]
         help: String,
     },

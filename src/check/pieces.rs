@@ -1,10 +1,11 @@
-//! Pieces and their poses: every footprint is non-empty, covers its anchor, lists each
-//! cell once, and has a shape of its own (levels place a piece by its shape).
+//! Pieces and their poses: every footprint is non-empty, covers its anchor and lists each
+//! cell once. Poses may share a shape: a level places the first declared of them (see
+//! `engine::level::placement`).
 
 use std::collections::{HashMap, HashSet};
 
 use crate::diagnostics::Problem;
-use crate::syntax::ast::{File, ItemKind, Offset, PieceDecl};
+use crate::syntax::ast::{File, ItemKind, PieceDecl};
 use crate::syntax::Span;
 
 /// Every piece's poses.
@@ -16,15 +17,6 @@ pub fn check(file: &File) -> Vec<Problem> {
         }
     }
     out
-}
-
-/// A footprint's cells sorted and shifted so the first is (0, 0).
-fn shape(cells: &[Offset]) -> Vec<(i64, i64)> {
-    let mut v: Vec<(i64, i64)> = cells.iter().map(|o| (o.dr, o.dc)).collect();
-    v.sort_unstable();
-    v.dedup();
-    let Some(&(r0, c0)) = v.first() else { return v };
-    v.iter().map(|&(r, c)| (r - r0, c - c0)).collect()
 }
 
 fn piece(p: &PieceDecl) -> Vec<Problem> {
@@ -40,7 +32,6 @@ fn piece(p: &PieceDecl) -> Vec<Problem> {
     }
     // Repeated pose names are reported by `declare`; only first declarations count here.
     let mut named = HashSet::new();
-    let mut shapes: HashMap<Vec<(i64, i64)>, (&str, Span)> = HashMap::new();
     for pose in poses {
         if !named.insert(pose.name.text.as_str()) {
             continue;
@@ -72,18 +63,6 @@ fn piece(p: &PieceDecl) -> Vec<Problem> {
                 pose: pose.name.text.clone(),
                 span: pose.body.into(),
             });
-        }
-        match shapes.get(&shape(&pose.cells)) {
-            Some(&(a, first)) => out.push(Problem::SameShape {
-                piece: p.name.text.clone(),
-                a: a.to_string(),
-                b: pose.name.text.clone(),
-                span: pose.name.span.into(),
-                first: first.into(),
-            }),
-            None => {
-                shapes.insert(shape(&pose.cells), (&pose.name.text, pose.name.span));
-            }
         }
     }
     out
@@ -117,9 +96,9 @@ mod tests {
             codes("piece p { pose a { (1, 0) } }"),
             ["puz::check::anchor_uncovered"]
         );
-        assert_eq!(
-            codes("piece p { pose a { (0, 0) (0, 1) } pose b { (0, -1) (0, 0) } }"),
-            ["puz::check::same_shape"]
+        assert!(
+            codes("piece p { pose a { (0, 0) (0, 1) } pose b { (0, -1) (0, 0) } }").is_empty(),
+            "poses may share a shape"
         );
     }
 }

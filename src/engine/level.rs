@@ -2,8 +2,10 @@
 
 use miette::SourceSpan;
 
-use crate::compile::{MarkId, Model, PieceId, PoseId, TileId};
+use crate::compile::{KeyValue, MarkId, Model, PieceId, PieceKind, PoseId, TileId};
 use crate::diagnostics::Problem;
+
+mod placement;
 
 /// Boards may have at most this many cells, so cells fit comfortably in packed states.
 pub(crate) const MAX_CELLS: usize = 1 << 28;
@@ -73,7 +75,10 @@ impl Level {
     /// expander, so judge cases pay nothing for it.
     pub(crate) fn start_violation(&self, model: &Model) -> Option<(Vec<(usize, usize)>, String)> {
         let b = &self.board;
-        let mut owner: std::collections::HashMap<(i64, i64), usize> =
+        // The instance covering each cell: a board-sized table (a hash map of a 4.7 MB
+        // level's copies took seconds), and a map for cells beyond the board.
+        let mut owner = vec![u32::MAX; b.rows * b.cols];
+        let mut owner_outside: std::collections::HashMap<(i64, i64), usize> =
             std::collections::HashMap::new();
         for (i, inst) in self.instances.iter().enumerate() {
             let piece = &model.pieces[inst.piece.index()];
@@ -136,11 +141,18 @@ impl Level {
                         ));
                     }
                 }
-                if let Some(&j) = owner.get(&(r, c)) {
+                let before = if on_board(&(r, c)) {
+                    let slot = &mut owner[r as usize * b.cols + c as usize];
+                    let was = (*slot != u32::MAX).then_some(*slot as usize);
+                    *slot = i as u32;
+                    was
+                } else {
+                    owner_outside.insert((r, c), i)
+                };
+                if let Some(j) = before {
                     let other = &model.pieces[self.instances[j].piece.index()].name;
                     return Some((shown, format!("piece `{}` overlaps `{other}`", piece.name)));
                 }
-                owner.insert((r, c), i);
             }
         }
         None
@@ -195,35 +207,43 @@ impl Level {
                 mark_cells[k.index()].push(i);
             }
         }
+        let class = placement::meaning_classes(model);
+        let mut index = placement::CellIndex::default();
         for (pi, kind) in model.pieces.iter().enumerate() {
             let pid = PieceId(pi as u16);
             let cells = std::mem::take(&mut piece_cells[pi]);
-            let groups = group_cells(grid, &cells, kind.poses.iter().all(|p| p.cells.len() == 1));
-            let mut found = vec![];
+            let single = kind.poses.iter().all(|p| p.cells.len() == 1);
+            let groups = placement::group_cells(grid, &cells, single, &class, &mut index);
+            if kind.anonymous {
+                let (found, mut p) = place_copies(model, pid, grid, &class, &groups, &mut index);
+                instances.extend(found);
+                problems.append(&mut p);
+                continue;
+            }
             for g in &groups {
-                match match_pose(model, pid, grid.cols, g) {
-                    Ok(inst) => found.push(inst),
-                    Err(p) => problems.push(p(grid)),
+                match match_pose(model, pid, grid, &class, g) {
+                    Ok(inst) => instances.push(inst),
+                    Err(p) => problems.push(p),
                 }
             }
-            if !kind.anonymous {
-                if groups.len() > 1 {
-                    problems.push(Problem::TooManyMarkers {
-                        what: format!("piece `{}`", kind.name),
-                        count: groups.len(),
-                        first: cells_span(grid, &groups[0]),
-                        again: cells_span(grid, &groups[1]),
-                        help: format!("place it once, or declare `piece {} anonymous` for interchangeable copies", kind.name),
-                    });
-                } else if groups.is_empty() && !placed_later.contains(&pid) {
-                    problems.push(Problem::MissingMarker {
-                        what: format!("piece `{}`", kind.name),
-                        span: grid.whole,
-                        help: legend_help(model, |s| s.pieces.contains(&pid)),
-                    });
-                }
+            if groups.len() > 1 {
+                problems.push(Problem::TooManyMarkers {
+                    what: format!("piece `{}`", kind.name),
+                    count: groups.len(),
+                    first: cells_span(grid, &groups[0]),
+                    again: cells_span(grid, &groups[1]),
+                    help: format!(
+                        "place it once, or declare `piece {} anonymous` for interchangeable copies",
+                        kind.name
+                    ),
+                });
+            } else if groups.is_empty() && !placed_later.contains(&pid) {
+                problems.push(Problem::MissingMarker {
+                    what: format!("piece `{}`", kind.name),
+                    span: grid.whole,
+                    help: legend_help(model, |s| s.pieces.contains(&pid)),
+                });
             }
-            instances.extend(found);
         }
         for (ki, mk) in model.marks.iter().enumerate() {
             if !mk.single {
@@ -287,102 +307,223 @@ fn cells_span(grid: &SymbolGrid, cells: &[usize]) -> SourceSpan {
     }
 }
 
-/// Splits marker cells into instances: every cell alone for one-cell pieces, else
-/// 4-connected groups of the same symbol. Linear in the number of cells: each cell looks
-/// up its four neighbours (a scan of every cell per cell took minutes on a level file of
-/// a few megabytes).
-fn group_cells(grid: &SymbolGrid, cells: &[usize], single: bool) -> Vec<Vec<usize>> {
-    if single {
-        return cells.iter().map(|&c| vec![c]).collect();
-    }
-    let index: std::collections::HashMap<usize, usize> =
-        cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
-    let mut seen = vec![false; cells.len()];
-    let mut groups = vec![];
-    for i in 0..cells.len() {
-        if seen[i] {
-            continue;
-        }
-        seen[i] = true;
-        let mut group = vec![cells[i]];
-        let mut k = 0;
-        while k < group.len() {
-            let c = group[k];
-            let col = c % grid.cols;
-            let near = [
-                c.checked_sub(grid.cols),
-                Some(c + grid.cols),
-                (col > 0).then(|| c - 1),
-                (col + 1 < grid.cols).then_some(c + 1),
-            ];
-            for d in near.into_iter().flatten() {
-                if let Some(&j) = index.get(&d) {
-                    if !seen[j] && grid.symbols[d] == grid.symbols[c] {
-                        seen[j] = true;
-                        group.push(d);
-                    }
-                }
-            }
-            k += 1;
-        }
-        group.sort_unstable();
-        groups.push(group);
-    }
-    groups
+/// `(r, c)` of a row-major board cell, as answers print cells.
+fn at(cols: usize, cell: usize) -> String {
+    format!("({}, {})", cell / cols, cell % cols)
 }
 
-type LazyProblem = Box<dyn Fn(&SymbolGrid) -> Problem>;
+/// "`stand` covers (0, 0); `rows` covers (0, 0) (1, 0)": every pose's footprint.
+fn footprints(kind: &PieceKind) -> String {
+    let shapes: Vec<String> = kind
+        .poses
+        .iter()
+        .map(|p| {
+            let cs: Vec<String> = p.cells.iter().map(|(r, c)| format!("({r}, {c})")).collect();
+            format!("`{}` covers {}", p.name, cs.join(" "))
+        })
+        .collect();
+    shapes.join("; ")
+}
 
-/// Finds the pose whose footprint, placed at some anchor, covers exactly `cells`.
+/// What legend symbol `sym` means, as a legend entry would say it: `floor + box + goal`.
+fn meaning(model: &Model, sym: u16) -> String {
+    let s = &model.legend[sym as usize];
+    let mut parts = vec![model.tiles[s.tile.index()].name.clone()];
+    parts.extend(
+        s.pieces
+            .iter()
+            .map(|p| model.pieces[p.index()].name.clone()),
+    );
+    parts.extend(s.marks.iter().map(|k| model.marks[k.index()].name.clone()));
+    parts.join(" + ")
+}
+
+/// A symbol the legend does not use yet, of the same kind as `sym`'s: its other case
+/// first (`'g'` beside `'G'`), else the first free letter or digit, else the next integer.
+fn free_symbol(model: &Model, sym: u16) -> Option<KeyValue> {
+    let used: std::collections::HashSet<&KeyValue> = model.legend.iter().map(|s| &s.key).collect();
+    match model.legend[sym as usize].key {
+        KeyValue::Char(c) => {
+            let other = if c.is_lowercase() {
+                c.to_uppercase().next()
+            } else {
+                c.to_lowercase().next()
+            };
+            other
+                .into_iter()
+                .chain('a'..='z')
+                .chain('A'..='Z')
+                .chain('0'..='9')
+                .map(KeyValue::Char)
+                .find(|k| !used.contains(k))
+        }
+        KeyValue::Int(i) => (i.saturating_add(1)..=i.saturating_add(65_537))
+            .map(KeyValue::Int)
+            .find(|k| !used.contains(k)),
+    }
+}
+
+/// How to separate two touching copies drawn with `sym`: a second symbol that means the
+/// same.
+fn second_symbol_help(model: &Model, sym: u16) -> String {
+    let key = &model.legend[sym as usize].key;
+    let what = meaning(model, sym);
+    match free_symbol(model, sym) {
+        Some(k) => format!(
+            "write one copy with a second symbol that means the same as {key}: add `{k} {what}` to the legend; touching cells of two such symbols are two copies"
+        ),
+        None => format!(
+            "write one copy with a second symbol that means the same as {key} (`{what}`), as 'G' and 'g' both `floor + general`; touching cells of two such symbols are two copies"
+        ),
+    }
+}
+
+/// "symbols 'G' and 'g' mean the same, so they never share a copy", when `group` mixes
+/// two such symbols.
+fn same_meaning_note(model: &Model, grid: &SymbolGrid, class: &[u32], group: &[usize]) -> String {
+    match placement::same_meaning_pair(grid, class, group) {
+        Some((a, b)) => format!(
+            "; symbols {} and {} mean the same, so they never share a copy",
+            model.legend[a as usize].key, model.legend[b as usize].key
+        ),
+        None => String::new(),
+    }
+}
+
+/// The one copy of a named piece that a group of cells places: the first declared pose
+/// of the group's shape. Two symbols of one meaning in the group are two copies, so no
+/// pose fits.
 fn match_pose(
     model: &Model,
     pid: PieceId,
-    cols: usize,
+    grid: &SymbolGrid,
+    class: &[u32],
     cells: &[usize],
-) -> Result<Instance, LazyProblem> {
+) -> Result<Instance, Problem> {
     let kind = &model.pieces[pid.index()];
-    let mut hits = vec![];
-    for (pi, pose) in kind.poses.iter().enumerate() {
-        if pose.cells.len() != cells.len() {
-            continue;
-        }
-        let mut fp = pose.cells.clone();
-        fp.sort_unstable();
-        let (r0, c0) = ((cells[0] / cols) as i64, (cells[0] % cols) as i64);
-        let (ar, ac) = (r0 - fp[0].0 as i64, c0 - fp[0].1 as i64);
-        let fits = fp.iter().zip(cells).all(|(&(dr, dc), &cell)| {
-            let (r, c) = (ar + dr as i64, ac + dc as i64);
-            r >= 0 && c >= 0 && (c as usize) < cols && (r as usize * cols + c as usize) == cell
-        });
-        if fits {
-            hits.push(Instance {
+    let cols = grid.cols;
+    let (r0, c0) = ((cells[0] / cols) as i64, (cells[0] % cols) as i64);
+    let offsets: Vec<(i64, i64)> = cells
+        .iter()
+        .map(|&c| ((c / cols) as i64 - r0, (c % cols) as i64 - c0))
+        .collect();
+    let one_meaning = placement::same_meaning_pair(grid, class, cells).is_none();
+    let shapes = placement::shapes(kind);
+    let hit = shapes
+        .iter()
+        .position(|s| s.offsets() == offsets.as_slice());
+    match hit {
+        Some(s) if one_meaning => {
+            let placed = placement::Placed {
+                shape: s,
+                first: cells[0],
+            };
+            Ok(Instance {
                 piece: pid,
-                cell: (ar as usize * cols + ac as usize) as u32,
-                pose: PoseId(pi as u16),
-            });
+                cell: placed.anchor(&shapes, cols) as u32,
+                pose: shapes[s].pose,
+            })
         }
+        _ => Err(Problem::NoMatchingPose {
+            piece: kind.name.clone(),
+            span: cells_span(grid, cells),
+            help: format!(
+                "{} marker cell(s) here; {}{}",
+                cells.len(),
+                footprints(kind),
+                same_meaning_note(model, grid, class, cells)
+            ),
+        }),
     }
-    let name = kind.name.clone();
-    let cells = cells.to_vec();
-    match hits.len() {
-        0 => {
-            let shapes: Vec<String> = kind
-                .poses
-                .iter()
-                .map(|p| {
-                    let cs: Vec<String> =
-                        p.cells.iter().map(|(r, c)| format!("({r}, {c})")).collect();
-                    format!("`{}` covers {}", p.name, cs.join(" "))
+}
+
+/// The copies of an anonymous piece that `groups` place (rule in [`placement`]), sorted
+/// by their first cell in reading order, and the problems of groups that place none or
+/// several ways.
+fn place_copies(
+    model: &Model,
+    pid: PieceId,
+    grid: &SymbolGrid,
+    class: &[u32],
+    groups: &[Vec<usize>],
+    index: &mut placement::CellIndex,
+) -> (Vec<Instance>, Vec<Problem>) {
+    let kind = &model.pieces[pid.index()];
+    let cols = grid.cols;
+    let shapes = placement::shapes(kind);
+    let mut found: Vec<(usize, Instance)> = vec![];
+    let mut problems = vec![];
+    let instance = |p: &placement::Placed| Instance {
+        piece: pid,
+        cell: p.anchor(&shapes, cols) as u32,
+        pose: shapes[p.shape].pose,
+    };
+    let copy_text = |p: &placement::Placed| {
+        format!(
+            "`{}` at {}",
+            kind.poses[shapes[p.shape].pose.index()].name,
+            at(cols, p.anchor(&shapes, cols))
+        )
+    };
+    for g in groups {
+        let tiling = if g.len() == 1 && shapes.first().is_some_and(|s| s.offsets().len() == 1) {
+            placement::Tiling::One(vec![placement::Placed {
+                shape: 0,
+                first: g[0],
+            }])
+        } else {
+            placement::tile(grid, class, g, &shapes, index)
+        };
+        match tiling {
+            placement::Tiling::One(copies) => {
+                found.extend(copies.iter().map(|p| (p.first, instance(p))));
+            }
+            placement::Tiling::Zero => problems.push(Problem::NoTiling {
+                piece: kind.name.clone(),
+                span: cells_span(grid, g),
+                count: g.len(),
+                help: format!(
+                    "each copy covers one pose's footprint: {}{}",
+                    footprints(kind),
+                    same_meaning_note(model, grid, class, g)
+                ),
+            }),
+            placement::Tiling::Several(a, b) => {
+                let (only_a, only_b) = placement::differences(&a, &b);
+                let mut cells: Vec<usize> =
+                    only_a.iter().flat_map(|p| p.cells(&shapes, cols)).collect();
+                cells.sort_unstable();
+                let reading = |copies: &[&placement::Placed]| {
+                    let mut t: Vec<String> = copies.iter().take(6).map(|p| copy_text(p)).collect();
+                    if copies.len() > 6 {
+                        t.push(format!("{} more", copies.len() - 6));
+                    }
+                    t.join(", ")
+                };
+                problems.push(Problem::AmbiguousPlacement {
+                    piece: kind.name.clone(),
+                    span: cells_span(grid, &cells),
+                    help: format!(
+                        "one reading: {}; another: {}; {}",
+                        reading(&only_a),
+                        reading(&only_b),
+                        second_symbol_help(model, grid.symbols[cells[0]])
+                    ),
+                });
+            }
+            placement::Tiling::TooComplex { limit } => {
+                problems.push(Problem::PlacementTooComplex {
+                    piece: kind.name.clone(),
+                    span: cells_span(grid, g),
+                    count: g.len(),
+                    help: format!(
+                        "puz gives up after {limit} steps on a group this size; split it into smaller ones: {}",
+                        second_symbol_help(model, grid.symbols[g[0]])
+                    ),
                 })
-                .collect();
-            let n = cells.len();
-            Err(Box::new(move |g: &SymbolGrid| Problem::NoMatchingPose {
-                piece: name.clone(),
-                span: cells_span(g, &cells),
-                help: format!("{n} marker cell(s) here; {}", shapes.join("; ")),
-            }))
+            }
         }
-        // Two poses of one shape are rejected when checking, so this is the only fit.
-        _ => Ok(hits[0]),
     }
+    found.sort_by_key(|&(first, _)| first);
+    (found.into_iter().map(|(_, i)| i).collect(), problems)
 }
