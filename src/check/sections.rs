@@ -82,9 +82,8 @@ pub fn empty(file: &File) -> Vec<Problem> {
 /// Declarations every puzzle needs.
 pub fn required(file: &File) -> Vec<Problem> {
     let has = |f: fn(&ItemKind) -> bool| file.items.iter().any(|i| f(&i.kind));
-    let required: [(&'static str, bool, &str); 6] = [
+    let required: [(&'static str, bool, &str); 5] = [
         ("tiles", has(|k| matches!(k, ItemKind::Tiles(_))), "declare the tile kinds, e.g. `tiles { floor wall }`"),
-        ("piece", has(|k| matches!(k, ItemKind::Piece(_))), "declare what moves, e.g. `piece box`"),
         ("legend", has(|k| matches!(k, ItemKind::Legend(_))), "map level symbols to tiles, e.g. `legend { '.' floor '#' wall }`"),
         ("dirs", has(|k| matches!(k, ItemKind::Dirs(_))), "declare the directions in tie-break order, e.g. `dirs { n (-1, 0) s (1, 0) w (0, -1) e (0, 1) }`"),
         ("move", has(|k| matches!(k, ItemKind::Move(_))), "declare at least one move, e.g. `move walk(d) { shift man d }`"),

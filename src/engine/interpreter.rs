@@ -112,6 +112,20 @@ impl Expander<'_> {
                 Actions::Dirs(ds) => ds,
                 Actions::Cells => &[],
             };
+            if let Some(flips) = &self.prog.flips[mi] {
+                for (i, mask) in flips.masks.iter().enumerate() {
+                    if mask.is_empty() {
+                        continue;
+                    }
+                    let at = out.states.len();
+                    out.states.extend_from_slice(s);
+                    for &(w, bit) in mask {
+                        out.states[at + w as usize] ^= bit;
+                    }
+                    out.actions.push(Action::new(mv, DirId(i as u16)));
+                }
+                continue;
+            }
             if !painted && words > 1 && self.prog.local[mi].is_some() {
                 self.paint(s);
                 painted = true;

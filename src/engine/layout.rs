@@ -340,6 +340,23 @@ impl Layout {
         }
     }
 
+    /// Where the bit of mutable cell `i` lives, as (word, mask), when every changeable
+    /// cell holds one of two tiles (one bit each); `None` otherwise.
+    pub fn toggle_bit(&self, i: usize) -> Option<(u32, u32)> {
+        (self.tile_bits == 1 && self.dyn_tiles.len() == 2).then(|| {
+            let w = self.tiles_at + i / self.per_word;
+            (w as u32, 1u32 << (i % self.per_word))
+        })
+    }
+
+    /// The two tiles changeable cells hold, when there are exactly two.
+    pub fn two_tiles(&self) -> Option<(TileId, TileId)> {
+        match self.dyn_tiles.as_slice() {
+            [a, b] => Some((*a, *b)),
+            _ => None,
+        }
+    }
+
     /// The value of mutable cell `i`.
     #[inline]
     fn value(&self, s: &[u32], i: usize) -> u32 {

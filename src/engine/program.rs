@@ -191,6 +191,74 @@ pub(super) struct Program {
     pub(crate) actions: Vec<Actions>,
     /// Piece variables: kinds, then the most aliases any move has.
     pub(crate) vars: usize,
+    /// Per move: its flip form, when it has one.
+    pub(crate) flips: Vec<Option<Flips>>,
+}
+
+/// A move whose program only toggles the two tiles every changeable cell holds, at cells
+/// fixed relative to the move's cell or direction, on a level where no piece can be
+/// affected: each action flips fixed bits of the state, so it is a lookup and an XOR.
+#[derive(Clone, Debug)]
+pub(super) struct Flips {
+    /// Per action number (board cell, or direction): the (word, mask) pairs it flips.
+    pub(crate) masks: Vec<Vec<(u32, u32)>>,
+}
+
+/// The flip form of a move, when it has one.
+fn flip_form(model: &Model, lay: &Layout, ops: &[KOp], actions: &Actions) -> Option<Flips> {
+    let (a, b) = lay.two_tiles()?;
+    if !lay.slot_kind.is_empty() || ops.is_empty() {
+        return None;
+    }
+    let cells: Vec<KCell> = ops
+        .iter()
+        .map(|op| match op {
+            KOp::Change {
+                from,
+                to,
+                toggle: true,
+                place: KPlace::At(c),
+            } if matches!(c.base, KBase::Param) && c.mult == 0 && {
+                let pair = [*from, *to];
+                pair.contains(&a.0) && pair.contains(&b.0)
+            } =>
+            {
+                Some(*c)
+            }
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let _ = model;
+    let params: Vec<usize> = match actions {
+        Actions::Cells => lay.board_cells.iter().map(|&p| p as usize).collect(),
+        Actions::Dirs(_) => return None,
+    };
+    let masks = params
+        .iter()
+        .map(|&p| {
+            let mut m: Vec<(u32, u32)> = vec![];
+            for c in &cells {
+                let q = p as isize + c.fixed;
+                if q < 0 || q as usize >= lay.ptile.len() || lay.ptile[q as usize] == OFF {
+                    continue;
+                }
+                let i = lay.pmut[q as usize];
+                if i == NONE {
+                    continue;
+                }
+                let Some((w, bit)) = lay.toggle_bit(i as usize) else {
+                    continue;
+                };
+                match m.iter_mut().find(|(x, _)| *x == w) {
+                    Some(e) => e.1 ^= bit,
+                    None => m.push((w, bit)),
+                }
+            }
+            m.retain(|&(_, bit)| bit != 0);
+            m
+        })
+        .collect();
+    Some(Flips { masks })
 }
 
 impl Program {
@@ -210,18 +278,25 @@ impl Program {
                 Param::Cell => None,
             })
             .collect();
+        let actions: Vec<Actions> = model
+            .moves
+            .iter()
+            .map(|m| match &m.param {
+                Param::Dirs(ds) => Actions::Dirs(ds.iter().map(|d| d.index()).collect()),
+                Param::Cell => Actions::Cells,
+            })
+            .collect();
+        let flips = moves
+            .iter()
+            .zip(&actions)
+            .map(|(ops, acts)| flip_form(model, lay, ops, acts))
+            .collect();
         Program {
             moves,
             local,
+            flips,
             free_kinds: model.moves.iter().map(|m| free_kinds(&m.ops)).collect(),
-            actions: model
-                .moves
-                .iter()
-                .map(|m| match &m.param {
-                    Param::Dirs(ds) => Actions::Dirs(ds.iter().map(|d| d.index()).collect()),
-                    Param::Cell => Actions::Cells,
-                })
-                .collect(),
+            actions,
             vars: kinds
                 + model
                     .moves
