@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use crate::compile::GridForm;
 use crate::compile::{compile, Model, PieceId, TileId};
-use crate::diagnostics::{Diagnostics, Problem};
+use crate::diagnostics::{Diagnostics, Problem, Warnings};
+use crate::engine::lints::{lint_level, out_of_reach, OutOfReach};
 use crate::engine::Level;
 use crate::io::grid::{parse_level, LevelRows};
 
@@ -135,5 +136,36 @@ impl Puzzle {
 impl AsRef<Model> for Puzzle {
     fn as_ref(&self) -> &Model {
         &self.model
+    }
+}
+
+/// Lints: warnings about what the rules can never do in a level (see
+/// [`crate::engine::lints`]), reported against this file's source.
+impl Puzzle {
+    /// The warnings of every inline level, as one report; `None` when there are none.
+    pub fn lints(&self) -> Option<Warnings> {
+        let mut problems = vec![];
+        for i in 0..self.model.levels.len() {
+            if let Ok(level) = self.inline_level_problems(i) {
+                problems.extend(lint_level(&self.model, &level, Some(i)));
+            }
+        }
+        self.warnings(problems)
+    }
+
+    /// The warnings of one level; `inline` is its index when it is one of the file's own
+    /// levels (the warnings then point into its text too).
+    pub fn level_lints(&self, level: &Level, inline: Option<usize>) -> Option<Warnings> {
+        self.warnings(lint_level(&self.model, level, inline))
+    }
+
+    /// The goal conditions of `level` that are out of reach even for a piece moving alone:
+    /// the explanation of "no solution".
+    pub fn out_of_reach(&self, level: &Level) -> Vec<OutOfReach> {
+        out_of_reach(&self.model, level)
+    }
+
+    fn warnings(&self, problems: Vec<Problem>) -> Option<Warnings> {
+        (!problems.is_empty()).then(|| Warnings::new(&self.name, self.source.clone(), problems))
     }
 }
