@@ -44,11 +44,15 @@ use super::program::{Actions, KOp};
 
 /// Boards with more cells than this skip the relaxation lints: setting the level up for
 /// them would cost as much as a search.
-pub const MAX_RELAX_CELLS: usize = 1 << 20;
+pub const MAX_RELAX_CELLS: usize = 1 << 16;
 
 /// Units of work (relaxed ops run, cells a slide crosses) the relaxation may spend on one
 /// level; past it the relaxation lints of that level are not reported.
-pub const MAX_WORK: u64 = 20_000_000;
+pub const MAX_WORK: u64 = 4_000_000;
+
+/// Rounds of the fixpoint of what a level can hold before every move left is taken as
+/// possible (see [`Analysis`]).
+const MAX_ROUNDS: usize = 64;
 
 /// A goal condition out of reach in a level, for explaining "no solution".
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -166,6 +170,8 @@ struct Analysis<'m> {
     counters: Vec<Range>,
     /// Per move: it may apply.
     possible: Vec<bool>,
+    /// Some possible move breaks tiles.
+    breaks: bool,
 }
 
 impl<'m> Analysis<'m> {
@@ -221,13 +227,26 @@ impl<'m> Analysis<'m> {
                 })
                 .collect(),
             possible: vec![false; model.moves.len()],
+            breaks: false,
         };
-        // Each round marks one more move possible, so this runs at most moves + 1 rounds.
-        while let Some(mi) = (0..model.moves.len())
-            .find(|&mi| !a.possible[mi] && a.seq_fails(&model.moves[mi].ops, 0).is_none())
-        {
-            a.possible[mi] = true;
-            a.add_effects(&model.moves[mi].ops);
+        // Each round marks every move that may apply now; what they bring may let more
+        // apply in the next. Past `MAX_ROUNDS` (only a long chain of moves each enabling
+        // the next gets there) every move left counts as possible: never a false warning.
+        for round in 0.. {
+            let now: Vec<usize> = (0..model.moves.len())
+                .filter(|&mi| {
+                    !a.possible[mi]
+                        && (round == MAX_ROUNDS || a.seq_fails(&model.moves[mi].ops, 0).is_none())
+                })
+                .collect();
+            if now.is_empty() {
+                break;
+            }
+            for mi in now {
+                a.possible[mi] = true;
+                a.add_effects(&model.moves[mi].ops);
+            }
+            a.settle();
         }
         a
     }
@@ -269,27 +288,36 @@ impl<'m> Analysis<'m> {
             }
             _ => {}
         });
-        if breaks {
+        if breaks && !self.breaks {
+            self.breaks = true;
             for (t, kind) in model.tiles.iter().enumerate() {
                 if let Some(b) = kind.becomes {
                     self.changes.push((TileId(t as u16), b));
                 }
             }
         }
+    }
+
+    /// Brings the tiles up to date with the changes [`Analysis::add_effects`] added.
+    fn settle(&mut self) {
         self.changes.sort_unstable();
         self.changes.dedup();
         self.tiles = self.closure(self.tiles.clone());
     }
 
-    /// Every tile reachable from `from` by the possible changes.
+    /// Every tile reachable from `from` by the possible changes (kept sorted by
+    /// [`Analysis::settle`]): one visit per change.
     fn closure(&self, mut from: Vec<bool>) -> Vec<bool> {
-        let mut grew = true;
-        while grew {
-            grew = false;
-            for &(a, b) in &self.changes {
-                if from[a.index()] && !from[b.index()] {
+        let mut stack: Vec<TileId> = (0..from.len())
+            .filter(|&t| from[t])
+            .map(|t| TileId(t as u16))
+            .collect();
+        while let Some(t) = stack.pop() {
+            let lo = self.changes.partition_point(|c| c.0 < t);
+            for &(_, b) in self.changes[lo..].iter().take_while(|c| c.0 == t) {
+                if !from[b.index()] {
                     from[b.index()] = true;
-                    grew = true;
+                    stack.push(b);
                 }
             }
         }
@@ -1166,6 +1194,9 @@ impl<'m> Relaxed<'m> {
         let lay = &self.exp.lay;
         let flags = &self.exp.flags[k];
         let bits = lay.slots[k].bits;
+        if v == 0 {
+            return; // a slide that never moves never ends: the engine fails it
+        }
         let may_block = rules
             .iter()
             .any(|r| matches!(r.event, SlideEvent::BeforePiece(_)));
@@ -1238,6 +1269,7 @@ impl<'m> Relaxed<'m> {
         let dirs: Vec<Vec<usize>> = (0..self.programs[k].len())
             .map(|mi| self.dirs(mi))
             .collect();
+        let mut buf: Vec<(usize, usize)> = vec![];
         while let Some(w) = queue.pop_front() {
             order.push(w);
             if stop(w) {
@@ -1252,13 +1284,24 @@ impl<'m> Relaxed<'m> {
                     if !self.spend(1) {
                         return Err(());
                     }
-                    for (a, p) in self.run(k, prog, vec![place], d) {
+                    // One plain op (most moves) runs without the program's buffers.
+                    let to_places = match prog.as_slice() {
+                        [Relax::Op(op)] => {
+                            let mut out = std::mem::take(&mut buf);
+                            out.clear();
+                            self.op(k, op, &[place], d, &mut out);
+                            out
+                        }
+                        _ => self.run(k, prog, vec![place], d),
+                    };
+                    for &(a, p) in &to_places {
                         let to = a << bits | p;
                         if to < seen.len() && !seen[to] && flags[to] & LEGAL != 0 {
                             seen[to] = true;
                             queue.push_back(to as u32);
                         }
                     }
+                    buf = to_places;
                 }
             }
             if self.work.get() == 0 {
@@ -1287,13 +1330,14 @@ impl<'m> Relaxed<'m> {
         let cols = a.level.board.cols.max(1);
         let mut out = vec![];
         let mut done = vec![false; model.pieces.len()];
+        let never = a.goals_never_holding();
         for (i, g) in model.goal.iter().enumerate() {
             let k = g.piece.index();
             if std::mem::replace(&mut done[k], true) || a.removable[k] || a.creatable[k] {
                 continue;
             }
             // A condition that can never hold is reported as such.
-            if a.goals_never_holding()
+            if never
                 .iter()
                 .any(|(r, _)| matches!(r, GoalRef::On(_, c) if c.piece.index() == k))
             {
@@ -1432,6 +1476,9 @@ impl<'m> Relaxed<'m> {
         let lay = &self.exp.lay;
         let flags = &self.exp.flags[k];
         let bits = lay.slots[k].bits;
+        if v == 0 {
+            return false;
+        }
         let mut at = a;
         for _ in 0..lay.ptile.len() {
             if !self.spend(1) {
