@@ -158,6 +158,81 @@ fn no_solution_lints_are_sound() {
     }
 }
 
+/// A random board for a shipped puzzle: `cells` drawn from `fill`, then each of `once`
+/// put on a cell of its own; written with `sep` between cells.
+fn random_board(rng: &mut fastrand::Rng, fill: &[&str], once: &[&str], sep: &str) -> String {
+    let (rows, cols) = (rng.usize(1..=6), rng.usize(2..=7));
+    let mut g: Vec<&str> = (0..rows * cols)
+        .map(|_| fill[rng.usize(0..fill.len())])
+        .collect();
+    let mut free: Vec<usize> = (0..g.len()).collect();
+    for s in once {
+        if free.is_empty() {
+            break;
+        }
+        let i = free.swap_remove(rng.usize(0..free.len()));
+        g[i] = s;
+    }
+    g.chunks(cols).map(|r| r.join(sep) + "\n").collect()
+}
+
+/// Random levels of shipped puzzles with breaking tiles (Curling), poses (Bloxorz) and
+/// several copies (Sokoban with boxes): whenever a lint or the explanation says a level
+/// has no solution, the search agrees; and a lone piece's lint fires on some.
+#[test]
+fn no_solution_claims_hold_on_random_levels() {
+    let cases: [(&str, &[&str], &[&str], &str); 3] = [
+        (
+            "puzzles/bloxorz.puz",
+            &[".", ".", ".", "E", "#"],
+            &["X", "O"],
+            "",
+        ),
+        (
+            "puzzles/curling.puz",
+            &["0", "0", "0", "1"],
+            &["2", "3"],
+            " ",
+        ),
+        (
+            "puzzles/sokoban-boxes.puz",
+            &[" ", " ", " ", "#"],
+            &["@", "$", ".", "$", "."],
+            "",
+        ),
+    ];
+    let mut rng = fastrand::Rng::with_seed(9);
+    let (mut claims, mut levels) = (0, 0);
+    for (file, fill, once, sep) in cases {
+        let p = load(file);
+        for _ in 0..150 {
+            let text = random_board(&mut rng, fill, once, sep);
+            let Ok(level) = p.level_from_file("random", text.clone()) else {
+                continue;
+            };
+            levels += 1;
+            let lints = p.level_lints(&level, None).map_or(vec![], |w| w.problems);
+            let says = lints.iter().any(|w| unsolvable_level(w).is_some())
+                || !p.out_of_reach(&level).is_empty();
+            if !says {
+                continue;
+            }
+            claims += 1;
+            let ans =
+                solve(&p.model, level, EngineChoice::Interp, &Budget::default()).expect("solves");
+            assert!(
+                matches!(ans.outcome, Outcome::Unsolvable),
+                "{file}: a lint says no solution, the search found one:\n{text}"
+            );
+        }
+    }
+    assert!(
+        levels > 300 && claims > 30,
+        "too few cases: {levels} levels, {claims} claims"
+    );
+    eprintln!("{levels} random levels, {claims} said to have no solution");
+}
+
 /// No lint fires on the shipped puzzles, save those saying that a level written to have
 /// no solution has none (the test above checks that they are right).
 #[test]
