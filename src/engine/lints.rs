@@ -30,7 +30,7 @@ use miette::SourceSpan;
 use serde::Serialize;
 
 use crate::compile::{
-    AssignOp, Base, Cell, CmpOp, Cond, GoalCond, LevelText, Model, Op, Place, SlideEvent,
+    AssignOp, Base, Cell, CmpOp, Cond, Expect, GoalCond, LevelText, Model, Op, Place, SlideEvent,
     SlideRule, Step, Subject, TileId,
 };
 use crate::diagnostics::Problem;
@@ -73,6 +73,9 @@ pub struct OutOfReach {
 /// that never hold, slides that run off the board, goal pieces out of reach. `inline` is
 /// the level's index among the file's levels when it is written in the `.puz` file, so
 /// that warnings can point at its text.
+///
+/// A level that says `expect none` is written to have no solution: the warnings that
+/// prove it has none (`goal_never_holds`, `goal_out_of_reach`) are left out for it.
 pub fn lint_level(model: &Model, level: &Level, inline: Option<usize>) -> Vec<Problem> {
     let a = Analysis::new(model, level);
     let text = inline.and_then(|i| model.levels.get(i));
@@ -80,6 +83,14 @@ pub fn lint_level(model: &Model, level: &Level, inline: Option<usize>) -> Vec<Pr
     out.extend(a.goal_lints(text));
     if let Some(relax) = Relaxed::new(&a) {
         out.extend(relax.lints(&a, text));
+    }
+    if text.is_some_and(|t| t.expect == Some(Expect::Unsolvable)) {
+        out.retain(|p| {
+            !matches!(
+                p,
+                Problem::GoalNeverHolds { .. } | Problem::GoalOutOfReach { .. }
+            )
+        });
     }
     out
 }
