@@ -104,7 +104,7 @@ pub fn out_of_reach(model: &Model, level: &Level) -> Vec<OutOfReach> {
     let mut out = vec![];
     for (g, why) in a.goals_never_holding() {
         let text = match g {
-            GoalRef::Picture => format!("the goal picture can never hold: {why}"),
+            GoalRef::Picture(..) => format!("the goal picture can never hold: {why}"),
             _ => format!("`{}` can never hold: {why}", g.text(model)),
         };
         out.push(OutOfReach {
@@ -138,8 +138,8 @@ enum GoalRef<'m> {
     On(usize, &'m GoalCond),
     /// `model.goal_rest[i]`.
     Rest(usize, &'m Cond),
-    /// The level's goal picture.
-    Picture,
+    /// The level's goal picture, at the cell (row, column) that cannot end as drawn.
+    Picture(usize, usize),
 }
 
 impl GoalRef<'_> {
@@ -148,7 +148,7 @@ impl GoalRef<'_> {
         match self {
             GoalRef::On(_, g) => goal_cond_text(model, g),
             GoalRef::Rest(_, c) => cond_text(model, c),
-            GoalRef::Picture => "the goal picture".to_string(),
+            GoalRef::Picture(..) => "the goal picture".to_string(),
         }
     }
 }
@@ -583,8 +583,8 @@ impl<'m> Analysis<'m> {
                 let ((lo, hi), text) = self.counter_range(*id);
                 let max = self.model.counters[*id as usize].max as i64;
                 let (a, b) = match op {
-                    AssignOp::Add => (lo + value, hi + value),
-                    AssignOp::Sub => (lo - value, hi - value),
+                    AssignOp::Add => (lo.saturating_add(*value), hi.saturating_add(*value)),
+                    AssignOp::Sub => (lo.saturating_sub(*value), hi.saturating_sub(*value)),
                     AssignOp::Set => (*value, *value),
                 };
                 (b < 0 || a > max).then(|| format!("{text}, so this leaves 0..={max}"))
@@ -685,8 +685,8 @@ impl<'m> Analysis<'m> {
             }
         }
         if let Some(pic) = &self.level.picture {
-            if let Some(why) = self.picture_never(pic) {
-                out.push((GoalRef::Picture, why));
+            if let Some((r, c, why)) = self.picture_never(pic) {
+                out.push((GoalRef::Picture(r, c), why));
             }
         }
         out
@@ -694,7 +694,10 @@ impl<'m> Analysis<'m> {
 
     /// Why the level's goal picture can never hold: a cell whose tile never becomes the
     /// one drawn, or a piece kind drawn that never is on the board.
-    fn picture_never(&self, pic: &[(Option<crate::compile::PieceId>, TileId)]) -> Option<String> {
+    fn picture_never(
+        &self,
+        pic: &[(Option<crate::compile::PieceId>, TileId)],
+    ) -> Option<(usize, usize, String)> {
         let model = self.model;
         let cols = self.level.board.cols.max(1);
         let mut reach: HashMap<TileId, Vec<bool>> = HashMap::new();
@@ -702,9 +705,13 @@ impl<'m> Analysis<'m> {
             let (r, c) = (i / cols, i % cols);
             if let Some(k) = piece {
                 if let Some(why) = self.missing_piece(k.index()) {
-                    return Some(format!(
-                        "cell ({r}, {c}) is drawn with `{}`, but {why}",
-                        self.piece_name(k.index())
+                    return Some((
+                        r,
+                        c,
+                        format!(
+                            "cell ({r},{c}) is drawn with `{}`, but {why}",
+                            self.piece_name(k.index())
+                        ),
                     ));
                 }
             }
@@ -720,10 +727,14 @@ impl<'m> Analysis<'m> {
                 self.closure(from)
             });
             if !can[t.index()] {
-                return Some(format!(
-                    "cell ({r}, {c}) must end as `{}`, but its `{}` never becomes that",
-                    model.tiles[t.index()].name,
-                    model.tiles[now.index()].name
+                return Some((
+                    r,
+                    c,
+                    format!(
+                        "cell ({r},{c}) must end as `{}`, but its `{}` never becomes that",
+                        model.tiles[t.index()].name,
+                        model.tiles[now.index()].name
+                    ),
                 ));
             }
         }
@@ -750,9 +761,12 @@ impl<'m> Analysis<'m> {
             let span = match g {
                 GoalRef::On(i, _) => span_at(&model.spans.goal, i),
                 GoalRef::Rest(i, _) => span_at(&model.spans.goal_rest, i),
-                GoalRef::Picture => text
-                    .and_then(|t| t.picture.as_ref())
-                    .map_or(SourceSpan::from((0, 0)), |p| p.2),
+                GoalRef::Picture(r, c) => text.and_then(|t| Some((t, t.picture.as_ref()?))).map_or(
+                    SourceSpan::from((0, 0)),
+                    |(t, (rows, starts, whole))| {
+                        grid_cell_span(rows, starts, *whole, t.form, (r, c))
+                    },
+                ),
             };
             out.push(Problem::GoalNeverHolds {
                 level: level.clone(),
@@ -887,11 +901,28 @@ fn cond_text(model: &Model, c: &Cond) -> String {
 
 /// The span of board cell (`row`, `col`) in an inline level's text, or the whole text.
 fn cell_span(text: &LevelText, row: usize, col: usize) -> SourceSpan {
-    let whole = text.span;
-    let (Some(line), Some(&start)) = (text.rows.get(row), text.row_starts.get(row)) else {
+    grid_cell_span(
+        &text.rows,
+        &text.row_starts,
+        text.span,
+        text.form,
+        (row, col),
+    )
+}
+
+/// The span of cell (`row`, `col`) of a grid written as `rows` (the source offset of each
+/// row's first cell in `starts`), or `whole`.
+fn grid_cell_span(
+    rows: &[String],
+    starts: &[u32],
+    whole: SourceSpan,
+    form: crate::compile::GridForm,
+    (row, col): (usize, usize),
+) -> SourceSpan {
+    let (Some(line), Some(&start)) = (rows.get(row), starts.get(row)) else {
         return whole;
     };
-    let found = match text.form {
+    let found = match form {
         crate::compile::GridForm::Chars => line
             .char_indices()
             .nth(col)
