@@ -376,3 +376,43 @@ fn judge_output_is_untouched() {
     assert_eq!(text(&out.stdout), "Maze #1\nImpossible.\n\n");
     assert_eq!(text(&out.stderr), "");
 }
+
+/// Rules whose moves and goals all can happen, written so that a careless analysis would
+/// warn: conditional statements, tiles a toggle or break brings, copies a move creates,
+/// counters a branch raises, copies of a kind the level lacks under `each` or `forbid`.
+#[test]
+fn no_false_alarms() {
+    let head = "tiles { floor wall dark lit crack -> floor }\nmarks { exit }\ncounter keys max 2\n\
+        piece man\npiece coin anonymous max 3\npiece ghost anonymous\n\
+        legend { '.' floor '#' wall 'd' dark 'x' crack '@' floor + man 'E' floor + exit 'c' floor + coin }\n\
+        dirs { w (0, -1) e (0, 1) }\n";
+    let cases = [
+        // A coin picked up in a branch; the level has none.
+        "move walk(d) { forbid wall at man + d  if coin at man + d { remove coin  keys += 1 }  shift man d }\n\
+         goal man on exit\nlevel \"a\" \"\"\"\n  @..E\n  \"\"\"\n",
+        // A tile that only a toggle brings, required later.
+        "move flip(d) { toggle dark lit at man + d }\n\
+         move step(d) { require lit at man + d  shift man d }\n\
+         goal man on exit\nlevel \"a\" \"\"\"\n  @dE\n  \"\"\"\n",
+        // A floor that a break brings; copies created by a move, then required.
+        "move drop(d) { create coin at man + d }\n\
+         move take(d) { require coin at man + d  remove coin  keys += 1 }\n\
+         move walk(d) { forbid coin at man + d  shift man d }\n\
+         move open(d) { require keys > 0  keys -= 1 }\n\
+         goal man on exit and keys == 0\nlevel \"a\" \"\"\"\n  @..E\n  \"\"\"\n",
+        // Every copy of a kind the level lacks, and a forbid about it.
+        "move walk(d) { forbid ghost at man + d  shift each ghost d  shift man d }\n\
+         goal man on exit and count(ghost) == 0\nlevel \"a\" \"\"\"\n  @..E\n  \"\"\"\n",
+        // A goal on a tile that only appears in play.
+        "move walk(d) { shift man d  change dark -> floor at man }\n\
+         goal man on exit and count(dark) == 0\nlevel \"a\" \"\"\"\n  @ddE\n  \"\"\"\n",
+    ];
+    for (i, body) in cases.iter().enumerate() {
+        let src = format!("{head}{body}");
+        let p = Puzzle::load("quiet.puz", src.clone())
+            .unwrap_or_else(|d| panic!("case {i} does not load: {d:?}\n{src}"));
+        if let Some(w) = p.lints() {
+            panic!("case {i} warns:\n{}\n{src}", w.render_plain(WIDTH));
+        }
+    }
+}
