@@ -971,7 +971,7 @@ pub enum Problem {
     // and `puz solve` print them on stderr and still succeed.
     /// A move that can never apply in a level: a statement needs a piece, tile, mark or
     /// counter value the level does not have and no move can bring.
-    #[error("move `{name}` can never apply in level {level:?}")]
+    #[error("move `{name}` can never apply in {level}")]
     #[diagnostic(
         code(puz::lint::move_never_applies),
         severity(Warning),
@@ -980,7 +980,7 @@ pub enum Problem {
     MoveNeverApplies {
         /// The move's name.
         name: String,
-        /// The level's name.
+        /// Where: `level "name"`, or `any level of the file`.
         level: String,
         /// The statement that always fails in this level.
         #[label("{why}")]

@@ -143,13 +143,38 @@ impl AsRef<Model> for Puzzle {
 /// [`crate::engine::lints`]), reported against this file's source.
 impl Puzzle {
     /// The warnings of every inline level, as one report; `None` when there are none.
+    ///
+    /// A move that cannot apply in some levels is usually a level without the pieces or
+    /// tiles it is about, so the file's report warns only about a move that applies in
+    /// none of its levels (once, at the first); [`Puzzle::level_lints`] warns per level.
     pub fn lints(&self) -> Option<Warnings> {
         let mut problems = vec![];
+        let mut levels = 0;
         for i in 0..self.model.levels.len() {
             if let Ok(level) = self.inline_level_problems(i) {
+                levels += 1;
                 problems.extend(lint_level(&self.model, &level, Some(i)));
             }
         }
+        let mut dead: std::collections::HashMap<String, usize> = Default::default();
+        for p in &problems {
+            if let Problem::MoveNeverApplies { name, .. } = p {
+                *dead.entry(name.clone()).or_default() += 1;
+            }
+        }
+        let mut shown: std::collections::HashSet<String> = Default::default();
+        problems.retain_mut(|p| match p {
+            Problem::MoveNeverApplies { name, level, .. } => {
+                if dead[name.as_str()] < levels || !shown.insert(name.clone()) {
+                    return false;
+                }
+                if levels > 1 {
+                    *level = "any level of the file".to_string();
+                }
+                true
+            }
+            _ => true,
+        });
         self.warnings(problems)
     }
 

@@ -266,12 +266,41 @@ fn expect_none_silences_no_solution_lints() {
         .iter()
         .map(Problem::code_str)
         .collect();
+    assert_eq!(codes, ["puz::lint::goal_piece_missing"]);
+}
+
+/// A move that applies in some levels is not a mistake of the file: `puz check` keeps
+/// quiet about it, while the level's own lints (what `puz solve` prints) name it.
+#[test]
+fn moves_dead_in_some_levels_only_warn_per_level() {
+    let p = load("tests/fixtures/lints/goal_piece_missing__no_box.puz");
+    let file: Vec<String> = p
+        .lints()
+        .expect("warnings")
+        .problems
+        .iter()
+        .map(Problem::code_str)
+        .collect();
+    assert_eq!(file, ["puz::lint::goal_piece_missing"]);
+    let level = p.inline_level(1).expect("loads");
+    let w = p.level_lints(&level, Some(1)).expect("warnings");
+    let codes: Vec<String> = w.problems.iter().map(Problem::code_str).collect();
     assert_eq!(
         codes,
         [
             "puz::lint::move_never_applies",
             "puz::lint::goal_piece_missing"
         ]
+    );
+    assert_eq!(
+        w.problems[0].to_string(),
+        "move `push` can never apply in level \"empty\""
+    );
+    let p = load("tests/fixtures/lints/move_never_applies__missing_tile.puz");
+    let w = p.lints().expect("warnings");
+    assert_eq!(
+        w.problems[0].to_string(),
+        "move `fill` can never apply in any level of the file"
     );
 }
 

@@ -625,7 +625,7 @@ impl<'m> Analysis<'m> {
             let decl = span_at(&model.spans.moves, mi);
             out.push(Problem::MoveNeverApplies {
                 name: m.name.clone(),
-                level: self.level.name.clone(),
+                level: format!("level {:?}", self.level.name),
                 span: model.spans.ops.get(mi).map_or(decl, |o| span_at(o, at)),
                 why,
                 decl,
