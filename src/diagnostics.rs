@@ -966,6 +966,115 @@ pub enum Problem {
         #[label("this level")]
         span: SourceSpan,
     },
+
+    // Lints: warnings about the rules in one level, found by `engine::lints`. `puz check`
+    // and `puz solve` print them on stderr and still succeed.
+    /// A move that can never apply in a level: a statement needs a piece, tile, mark or
+    /// counter value the level does not have and no move can bring.
+    #[error("move `{name}` can never apply in {level}")]
+    #[diagnostic(
+        code(puz::lint::move_never_applies),
+        severity(Warning),
+        help("the level lacks what this statement needs; add it to the level if the move is meant to be played there")
+    )]
+    MoveNeverApplies {
+        /// The move's name.
+        name: String,
+        /// Where: `level "name"`, or `any level of the file`.
+        level: String,
+        /// The statement that always fails in this level.
+        #[label("{why}")]
+        span: SourceSpan,
+        /// Why it always fails.
+        why: String,
+        /// The move's name in its header.
+        #[label("in this move")]
+        decl: SourceSpan,
+    },
+
+    /// A goal condition that can never hold in a level: it names a tile or mark the level
+    /// lacks, or a count the level cannot reach.
+    #[error("the goal can never hold in level {level:?}")]
+    #[diagnostic(
+        code(puz::lint::goal_never_holds),
+        severity(Warning),
+        help("no sequence of moves can make this hold in this level, so it has no solution; check the level against the goal")
+    )]
+    GoalNeverHolds {
+        /// The level's name.
+        level: String,
+        /// The goal condition (or the level's goal picture).
+        #[label("{why}")]
+        span: SourceSpan,
+        /// Why it never holds.
+        why: String,
+    },
+
+    /// A goal condition about a piece kind of which a level has no copy and no move creates
+    /// one: it holds at once, so the level starts solved.
+    #[error("the goal constrains `{piece}`, but level {level:?} has none")]
+    #[diagnostic(
+        code(puz::lint::goal_piece_missing),
+        severity(Warning),
+        help("the condition holds with no copy at all, so the level starts solved; place the piece in the level")
+    )]
+    GoalPieceMissing {
+        /// The piece kind.
+        piece: String,
+        /// The level's name.
+        level: String,
+        /// The goal condition.
+        #[label("no `{piece}` in this level, and no move creates one")]
+        span: SourceSpan,
+    },
+
+    /// A slide with no `off board` rule that can reach the edge of a level: the move then
+    /// fails without a word.
+    #[error("`{piece}` can slide off the board in level {level:?}, and no rule says what happens")]
+    #[diagnostic(code(puz::lint::slide_off_board), severity(Warning))]
+    SlideOffBoard {
+        /// The sliding piece kind.
+        piece: String,
+        /// The level's name.
+        level: String,
+        /// The slide statement.
+        #[label("{why}")]
+        span: SourceSpan,
+        /// Where the slide leaves the board.
+        why: String,
+        /// What to do about it.
+        #[help]
+        help: String,
+    },
+
+    /// A goal piece that cannot reach a place meeting its goal even moving alone, with
+    /// every other piece out of the way.
+    #[error(
+        "in level {level:?}, `{piece}` at ({row},{col}) can never meet the goal, even moving alone"
+    )]
+    #[diagnostic(
+        code(puz::lint::goal_out_of_reach),
+        severity(Warning),
+        help("no sequence of moves takes the piece to a place that meets this condition, even with every other piece removed; the level has no solution")
+    )]
+    GoalOutOfReach {
+        /// The piece kind.
+        piece: String,
+        /// Its start row.
+        row: u32,
+        /// Its start column.
+        col: u32,
+        /// The level's name.
+        level: String,
+        /// The goal condition.
+        #[label("{why}")]
+        span: SourceSpan,
+        /// What it cannot reach.
+        why: String,
+        /// The piece in the level text, when the level is written in the `.puz` file.
+        #[label("starts here")]
+        start: Option<SourceSpan>,
+    },
 }
 
 impl Problem {
@@ -1038,6 +1147,58 @@ impl Diagnostics {
             )
         });
         Diagnostics {
+            src: NamedSource::new(name, text),
+            problems,
+            omitted,
+            more,
+        }
+    }
+
+    /// Renders the report as plain unicode text without colour, `width` columns wide.
+    pub fn render_plain(&self, width: usize) -> String {
+        render_plain(self, width)
+    }
+}
+
+/// Lints (warnings) found in one source, with that source attached once: the warning
+/// counterpart of [`Diagnostics`]. Holds at most [`MAX_SHOWN`] warnings and counts the
+/// rest.
+#[derive(Debug, Error, Diagnostic)]
+#[error("{} in {}", warning_phrase(.problems.len() + .omitted), .src.name())]
+#[diagnostic(severity(Warning))]
+pub struct Warnings {
+    /// The source text and its name, shared by every warning's spans.
+    #[source_code]
+    src: NamedSource<Arc<String>>,
+    /// The warnings reported in full, in order.
+    #[related]
+    pub problems: Vec<Problem>,
+    /// How many more warnings were found but not kept.
+    pub omitted: usize,
+    /// "and 3 more warnings not shown", when some were omitted.
+    #[help]
+    more: Option<String>,
+}
+
+fn warning_phrase(n: usize) -> String {
+    if n == 1 {
+        "1 warning".to_string()
+    } else {
+        format!("{} warnings", thousands(&n))
+    }
+}
+
+impl Warnings {
+    /// A report of the warnings `problems` in the source `text` called `name`. Keeps the
+    /// first [`MAX_SHOWN`] and counts the rest.
+    pub fn new(name: &str, text: Arc<String>, mut problems: Vec<Problem>) -> Self {
+        let omitted = problems.len().saturating_sub(MAX_SHOWN);
+        problems.truncate(MAX_SHOWN);
+        let more = (omitted > 0).then(|| {
+            let noun = if omitted == 1 { "warning" } else { "warnings" };
+            format!("and {} more {noun} not shown", thousands(&omitted))
+        });
+        Warnings {
             src: NamedSource::new(name, text),
             problems,
             omitted,

@@ -381,8 +381,14 @@ fn run(cli: Cli) -> Result<(), u8> {
         Command::Check { file } => {
             let p = load(&file)?;
             let m = &p.model;
+            // Lints are warnings: shown on stderr, and the check still succeeds.
+            let lints = p.lints();
+            if let Some(w) = &lints {
+                output::report(w);
+            }
+            let warned = lints.map_or(0, |w| w.problems.len() + w.omitted);
             emit(&format!(
-                "{file}: ok ({} tiles, {} pieces, {} moves, {} levels{})\n",
+                "{file}: ok ({} tiles, {} pieces, {} moves, {} levels{}{})\n",
                 m.tiles.len(),
                 m.pieces.len(),
                 m.moves.len(),
@@ -391,6 +397,11 @@ fn run(cli: Cli) -> Result<(), u8> {
                     ", judge format"
                 } else {
                     ""
+                },
+                match warned {
+                    0 => String::new(),
+                    1 => ", 1 warning".to_string(),
+                    n => format!(", {n} warnings"),
                 }
             ))
         }
@@ -837,6 +848,11 @@ fn solve_cmd(
         (None, None) => Some(Ok(0)),
     };
     let lvl = pick_level(&p, file, level_file, level)?;
+    // Lints go to stderr before the search; the answer on stdout is unchanged.
+    let inline = source.as_ref().and_then(|s| s.as_ref().ok().copied());
+    if let Some(w) = p.level_lints(&lvl, inline) {
+        output::report(&w);
+    }
     let model = &p.model;
     let level_name = lvl.name.clone();
     let (rows, cols) = (lvl.board.rows, lvl.board.cols);
@@ -874,6 +890,7 @@ fn solve_cmd(
                 "puzzle": model.title, "level": level_name, "engine": ans.engine,
                 "engine_reason": ans.engine_reason, "search": ans.search,
                 "solved": false, "stats": ans.stats,
+                "out_of_reach": p.out_of_reach(&lvl),
             });
             outln!(o, "{v}");
         }
@@ -893,6 +910,9 @@ fn solve_cmd(
                 ans.search,
                 ans.stats.stored
             );
+            for r in p.out_of_reach(&lvl) {
+                outln!(o, "out of reach: {}", r.text);
+            }
         }
         Outcome::Solved(path) => {
             if let Some(limit) = steps {

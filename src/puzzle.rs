@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use crate::compile::GridForm;
 use crate::compile::{compile, Model, PieceId, TileId};
-use crate::diagnostics::{Diagnostics, Problem};
+use crate::diagnostics::{Diagnostics, Problem, Warnings};
+use crate::engine::lints::{lint_level, out_of_reach, OutOfReach};
 use crate::engine::Level;
 use crate::io::grid::{parse_level, LevelRows};
 
@@ -135,5 +136,61 @@ impl Puzzle {
 impl AsRef<Model> for Puzzle {
     fn as_ref(&self) -> &Model {
         &self.model
+    }
+}
+
+/// Lints: warnings about what the rules can never do in a level (see
+/// [`crate::engine::lints`]), reported against this file's source.
+impl Puzzle {
+    /// The warnings of every inline level, as one report; `None` when there are none.
+    ///
+    /// A move that cannot apply in some levels is usually a level without the pieces or
+    /// tiles it is about, so the file's report warns only about a move that applies in
+    /// none of its levels (once, at the first); [`Puzzle::level_lints`] warns per level.
+    pub fn lints(&self) -> Option<Warnings> {
+        let mut problems = vec![];
+        let mut levels = 0;
+        for i in 0..self.model.levels.len() {
+            if let Ok(level) = self.inline_level_problems(i) {
+                levels += 1;
+                problems.extend(lint_level(&self.model, &level, Some(i)));
+            }
+        }
+        let mut dead: std::collections::HashMap<String, usize> = Default::default();
+        for p in &problems {
+            if let Problem::MoveNeverApplies { name, .. } = p {
+                *dead.entry(name.clone()).or_default() += 1;
+            }
+        }
+        let mut shown: std::collections::HashSet<String> = Default::default();
+        problems.retain_mut(|p| match p {
+            Problem::MoveNeverApplies { name, level, .. } => {
+                if dead[name.as_str()] < levels || !shown.insert(name.clone()) {
+                    return false;
+                }
+                if levels > 1 {
+                    *level = "any level of the file".to_string();
+                }
+                true
+            }
+            _ => true,
+        });
+        self.warnings(problems)
+    }
+
+    /// The warnings of one level; `inline` is its index when it is one of the file's own
+    /// levels (the warnings then point into its text too).
+    pub fn level_lints(&self, level: &Level, inline: Option<usize>) -> Option<Warnings> {
+        self.warnings(lint_level(&self.model, level, inline))
+    }
+
+    /// The goal conditions of `level` that are out of reach even for a piece moving alone:
+    /// the explanation of "no solution".
+    pub fn out_of_reach(&self, level: &Level) -> Vec<OutOfReach> {
+        out_of_reach(&self.model, level)
+    }
+
+    fn warnings(&self, problems: Vec<Problem>) -> Option<Warnings> {
+        (!problems.is_empty()).then(|| Warnings::new(&self.name, self.source.clone(), problems))
     }
 }

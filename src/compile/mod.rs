@@ -60,6 +60,7 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
         levels: vec![],
         judge: None,
         facts: Default::default(),
+        spans: Spans::default(),
     };
     let c = Compiler { syms };
     for item in &file.items {
@@ -146,16 +147,20 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
                 };
                 for part in conjuncts {
                     match &part.cond {
-                        ast::Cond::On { piece, on } => m.goal.push(GoalCond {
-                            piece: c.piece(&piece.piece.text),
-                            pose: piece
-                                .pose
-                                .as_ref()
-                                .map(|p| c.pose(&piece.piece.text, &p.text)),
-                            on: c.place(&on.text),
-                        }),
+                        ast::Cond::On { piece, on } => {
+                            m.spans.goal.push(part.span.into());
+                            m.goal.push(GoalCond {
+                                piece: c.piece(&piece.piece.text),
+                                pose: piece
+                                    .pose
+                                    .as_ref()
+                                    .map(|p| c.pose(&piece.piece.text, &p.text)),
+                                on: c.place(&on.text),
+                            })
+                        }
                         _ => {
                             let cond = c.cond(part, &mut scope, None, false);
+                            m.spans.goal_rest.push(part.span.into());
                             m.goal_rest.push(cond)
                         }
                     }
@@ -210,7 +215,10 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
     }
     for item in &file.items {
         if let ItemKind::Move(mv) = &item.kind {
-            m.moves.push(c.move_program(mv, &m));
+            let (prog, spans) = c.move_program(mv, &m);
+            m.moves.push(prog);
+            m.spans.moves.push(mv.name.span.into());
+            m.spans.ops.push(spans);
         }
     }
     m.learn_facts();
@@ -236,6 +244,8 @@ struct Scope {
     next_alias: u16,
     /// The kind of every alias index.
     kinds: Vec<PieceId>,
+    /// The statement of every op compiled so far, in `walk_ops` order.
+    spans: Vec<miette::SourceSpan>,
 }
 
 impl Compiler<'_> {
@@ -393,7 +403,12 @@ impl Compiler<'_> {
             .to_string()
     }
 
-    fn move_program(&self, mv: &ast::MoveDecl, m: &Model) -> MoveProgram {
+    /// A move's program, and the statement of each of its ops in `walk_ops` order.
+    fn move_program(
+        &self,
+        mv: &ast::MoveDecl,
+        m: &Model,
+    ) -> (MoveProgram, Vec<miette::SourceSpan>) {
         let nd = m.dirs.len();
         let (param, dir_param, prm) = match &mv.param {
             ast::MoveParam::Dir { name, only } => (
@@ -459,7 +474,7 @@ impl Compiler<'_> {
             }
         }
         prog.aliases = scope.kinds;
-        prog
+        (prog, scope.spans)
     }
 
     /// The ops of a block.
@@ -484,6 +499,11 @@ impl Compiler<'_> {
         m: &Model,
     ) -> Option<Op> {
         let nd = m.dirs.len();
+        if matches!(st.kind, MoveStmtKind::Letters(_) | MoveStmtKind::Adds(_)) {
+            return None;
+        }
+        // Before the nested statements, so the list follows `walk_ops` order.
+        scope.spans.push(st.span.into());
         Some(match &st.kind {
             MoveStmtKind::Letters(_) | MoveStmtKind::Adds(_) => return None,
             MoveStmtKind::Require(cond) | MoveStmtKind::Forbid(cond) => {

@@ -110,6 +110,24 @@ pub struct Model {
     /// Facts derived from the fields above, computed once when compiling.
     #[serde(skip)]
     pub(super) facts: Facts,
+    /// Where moves, their statements and goal conditions are written, for lints.
+    #[serde(skip)]
+    pub(crate) spans: Spans,
+}
+
+/// Where parts of the model are written in the `.puz` source, so that analyses after
+/// compiling (the engine's lints) can point at them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Spans {
+    /// Per move: its name in the move's header.
+    pub(crate) moves: Vec<SourceSpan>,
+    /// Per move: the statement of every op, in [`walk_ops`] order (an op before the ops
+    /// nested in it, `then` before `else`).
+    pub(crate) ops: Vec<Vec<SourceSpan>>,
+    /// Per entry of `goal`: its condition.
+    pub(crate) goal: Vec<SourceSpan>,
+    /// Per entry of `goal_rest`: its condition.
+    pub(crate) goal_rest: Vec<SourceSpan>,
 }
 
 /// Facts about a model that several stages ask for, computed once by [`Model::learn_facts`].

@@ -12,6 +12,7 @@
 //! | `heuristic.rs` | the relaxation heuristic for A* |
 //! | `goals.rs` | goal-state enumeration for bidirectional search |
 //! | `describe.rs` | answers for people: what each move moved, and which tiles changed |
+//! | `lints/` | warnings about one level (moves that never apply, goals that never hold, slides off the board, goal pieces out of reach) and the explanation of "no solution" |
 //! | `budget.rs`, `store.rs`, `level.rs` | budgets, state stores, levels |
 //!
 //! # Adding a move statement
@@ -37,6 +38,7 @@ mod interpreter;
 mod layout;
 mod legality;
 pub mod level;
+pub mod lints;
 mod program;
 mod store;
 

@@ -9,7 +9,6 @@ use super::*;
 /// (action, target) in increasing action order.
 struct Graph {
     edges: Vec<Vec<(u32, u32)>>,
-    length: None,
     goals: Vec<u32>,
     start: u32,
     /// The length of every solution, when the graph is layered so that it is fixed.
