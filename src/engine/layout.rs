@@ -238,6 +238,11 @@ impl Layout {
         })
     }
 
+    /// What cells beyond the board behave as.
+    pub fn outside(&self) -> Option<TileId> {
+        self.outside
+    }
+
     /// Rows and columns of the board.
     pub fn size(&self) -> (usize, usize) {
         (self.rows, self.cols)

@@ -1227,9 +1227,8 @@ impl Expander<'_> {
             for r in rules {
                 let fires = match r.event {
                     SlideEvent::OffBoard => off,
-                    SlideEvent::BeforeTile(t) => {
-                        !off && self.lay.tile_at(&self.sc.cur, next) == Some(t)
-                    }
+                    // Beyond the board every cell is the `outside` tile, if one is declared.
+                    SlideEvent::BeforeTile(t) => self.lay.tile_at(&self.sc.cur, next) == Some(t),
                     SlideEvent::BeforePiece(p) => {
                         !off && self
                             .lay
@@ -1342,7 +1341,13 @@ impl Expander<'_> {
                     for r in rules {
                         let fires = match r.event {
                             SlideEvent::OffBoard => off,
-                            SlideEvent::BeforeTile(t) => !off && lay.ptile[nxt] == t.0,
+                            SlideEvent::BeforeTile(t) => {
+                                if off {
+                                    lay.outside() == Some(t)
+                                } else {
+                                    lay.ptile[nxt] == t.0
+                                }
+                            }
                             _ => false,
                         };
                         if fires {

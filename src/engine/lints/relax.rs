@@ -503,8 +503,7 @@ impl<'m> Relaxed<'m> {
     }
 
     /// Slides with no `off board` rule that can run off the board from a place their
-    /// piece reaches alone. Only the engine's `off board` event sees the edge: an
-    /// `outside` tile is not a `before` event there.
+    /// piece reaches alone, where no `before` rule stops at the `outside` tile either.
     fn slide_lints(&self, a: &Analysis) -> Vec<Problem> {
         let model = a.model;
         let lay = &self.exp.lay;
@@ -559,7 +558,7 @@ impl<'m> Relaxed<'m> {
                     };
                     let outside = model.outside.map_or(String::new(), |t| {
                         format!(
-                            " (the `outside` tile `{}` is not a `before` event at the edge)",
+                            " (beyond the board every cell is `{}`, which no `before` rule stops at)",
                             model.tiles[t.index()].name
                         )
                     });
@@ -599,6 +598,8 @@ impl<'m> Relaxed<'m> {
             for r in rules {
                 let sure = match r.event {
                     SlideEvent::BeforeTile(t) if !off => self.tile_may(nxt, t).1,
+                    // Beyond the board every cell is the `outside` tile.
+                    SlideEvent::BeforeTile(t) => self.exp.model.outside == Some(t),
                     _ => false,
                 };
                 if sure && (r.stop || r.lose) {
