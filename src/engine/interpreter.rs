@@ -7,7 +7,7 @@ use crate::compile::{Action, DirId, MoveId};
 
 use super::expander::{Expander, Solo};
 use super::layout::{ABSENT, NONE};
-use super::legality::LEGAL;
+use super::legality::{LEGAL, LIVE};
 use super::program::Actions;
 use super::program::KOp;
 
@@ -132,24 +132,48 @@ impl Expander<'_> {
             }
             if let Some(local) = &self.prog.local[mi] {
                 let sorted = local.count > 1 && self.model.pieces[local.kind].anonymous;
+                let (k, bits) = (local.kind, self.lay.slots[local.kind].bits);
+                let mask = (1u32 << bits) - 1;
+                let nd = self.lay.dir_delta.len();
                 for &d in dirs {
                     for slot in local.slot..local.slot + local.count {
-                        let Some(w) = self.run_local(s, local, slot, d) else {
+                        let w = s[slot];
+                        if w == ABSENT {
                             continue;
+                        }
+                        // One-step programs are a table lookup; longer ones run their steps.
+                        let nw = match &local.single {
+                            Some(table) => {
+                                let Some((np, v)) = table[(w & mask) as usize * nd + d] else {
+                                    continue;
+                                };
+                                let nw = (((w >> bits) as isize + v) as u32) << bits | np;
+                                let f = self.flags[k].get(nw as usize).copied().unwrap_or(0);
+                                if f & (LEGAL | LIVE) == 0 {
+                                    continue;
+                                }
+                                nw
+                            }
+                            None => match self.run_local(s, local, slot, d) {
+                                Some(nw) => nw,
+                                None => continue,
+                            },
                         };
-                        if w == s[slot] {
+                        if nw == w {
                             continue;
                         }
                         if words == 1 {
-                            out.states.push(w);
+                            out.states.push(nw);
                         } else {
-                            if self.overlaps_painted(local.kind, slot, w) {
+                            if self.overlaps_painted(k, slot, nw) {
                                 continue;
                             }
                             let at = out.states.len();
                             out.states.extend_from_slice(s);
-                            out.states[at + slot] = w;
-                            if !self.slot_legal(&out.states[at..], slot) {
+                            out.states[at + slot] = nw;
+                            if self.flags[k][nw as usize] & LIVE != 0
+                                && !self.slot_legal(&out.states[at..], slot)
+                            {
                                 out.states.truncate(at);
                                 continue;
                             }
