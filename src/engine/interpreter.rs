@@ -127,7 +127,7 @@ impl Expander<'_> {
                 continue;
             }
             if !painted && words > 1 && self.prog.local[mi].is_some() {
-                self.paint(s);
+                self.paint(s, false);
                 painted = true;
             }
             if let Some(local) = &self.prog.local[mi] {
@@ -218,12 +218,13 @@ impl Expander<'_> {
         self.prog.free_kinds = free_kinds;
         self.prog.actions = actions;
         if painted {
-            self.unpaint(s);
+            self.paint(s, true);
         }
     }
 
-    /// Records in `sc.occ` which slot covers each cell in `s` (slot + 1; 0 for none).
-    fn paint(&mut self, s: &[u32]) {
+    /// Records in `sc.occ` which slot covers each cell in `s` (slot + 1), or with
+    /// `clear` erases that record again (0: no piece).
+    fn paint(&mut self, s: &[u32], clear: bool) {
         let lay = &self.lay;
         for slot in 0..lay.slot_kind.len() {
             if s[slot] == ABSENT {
@@ -231,23 +232,9 @@ impl Expander<'_> {
             }
             let k = lay.slot_kind[slot] as usize;
             let (a, pose) = lay.anchor(s, slot);
+            let v = if clear { 0 } else { slot as u32 + 1 };
             for &dl in &lay.foot[k][pose] {
-                self.sc.occ[(a as isize + dl) as usize] = slot as u32 + 1;
-            }
-        }
-    }
-
-    /// Clears what [`Expander::paint`] recorded for `s`.
-    fn unpaint(&mut self, s: &[u32]) {
-        let lay = &self.lay;
-        for slot in 0..lay.slot_kind.len() {
-            if s[slot] == ABSENT {
-                continue;
-            }
-            let k = lay.slot_kind[slot] as usize;
-            let (a, pose) = lay.anchor(s, slot);
-            for &dl in &lay.foot[k][pose] {
-                self.sc.occ[(a as isize + dl) as usize] = 0;
+                self.sc.occ[(a as isize + dl) as usize] = v;
             }
         }
     }

@@ -323,6 +323,8 @@ impl<'m> Relaxed<'m> {
                     SlideEvent::OffBoard => (off, off),
                     SlideEvent::BeforeTile(t) if !off => self.tile_may(nxt, t),
                     SlideEvent::BeforePiece(_) if !off => (true, false),
+                    // Beyond the board every cell is the `outside` tile.
+                    SlideEvent::BeforeTile(t) if self.exp.model.outside == Some(t) => (true, true),
                     _ => (false, false),
                 };
                 if may && r.stop && !r.lose {
