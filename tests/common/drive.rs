@@ -70,8 +70,13 @@ pub fn solve_described(puzzle: &Puzzle, text: &str) -> Option<(Vec<u64>, Vec<Mov
     let level = puzzle
         .level_from_file("random", text.to_string())
         .unwrap_or_else(|d| panic!("valid level rejected:\n{text}\n{d:?}"));
-    let ans = solve(&puzzle.model, level.clone(), EngineChoice::Auto, &Budget::default())
-        .unwrap_or_else(|e| panic!("solve failed: {e}\n{text}"));
+    let ans = solve(
+        &puzzle.model,
+        level.clone(),
+        EngineChoice::Auto,
+        &Budget::default(),
+    )
+    .unwrap_or_else(|e| panic!("solve failed: {e}\n{text}"));
     match ans.outcome {
         Outcome::Solved(path) => {
             let exp = Expander::new(&puzzle.model, level, &Budget::default())

@@ -42,6 +42,16 @@ pub struct Move {
     pub dir: usize,
 }
 
+impl Move {
+    /// The move of the piece anchored on `from` to `to`, one cell away along one of
+    /// [`DIRS`], or `None` when `to` is not such a cell.
+    pub fn between(from: (i32, i32), to: (i32, i32)) -> Option<Move> {
+        let d = ((to.0 - from.0), (to.1 - from.1));
+        let dir = DIRS.iter().position(|&v| v == d)?;
+        (from.0 + 1 * d.0 == to.0 && from.1 + 1 * d.1 == to.1).then_some(Move { from, dir })
+    }
+}
+
 impl Level {
     /// Reads the bench notation (rows separated by newlines or spaces).
     pub fn parse(text: &str) -> Level {
@@ -108,9 +118,8 @@ impl Level {
     /// it moves into is off the board or not empty.
     fn shift(&self, grid: &Grid, shape: Shape, at: (i32, i32), d: (i32, i32)) -> Option<Grid> {
         let (h, w) = SIZE[shape as usize];
-        let cells = |(r, c): (i32, i32)| {
-            (0..h).flat_map(move |dr| (0..w).map(move |dc| (r + dr, c + dc)))
-        };
+        let cells =
+            |(r, c): (i32, i32)| (0..h).flat_map(move |dr| (0..w).map(move |dc| (r + dr, c + dc)));
         let to = (at.0 + d.0, at.1 + d.1);
         let mut next = grid.clone();
         for p in cells(at) {
@@ -182,8 +191,7 @@ impl Level {
     pub fn replay(&self, moves: &[Move]) -> Result<(u64, bool), String> {
         let mut grid = self.start.clone();
         for (k, m) in moves.iter().enumerate() {
-            let Some(&(shape, at)) = self.pieces(&grid).iter().find(|(_, at)| *at == m.from)
-            else {
+            let Some(&(shape, at)) = self.pieces(&grid).iter().find(|(_, at)| *at == m.from) else {
                 return Err(format!("move {k}: no piece has its corner at {:?}", m.from));
             };
             grid = self

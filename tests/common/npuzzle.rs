@@ -29,6 +29,16 @@ pub struct Move {
     pub dir: usize,
 }
 
+impl Move {
+    /// The move of the piece anchored on `from` to `to`, one cell away along one of
+    /// [`DIRS`], or `None` when `to` is not such a cell.
+    pub fn between(from: (i32, i32), to: (i32, i32)) -> Option<Move> {
+        let d = ((to.0 - from.0), (to.1 - from.1));
+        let dir = DIRS.iter().position(|&v| v == d)?;
+        (from.0 + 1 * d.0 == to.0 && from.1 + 1 * d.1 == to.1).then_some(Move { from, dir })
+    }
+}
+
 impl Level {
     /// Reads rows of characters (`_` blank), or rows of integers (`0` blank) when a row
     /// holds a space. Rows are separated by newlines or ` / `.
@@ -140,7 +150,9 @@ impl Level {
                 .neighbour(i, m.dir)
                 .ok_or_else(|| format!("move {k}: {m:?} leaves the board"))?;
             if (b[i] == 0) == (b[j] == 0) {
-                return Err(format!("move {k}: {m:?} does not move a tile into the blank"));
+                return Err(format!(
+                    "move {k}: {m:?} does not move a tile into the blank"
+                ));
             }
             b.swap(i, j);
         }

@@ -32,6 +32,16 @@ pub struct Move {
     pub dir: usize,
 }
 
+impl Move {
+    /// The move of the peg anchored on `from` to `to`, two cells away along one of
+    /// [`DIRS`], or `None` when `to` is not such a cell.
+    pub fn between(from: (i32, i32), to: (i32, i32)) -> Option<Move> {
+        let d = ((to.0 - from.0) / 2, (to.1 - from.1) / 2);
+        let dir = DIRS.iter().position(|&v| v == d)?;
+        (from.0 + 2 * d.0 == to.0 && from.1 + 2 * d.1 == to.1).then_some(Move { from, dir })
+    }
+}
+
 /// The English 33-hole board, every hole filled but the centre, the centre the target.
 pub const ENGLISH: &str = "##ooo##\n##ooo##\nooooooo\nooo+ooo\nooooooo\n##ooo##\n##ooo##\n";
 
@@ -71,7 +81,10 @@ impl Level {
 
     /// The bit of the cell `k` steps from `i` along `dir`, or `None` off the board.
     fn step(&self, i: i32, dir: usize, k: i32) -> Option<i32> {
-        let (r, c) = (i / self.cols + k * DIRS[dir].0, i % self.cols + k * DIRS[dir].1);
+        let (r, c) = (
+            i / self.cols + k * DIRS[dir].0,
+            i % self.cols + k * DIRS[dir].1,
+        );
         (r >= 0 && c >= 0 && r < self.rows && c < self.cols).then_some(r * self.cols + c)
     }
 

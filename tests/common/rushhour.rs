@@ -38,6 +38,16 @@ pub struct Move {
     pub dir: usize,
 }
 
+impl Move {
+    /// The move of the vehicle anchored on `from` to `to`, one cell away along one of
+    /// [`DIRS`], or `None` when `to` is not such a cell.
+    pub fn between(from: (i32, i32), to: (i32, i32)) -> Option<Move> {
+        let d = ((to.0 - from.0), (to.1 - from.1));
+        let dir = DIRS.iter().position(|&v| v == d)?;
+        (from.0 + 1 * d.0 == to.0 && from.1 + 1 * d.1 == to.1).then_some(Move { from, dir })
+    }
+}
+
 /// The default level of `puzzles/rushhour.puz`.
 pub const CLASSIC: &str = "IBBxoo\nIooLDD\nJAALoo\nJoKEEM\nFFKooM\nGGHHHM\n";
 
@@ -87,7 +97,10 @@ impl Level {
                 line: if horizontal { cs[0].0 } else { cs[0].1 },
                 len: cs.len() as i32,
             });
-            let first = cs.iter().map(|&(r, c)| if horizontal { c } else { r }).min();
+            let first = cs
+                .iter()
+                .map(|&(r, c)| if horizontal { c } else { r })
+                .min();
             l.start.push(first.unwrap());
         }
         assert!(l.vehicles[0].horizontal, "the red car lies horizontally");
@@ -257,8 +270,7 @@ pub fn random_level(rng: &mut fastrand::Rng) -> Level {
         let taken = l.occupancy(&l.start);
         l.vehicles.push(v);
         let v_id = l.vehicles.len() - 1;
-        if l
-            .cells(v_id, p)
+        if l.cells(v_id, p)
             .any(|(r, c)| taken[(r * cols + c) as usize])
         {
             l.vehicles.pop();
