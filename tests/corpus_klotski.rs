@@ -62,7 +62,12 @@ fn shipped_levels_match_the_reference_and_their_expectations() {
             Some(c) => Expect::Cost(vec![c]),
             None => Expect::Unsolvable,
         };
-        assert_eq!(level.expect.as_ref(), Some(&expect), "level {:?}", level.name);
+        assert_eq!(
+            level.expect.as_ref(),
+            Some(&expect),
+            "level {:?}",
+            level.name
+        );
     }
 }
 
@@ -87,5 +92,8 @@ fn random_levels_match_the_reference() {
             }
         }
     }
-    assert!(solved > 30 && unsolved > 30, "solved {solved}, unsolved {unsolved}");
+    assert!(
+        solved > 30 && unsolved > 30,
+        "solved {solved}, unsolved {unsolved}"
+    );
 }

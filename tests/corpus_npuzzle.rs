@@ -93,7 +93,12 @@ fn shipped_levels_match_the_reference_and_their_expectations() {
     for (i, level) in puzzle.model.levels.iter().enumerate() {
         let want = Level::parse(&level_text(&puzzle, i)).solve().0;
         let expect = want.map_or(Expect::Unsolvable, |c| Expect::Cost(vec![c]));
-        assert_eq!(level.expect.as_ref(), Some(&expect), "level {:?}", level.name);
+        assert_eq!(
+            level.expect.as_ref(),
+            Some(&expect),
+            "level {:?}",
+            level.name
+        );
     }
 }
 
@@ -128,5 +133,8 @@ fn random_levels_match_the_reference() {
             }
         }
     }
-    assert!(solved > 100 && unsolved > 30, "solved {solved}, unsolved {unsolved}");
+    assert!(
+        solved > 100 && unsolved > 30,
+        "solved {solved}, unsolved {unsolved}"
+    );
 }
