@@ -91,7 +91,8 @@ fn default_level_takes_31_moves() {
 fn shipped_levels_match_the_reference_and_their_expectations() {
     let puzzle = load(source());
     for (i, level) in puzzle.model.levels.iter().enumerate() {
-        let want = Level::parse(&level_text(&puzzle, i)).solve().0;
+        let reference = Level::parse(&level_text(&puzzle, i));
+        let want = reference.solve().0;
         let expect = want.map_or(Expect::Unsolvable, |c| Expect::Cost(vec![c]));
         assert_eq!(
             level.expect.as_ref(),
@@ -99,6 +100,17 @@ fn shipped_levels_match_the_reference_and_their_expectations() {
             "level {:?}",
             level.name
         );
+        if i == 0 {
+            continue; // the default level has a test of its own
+        }
+        match solve_inline(&puzzle, i) {
+            Some((cost, described)) => {
+                assert_eq!(Some(cost), want, "level {:?}", level.name);
+                let replayed = reference.replay(&moves_of(&described));
+                assert_eq!(replayed, Ok((cost, true)), "level {:?}", level.name);
+            }
+            None => assert_eq!(want, None, "level {:?}", level.name),
+        }
     }
 }
 
