@@ -30,7 +30,8 @@ fn level_text(puzzle: &Puzzle, i: usize) -> String {
     puzzle.model.levels[i].rows.join("\n")
 }
 
-/// puz's described moves as the reference's: the piece named (the blank) and its step.
+/// puz's described moves as the reference's: the piece named (the tile that slid) and its
+/// step.
 fn moves_of(described: &[MoveDescription]) -> Vec<Move> {
     described
         .iter()
