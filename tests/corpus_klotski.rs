@@ -85,7 +85,7 @@ fn random_levels_match_the_reference() {
     let puzzle = load();
     let mut rng = fastrand::Rng::with_seed(0x6b10_75c1);
     let (mut solved, mut unsolved) = (0, 0);
-    for i in 0..200 {
+    for i in 0..300 {
         let (level, want) = random_level(&mut rng, 4000);
         let text = level.text(&mut rng);
         match solve_described(&puzzle, &text) {
