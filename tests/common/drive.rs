@@ -2,7 +2,7 @@
 //! and letters, run judge mode. The references in the sibling modules never use these:
 //! they stay independent of the code they check.
 
-use puz::engine::Level;
+use puz::engine::{Expander, Level, MoveDescription};
 use puz::io::judge::{run_judge, JudgeOptions};
 use puz::search::{Budget, Outcome};
 use puz::solver::{path_cost, solve, EngineChoice};
@@ -60,4 +60,31 @@ pub fn judge_with(puzzle: &Puzzle, input: &str, engine: EngineChoice) -> String 
     run_judge(puzzle, input, &mut out, &opts)
         .unwrap_or_else(|e| panic!("judge ({engine:?}) failed: {e}"));
     String::from_utf8(out).expect("judge output is UTF-8")
+}
+
+/// Solves `text` (a level file in `puzzle`'s legend) with the automatic engine and no
+/// budget: `None` when there is no solution, else the cost vector and every move told as
+/// `puz solve --json` tells it (move, pieces from and to, direction or cell), for replays
+/// that need to know which copy moved. Panics on a rejected level or a failed solve.
+pub fn solve_described(puzzle: &Puzzle, text: &str) -> Option<(Vec<u64>, Vec<MoveDescription>)> {
+    let level = puzzle
+        .level_from_file("random", text.to_string())
+        .unwrap_or_else(|d| panic!("valid level rejected:\n{text}\n{d:?}"));
+    let ans = solve(
+        &puzzle.model,
+        level.clone(),
+        EngineChoice::Auto,
+        &Budget::default(),
+    )
+    .unwrap_or_else(|e| panic!("solve failed: {e}\n{text}"));
+    match ans.outcome {
+        Outcome::Solved(path) => {
+            let exp = Expander::new(&puzzle.model, level, &Budget::default())
+                .unwrap_or_else(|e| panic!("setup failed: {e:?}\n{text}"));
+            let moves = exp.describe_path(&path.states, &path.actions);
+            Some((path_cost(&puzzle.model, &path.actions), moves))
+        }
+        Outcome::Unsolvable => None,
+        other => panic!("unbudgeted solve gave {other:?}\n{text}"),
+    }
 }
