@@ -356,6 +356,20 @@ pub enum Problem {
         first: SourceSpan,
     },
 
+    /// A level file for rules whose goals are all drawn as level pictures.
+    #[error(
+        "this level has no goal: the rules leave goals to the pictures of their inline levels"
+    )]
+    #[diagnostic(
+        code(puz::level::no_goal),
+        help("add a `goal` declaration to the rules, or put the level in the rule file followed by `goal \"\"\" ... \"\"\"` drawing its finished board")
+    )]
+    LevelWithoutGoal {
+        /// The level.
+        #[label("no goal for this level")]
+        span: SourceSpan,
+    },
+
     /// A goal picture whose size differs from its level.
     #[error("the goal picture is {rows} x {cols}, but level `{level}` is {lrows} x {lcols}")]
     #[diagnostic(

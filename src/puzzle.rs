@@ -123,8 +123,19 @@ impl Puzzle {
             .any(|s| matches!(s.key, crate::compile::KeyValue::Char(' ' | '\t')));
         let rows = LevelRows::from_file(&text, blank_is_cell);
         let form = self.model.default_form();
-        parse_level(&self.model, path, &rows, form)
-            .map_err(|p| Diagnostics::new(path, text.clone(), p))
+        let level = parse_level(&self.model, path, &rows, form)
+            .map_err(|p| Diagnostics::new(path, text.clone(), p))?;
+        if self.model.goal.is_empty() && self.model.goal_rest.is_empty() {
+            // The rules leave every goal to the levels' pictures, and a level file has none.
+            return Err(Diagnostics::new(
+                path,
+                text.clone(),
+                vec![Problem::LevelWithoutGoal {
+                    span: (0, text.len()).into(),
+                }],
+            ));
+        }
+        Ok(level)
     }
 
     /// The grid form levels use.

@@ -195,3 +195,38 @@ fn a_goal_picture_asks_for_every_piece_in_its_place() {
     // A 1x3 strip can never swap a and b.
     assert_eq!(level("ab_", "ba_"), None);
 }
+
+#[test]
+fn a_level_file_for_picture_goals_is_refused_and_far_reaches_are_refused() {
+    let p = Puzzle::load(
+        "pic.puz",
+        format!(
+            "{DIRS}\ntiles {{ floor }} piece blank piece a
+             legend {{ '_' floor + blank 'a' floor + a }}
+             move slide(d) {{ swap blank d }}
+             level \"l\" \"\"\"\na_\n\"\"\" goal \"\"\"\n_a\n\"\"\""
+        ),
+    )
+    .expect("loads");
+    let err = p
+        .level_from_file("lvl.txt", "a_\n".into())
+        .expect_err("no goal for a level file");
+    assert!(format!("{err:?}").contains("LevelWithoutGoal"), "{err:?}");
+
+    let far = puzzle(
+        "tiles { floor } outside floor piece man
+         legend { '.' floor '@' floor + man }
+         move hop(d) { require floor at man + 64d + 64d + 64d + 64d + 64d  shift man d }
+         goal man on floor",
+    );
+    let level = far.level_from_file("l", "@.\n".into()).expect("level");
+    let e = puz::solver::solve(
+        &far.model,
+        level,
+        EngineChoice::Interp,
+        &puz::search::Budget::default(),
+    )
+    .err()
+    .expect("refused");
+    assert!(e.to_string().contains("at most 256"), "{e}");
+}

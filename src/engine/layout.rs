@@ -14,6 +14,10 @@ use super::expander::SetupError;
 use super::level::Level;
 use super::program::op_reach;
 
+/// How far (rows or columns) one step, turn or cell expression may reach: the board is
+/// padded by this much on every side.
+pub const MAX_REACH: usize = 256;
+
 /// `ptile` value of padding cells.
 pub(super) const OFF: u16 = u16::MAX;
 /// The state word of a copy that is not on the board (removed, or not created yet):
@@ -97,6 +101,12 @@ impl Layout {
         let board = &level.board;
         let (rows, cols) = (board.rows, board.cols);
         let (reach_r, reach_c) = reach(model);
+        if reach_r.max(reach_c) > MAX_REACH {
+            return Err(SetupError::TooLarge(format!(
+                "a move reaches {} cells away from a piece or cell (steps times their repeats, summed along a cell expression); at most {MAX_REACH} are allowed",
+                reach_r.max(reach_c)
+            )));
+        }
         let (pad_r, pad_c) = (reach_r + 1, reach_c + 1);
         let width = cols as u128 + 2 * pad_c as u128;
         let height = rows as u128 + 2 * pad_r as u128;
