@@ -226,7 +226,6 @@ fn a_level_file_for_picture_goals_is_refused_and_far_reaches_are_refused() {
         EngineChoice::Interp,
         &puz::search::Budget::default(),
     )
-    .err()
-    .expect("refused");
+    .expect_err("refused");
     assert!(e.to_string().contains("at most 256"), "{e}");
 }
