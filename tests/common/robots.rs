@@ -1,0 +1,208 @@
+//! Sliding robots (`puzzles/robots.puz`): a brute force and a random level generator
+//! written from the corpus spec (`/work/shared/spec/corpus.md`, "robots.puz"), sharing
+//! nothing with the crate:
+//!
+//! - `#` wall, `.` floor, `R` the red robot, `r` another robot, `X` the target;
+//! - a move picks one robot and one direction; the robot slides until the next cell is a
+//!   wall, another robot or the edge; a slide that moves nothing is not a move;
+//! - the goal is the red robot on the target; cost: slides.
+//!
+//! The brute force is a breadth-first search over (red cell, sorted other robots).
+
+use std::collections::{HashSet, VecDeque};
+
+/// Direction vectors (row, column) in the order `n s w e`.
+pub const DIRS: [(i32, i32); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+
+/// A board cell (row, column), 0-based.
+pub type Cell = (i32, i32);
+
+/// One slide: the cell of the robot that moves (before the slide) and the direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slide {
+    /// The robot's cell before the slide.
+    pub from: Cell,
+    /// Index into [`DIRS`].
+    pub dir: usize,
+}
+
+/// A parsed level.
+pub struct Level {
+    rows: Vec<Vec<u8>>,
+    red: Cell,
+    others: Vec<Cell>,
+}
+
+/// (red, other robots sorted).
+type State = (Cell, Vec<Cell>);
+
+impl Level {
+    /// Reads a level in the spec's notation (one row per line, blank lines ignored).
+    pub fn parse(text: &str) -> Level {
+        let rows: Vec<Vec<u8>> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(|l| l.as_bytes().to_vec())
+            .collect();
+        let (mut red, mut others) = (vec![], vec![]);
+        for (r, row) in rows.iter().enumerate() {
+            assert_eq!(row.len(), rows[0].len(), "ragged level");
+            for (c, &ch) in row.iter().enumerate() {
+                let p = (r as i32, c as i32);
+                match ch {
+                    b'R' => red.push(p),
+                    b'r' => others.push(p),
+                    b'#' | b'.' | b'X' => {}
+                    _ => panic!("unknown symbol {:?}", ch as char),
+                }
+            }
+        }
+        assert_eq!(red.len(), 1, "one red robot");
+        Level {
+            rows,
+            red: red[0],
+            others,
+        }
+    }
+
+    fn floor(&self, (r, c): Cell) -> bool {
+        r >= 0
+            && c >= 0
+            && (r as usize) < self.rows.len()
+            && (c as usize) < self.rows[0].len()
+            && self.rows[r as usize][c as usize] != b'#'
+    }
+
+    fn start(&self) -> State {
+        let mut o = self.others.clone();
+        o.sort_unstable();
+        (self.red, o)
+    }
+
+    /// The position after `m`, or `None` when no robot stands on `m.from` or it does not
+    /// move.
+    fn apply(&self, (red, others): &State, m: Slide) -> Option<State> {
+        let robot = |p: Cell| p == *red || others.contains(&p);
+        if !robot(m.from) {
+            return None;
+        }
+        let (dr, dc) = DIRS[m.dir];
+        let mut q = m.from;
+        while self.floor((q.0 + dr, q.1 + dc)) && !robot((q.0 + dr, q.1 + dc)) {
+            q = (q.0 + dr, q.1 + dc);
+        }
+        if q == m.from {
+            return None;
+        }
+        if m.from == *red {
+            return Some((q, others.clone()));
+        }
+        let mut o: Vec<Cell> = others
+            .iter()
+            .map(|&p| if p == m.from { q } else { p })
+            .collect();
+        o.sort_unstable();
+        Some((*red, o))
+    }
+
+    fn goal(&self, (red, _): &State) -> bool {
+        self.rows[red.0 as usize][red.1 as usize] == b'X'
+    }
+
+    /// The fewest slides that bring the red robot onto the target, or `None`.
+    pub fn solve(&self) -> Option<u64> {
+        let start = self.start();
+        let mut seen = HashSet::from([start.clone()]);
+        let mut queue = VecDeque::from([(start, 0u64)]);
+        while let Some((s, cost)) = queue.pop_front() {
+            if self.goal(&s) {
+                return Some(cost);
+            }
+            let robots: Vec<Cell> = std::iter::once(s.0).chain(s.1.iter().copied()).collect();
+            for from in robots {
+                for dir in 0..4 {
+                    if let Some(n) = self.apply(&s, Slide { from, dir }) {
+                        if seen.insert(n.clone()) {
+                            queue.push_back((n, cost + 1));
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Plays slides: `Err` names the first slide that is not allowed or a path that does
+    /// not end with the red robot on the target; `Ok` is the cost.
+    pub fn replay(&self, slides: &[Slide]) -> Result<u64, String> {
+        let mut s = self.start();
+        for (k, &m) in slides.iter().enumerate() {
+            s = self
+                .apply(&s, m)
+                .ok_or_else(|| format!("slide {k} ({m:?}) is not allowed"))?;
+        }
+        if !self.goal(&s) {
+            return Err("the red robot does not end on the target".into());
+        }
+        Ok(slides.len() as u64)
+    }
+
+    /// Checks a path given only as letters, `nswe` for the red robot and `NSWE` for
+    /// another robot (which one the letters do not say): `Ok(cost)` when some choice of
+    /// robots makes every slide legal and ends with the red robot on the target.
+    pub fn replay_letters(&self, letters: &str) -> Result<u64, String> {
+        let moves: Vec<(bool, usize)> = letters
+            .chars()
+            .map(|ch| {
+                let dir = "nswe".find(ch.to_ascii_lowercase());
+                (
+                    ch.is_ascii_lowercase(),
+                    dir.unwrap_or_else(|| panic!("unknown letter {ch:?}")),
+                )
+            })
+            .collect();
+        let mut stack = vec![(self.start(), 0)];
+        let mut seen = HashSet::new();
+        while let Some((s, k)) = stack.pop() {
+            if k == moves.len() {
+                if self.goal(&s) {
+                    return Ok(k as u64);
+                }
+                continue;
+            }
+            let (red, dir) = moves[k];
+            let froms = if red { vec![s.0] } else { s.1.clone() };
+            for from in froms {
+                if let Some(n) = self.apply(&s, Slide { from, dir }) {
+                    if seen.insert((n.clone(), k + 1)) {
+                        stack.push((n, k + 1));
+                    }
+                }
+            }
+        }
+        Err(format!("no choice of robots plays {letters} to the goal"))
+    }
+}
+
+/// A random small level: walls, the red robot, zero to three other robots, one target.
+pub fn random_level(rng: &mut fastrand::Rng) -> String {
+    let (h, w) = (rng.usize(2..=6), rng.usize(2..=6));
+    let mut g: Vec<u8> = (0..h * w)
+        .map(|_| if rng.u8(0..100) < 12 { b'#' } else { b'.' })
+        .collect();
+    let mut free: Vec<usize> = (0..h * w).filter(|&i| g[i] == b'.').collect();
+    let n = rng.usize(0..=3);
+    if free.len() < 2 + n {
+        return random_level(rng);
+    }
+    rng.shuffle(&mut free);
+    g[free[0]] = b'R';
+    g[free[1]] = b'X';
+    for &i in &free[2..2 + n] {
+        g[i] = b'r';
+    }
+    g.chunks(w)
+        .map(|r| String::from_utf8(r.to_vec()).unwrap() + "\n")
+        .collect()
+}
