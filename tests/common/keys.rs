@@ -154,19 +154,39 @@ pub fn dirs_from_letters(letters: &str) -> Vec<usize> {
         .collect()
 }
 
-/// A random small level: walls, up to four keys, up to four doors, one exit.
+/// A random small level: walls, up to five keys, doors, one exit. One level in three is
+/// a corridor where the man has to come back through doors he opened.
 pub fn random_level(rng: &mut fastrand::Rng) -> String {
+    if rng.u8(0..3) == 0 {
+        // The exit behind one or two doors, the man next to them, keys and more doors
+        // on his other side: he must come back through the doors he opens there.
+        let doors = rng.usize(1..=2);
+        let mut g = vec![b'E'];
+        g.extend(std::iter::repeat_n(b'D', doors));
+        g.push(b'@');
+        for _ in 0..rng.usize(2..=7) {
+            g.push(match rng.u8(0..20) {
+                0..=6 => b'.',
+                7..=11 => b'D',
+                _ => b'k',
+            });
+        }
+        if rng.bool() {
+            g.reverse();
+        }
+        return String::from_utf8(g).unwrap() + "\n";
+    }
     let (h, w) = (rng.usize(2..=5), rng.usize(3..=7));
     let mut g: Vec<u8> = (0..h * w)
         .map(|_| match rng.u8(0..100) {
-            0..=24 => b'#',
-            25..=34 => b'D',
+            0..=21 => b'#',
+            22..=37 => b'D',
             _ => b'.',
         })
         .collect();
     let mut free: Vec<usize> = (0..h * w).filter(|&i| g[i] == b'.').collect();
     rng.shuffle(&mut free);
-    let keys = rng.usize(0..=4);
+    let keys = rng.usize(0..=5);
     if free.len() < 2 + keys {
         return random_level(rng);
     }

@@ -210,22 +210,48 @@ pub fn dirs_from_letters(letters: &str) -> Vec<usize> {
 }
 
 /// A random level up to 6x8: void, fragile floor, bridges and switches of both groups,
-/// the block standing (or lying on two `X`) and one target.
+/// the block standing (or lying on two `X`) and one target. One level in three is dense
+/// with switches, so that a lying block often rests on two of them.
 pub fn random_level(rng: &mut fastrand::Rng) -> String {
     let (h, w) = (rng.usize(3..=6), rng.usize(3..=8));
+    // Percent weights of `# E 1 ! 2 @ a A b B`; the rest is floor.
+    let weights: [(u8, u8); 10] = if rng.u8(0..3) == 0 {
+        [
+            (b'#', 8),
+            (b'E', 4),
+            (b'1', 6),
+            (b'!', 6),
+            (b'2', 6),
+            (b'@', 6),
+            (b'a', 8),
+            (b'A', 10),
+            (b'b', 8),
+            (b'B', 10),
+        ]
+    } else {
+        [
+            (b'#', 10),
+            (b'E', 6),
+            (b'1', 8),
+            (b'!', 8),
+            (b'2', 6),
+            (b'@', 6),
+            (b'a', 4),
+            (b'A', 3),
+            (b'b', 4),
+            (b'B', 3),
+        ]
+    };
     let mut g: Vec<u8> = (0..h * w)
-        .map(|_| match rng.u8(0..100) {
-            0..=9 => b'#',
-            10..=15 => b'E',
-            16..=23 => b'1',
-            24..=31 => b'!',
-            32..=37 => b'2',
-            38..=43 => b'@',
-            44..=47 => b'a',
-            48..=50 => b'A',
-            51..=54 => b'b',
-            55..=57 => b'B',
-            _ => b'.',
+        .map(|_| {
+            let mut x = rng.u8(0..100);
+            for (ch, p) in weights {
+                if x < p {
+                    return ch;
+                }
+                x -= p;
+            }
+            b'.'
         })
         .collect();
     let mut free: Vec<usize> = (0..h * w).filter(|&i| g[i] == b'.').collect();
