@@ -1,13 +1,17 @@
 //! Sliding robots (`puzzles/robots.puz`) against the independent brute force of
 //! `tests/common/robots.rs`: the brute force on hand-checked levels, the shipped levels
 //! (the default one with its known answer), and seeded random levels where puz's cost
-//! equals the brute force's and puz's path replays under the spec's rules.
+//! equals the brute force's and puz's path replays under the spec's rules. The letters
+//! do not say which of the other robots moved (`NSWE` is any one of them), so the path
+//! is replayed from puz's described moves: the robot named, the cell it started from and
+//! the cell it stopped on.
 
 mod common;
 
-use common::drive::Found;
 use common::robots::{random_level, Level, Slide};
-use puz::solver::EngineChoice;
+use puz::engine::{Expander, MoveTarget};
+use puz::search::{Budget, Outcome};
+use puz::solver::{path_cost, solve, EngineChoice};
 use puz::Puzzle;
 
 const FILE: &str = "puzzles/robots.puz";
@@ -19,27 +23,60 @@ fn load() -> Puzzle {
     Puzzle::load(FILE, text).unwrap_or_else(|d| panic!("{FILE} does not load: {d:?}"))
 }
 
-/// Checks puz's answer `found` on the level `text` against the brute force: same cost,
-/// and the path replays to the goal. Returns the brute force's answer.
-fn check(text: &str, found: Option<Found>, what: &str) -> Option<u64> {
-    let level = Level::parse(text);
-    let want = level.solve();
-    match found {
-        Some((cost, letters)) => {
-            assert_eq!(
-                Some(cost[0]),
-                want,
-                "{what}: puz's cost differs on\n{text}path {letters}"
-            );
-            let replayed = level.replay_letters(&letters);
-            assert_eq!(
-                replayed,
-                Ok(cost[0]),
-                "{what}: puz's path {letters} on\n{text}"
-            );
+/// Solves `level` with puz and checks its answer against the brute force on `text`: the
+/// same cost, and the described moves (robot, start cell, direction) replay to the goal,
+/// each stopping where puz says. Returns the brute force's answer.
+fn check(puzzle: &Puzzle, level: puz::engine::Level, text: &str, what: &str) -> Option<u64> {
+    let model = &puzzle.model;
+    let want = Level::parse(text).solve();
+    let ans = solve(model, level.clone(), EngineChoice::Auto, &Budget::default())
+        .unwrap_or_else(|e| panic!("{what}: solve failed: {e}"));
+    let path = match ans.outcome {
+        Outcome::Solved(path) => path,
+        Outcome::Unsolvable => {
+            assert_eq!(want, None, "{what}: puz finds no solution on\n{text}");
+            return want;
         }
-        None => assert_eq!(want, None, "{what}: puz finds no solution on\n{text}"),
+        other => panic!("{what}: unbudgeted solve gave {other:?}"),
+    };
+    let letters: String = path.actions.iter().map(|&a| model.letter(a)).collect();
+    let cost = path_cost(model, &path.actions)[0];
+    assert_eq!(
+        Some(cost),
+        want,
+        "{what}: puz's cost differs on\n{text}path {letters}"
+    );
+    let exp = Expander::new(model, level, &Budget::default()).expect("set up");
+    let described = exp.describe_path(&path.states, &path.actions);
+    let mut slides = vec![];
+    let mut stops = vec![];
+    for (d, ch) in described.iter().zip(letters.chars()) {
+        assert_eq!(d.moved.len(), 1, "{what}: one robot per move: {}", d.line());
+        let m = &d.moved[0];
+        let name = if ch.is_ascii_lowercase() {
+            "red"
+        } else {
+            "robot"
+        };
+        assert_eq!(m.name, name, "{what}: letter {ch} moved {}", d.line());
+        let dir = match &d.target {
+            MoveTarget::Dir(n) => "nswe".find(n.as_str()).expect("a direction"),
+            other => panic!("{what}: {other:?}"),
+        };
+        let cell =
+            |p: Option<(i64, i64)>| p.map(|(r, c)| (r as i32, c as i32)).expect("on the board");
+        slides.push(Slide {
+            from: cell(m.from),
+            dir,
+        });
+        stops.push(cell(m.to));
     }
+    let replayed = Level::parse(text).replay(&slides);
+    assert_eq!(
+        replayed,
+        Ok(stops),
+        "{what}: puz's path {letters} on\n{text}"
+    );
     want
 }
 
@@ -66,12 +103,7 @@ fn brute_force_on_hand_checked_levels() {
             dir: 3,
         },
     ];
-    assert_eq!(l.replay(&slides), Ok(2));
-    assert_eq!(l.replay_letters("Ne"), Ok(2));
-    assert!(
-        l.replay_letters("eN").is_err(),
-        "red passes the target first"
-    );
+    assert_eq!(l.replay(&slides), Ok(vec![(0, 3), (0, 2)]));
     assert!(
         l.replay(&slides[1..]).is_err(),
         "red slides past the target"
@@ -115,8 +147,7 @@ fn shipped_levels_match_the_brute_force() {
         let level = puzzle
             .inline_level(i)
             .unwrap_or_else(|d| panic!("{what}: {d:?}"));
-        let (_, found) = common::drive::solve_level(&puzzle, level, EngineChoice::Auto, &what);
-        let got = check(&(l.rows.join("\n") + "\n"), found, &what);
+        let got = check(&puzzle, level, &(l.rows.join("\n") + "\n"), &what);
         if i == 0 {
             assert_eq!(got, Some(DEFAULT_ANSWER), "the default level");
         }
@@ -130,8 +161,10 @@ fn random_levels_match_the_brute_force() {
     let (mut solved, mut unsolved, mut longest) = (0, 0, 0);
     for i in 0..RANDOM_LEVELS {
         let text = random_level(&mut rng);
-        let (_, found) = common::drive::solve_text(&puzzle, &text, EngineChoice::Auto);
-        match check(&text, found, &format!("random level {i}")) {
+        let level = puzzle
+            .level_from_file("random", text.clone())
+            .unwrap_or_else(|d| panic!("valid level rejected:\n{text}\n{d:?}"));
+        match check(&puzzle, level, &text, &format!("random level {i}")) {
             Some(c) => {
                 solved += 1;
                 longest = longest.max(c);

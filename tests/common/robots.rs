@@ -156,58 +156,26 @@ impl Level {
     }
 
     /// Plays slides: `Err` names the first slide that is not allowed or a path that does
-    /// not end with the red robot on the target; `Ok` is the cost.
-    pub fn replay(&self, slides: &[Slide]) -> Result<u64, String> {
+    /// not end with the red robot on the target; `Ok` is the cell where each slide
+    /// stopped (the path's cost is their number).
+    pub fn replay(&self, slides: &[Slide]) -> Result<Vec<Cell>, String> {
         let mut s = self.start();
+        let mut stops = vec![];
         for (k, &m) in slides.iter().enumerate() {
+            let before = s;
             s = self
                 .apply(&s, m)
                 .ok_or_else(|| format!("slide {k} ({m:?}) is not allowed"))?;
+            // The one robot not where it was before is the one that moved.
+            let moved = std::iter::once(s.red)
+                .chain(s.others().iter().copied())
+                .find(|&p| p != before.red && !before.others().contains(&p));
+            stops.push(moved.expect("a legal slide moves its robot"));
         }
         if !self.goal(&s) {
             return Err("the red robot does not end on the target".into());
         }
-        Ok(slides.len() as u64)
-    }
-
-    /// Checks a path given only as letters, `nswe` for the red robot and `NSWE` for
-    /// another robot (which one the letters do not say): `Ok(cost)` when some choice of
-    /// robots makes every slide legal and ends with the red robot on the target.
-    pub fn replay_letters(&self, letters: &str) -> Result<u64, String> {
-        let moves: Vec<(bool, usize)> = letters
-            .chars()
-            .map(|ch| {
-                let dir = "nswe".find(ch.to_ascii_lowercase());
-                (
-                    ch.is_ascii_lowercase(),
-                    dir.unwrap_or_else(|| panic!("unknown letter {ch:?}")),
-                )
-            })
-            .collect();
-        let mut stack = vec![(self.start(), 0)];
-        let mut seen = HashSet::new();
-        while let Some((s, k)) = stack.pop() {
-            if k == moves.len() {
-                if self.goal(&s) {
-                    return Ok(k as u64);
-                }
-                continue;
-            }
-            let (red, dir) = moves[k];
-            let froms = if red {
-                vec![s.red]
-            } else {
-                s.others().to_vec()
-            };
-            for from in froms {
-                if let Some(n) = self.apply(&s, Slide { from, dir }) {
-                    if seen.insert((n, k + 1)) {
-                        stack.push((n, k + 1));
-                    }
-                }
-            }
-        }
-        Err(format!("no choice of robots plays {letters} to the goal"))
+        Ok(stops)
     }
 }
 
