@@ -7,6 +7,7 @@ mod common;
 
 use common::drive::Found;
 use common::holes::{moves_from_letters, random_level, Level};
+use puz::compile::Expect;
 use puz::solver::EngineChoice;
 use puz::Puzzle;
 
@@ -99,6 +100,12 @@ fn shipped_levels_match_the_brute_force() {
             .unwrap_or_else(|d| panic!("{what}: {d:?}"));
         let (_, found) = common::drive::solve_level(&puzzle, level, EngineChoice::Auto, &what);
         let got = check(&(l.rows.join("\n") + "\n"), found, &what);
+        let pinned = match &l.expect {
+            Some(Expect::Cost(c)) if c.len() == 1 => Some(c[0]),
+            Some(Expect::Unsolvable) => None,
+            other => panic!("{what}: expect clause {other:?}"),
+        };
+        assert_eq!(got, pinned, "{what}: its expect clause, as puz read it");
         if i == 0 {
             assert_eq!(got, Some(DEFAULT_ANSWER), "the default level");
         }

@@ -9,6 +9,7 @@
 mod common;
 
 use common::robots::{random_level, Level, Slide};
+use puz::compile::Expect;
 use puz::engine::{Expander, MoveTarget};
 use puz::search::{Budget, Outcome};
 use puz::solver::{path_cost, solve, EngineChoice};
@@ -148,6 +149,12 @@ fn shipped_levels_match_the_brute_force() {
             .inline_level(i)
             .unwrap_or_else(|d| panic!("{what}: {d:?}"));
         let got = check(&puzzle, level, &(l.rows.join("\n") + "\n"), &what);
+        let pinned = match &l.expect {
+            Some(Expect::Cost(c)) if c.len() == 1 => Some(c[0]),
+            Some(Expect::Unsolvable) => None,
+            other => panic!("{what}: expect clause {other:?}"),
+        };
+        assert_eq!(got, pinned, "{what}: its expect clause, as puz read it");
         if i == 0 {
             assert_eq!(got, Some(DEFAULT_ANSWER), "the default level");
         }
