@@ -1,5 +1,6 @@
 //! The levels of a `.puz` file read with a few lines of plain text handling, not with
-//! the crate: each `level "name" """ rows """` block and the `expect` line after it. The
+//! the crate: each `level "name" """` block (its rows up to the closing `"""`, which
+//! must stand alone on its line: no goal pictures) and the `expect` line after it. The
 //! corpus suites check these expectations against their brute forces without trusting
 //! puz's parser.
 
