@@ -15,3 +15,12 @@ pub mod npuzzle;
 pub mod peg;
 pub mod rushhour;
 pub mod sokoban;
+
+// Issue 9 corpus: holes, keys, tilt, ice cave, robots, Bloxorz with switches.
+pub mod holes;
+pub mod icecave;
+pub mod keys;
+pub mod puzfile;
+pub mod robots;
+pub mod switches;
+pub mod tilt;
