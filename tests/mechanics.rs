@@ -229,3 +229,60 @@ fn a_level_file_for_picture_goals_is_refused_and_far_reaches_are_refused() {
     .expect_err("refused");
     assert!(e.to_string().contains("at most 256"), "{e}");
 }
+
+/// Breadth-first search extends paths of commuting moves only by larger actions; the
+/// answer must be the one plain breadth-first search gives. A second rule file adds a
+/// move that never applies and is no flip, which turns the pruning off.
+#[test]
+fn commuting_moves_are_searched_in_increasing_order_with_the_same_answers() {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/puzzles/lightsout.puz"
+    ))
+    .expect("lightsout.puz");
+    let plain_src = src.replacen(
+        "\ngoal",
+        "\nmove never(cell c) { letters \"x\" adds presses require on at c + 60n require off at c + 60n toggle on off at c }\ngoal",
+        1,
+    );
+    let flips = Puzzle::load("lightsout.puz", src).expect("loads");
+    let plain = Puzzle::load("plain.puz", plain_src).expect("loads");
+    let mut seed = 0x5eed_u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut solved = 0;
+    for _ in 0..120 {
+        let (r, c) = [(2, 2), (2, 3), (3, 3), (3, 4), (4, 3)][(next() % 5) as usize];
+        let level: String = (0..r)
+            .map(|_| {
+                let row: String = (0..c)
+                    .map(|_| if next() % 2 == 0 { '*' } else { '.' })
+                    .collect();
+                row + "\n"
+            })
+            .collect();
+        let path = |p: &Puzzle| {
+            let lv = p.level_from_file("random", level.clone()).expect("level");
+            match puz::solver::solve(
+                &p.model,
+                lv,
+                EngineChoice::Interp,
+                &puz::search::Budget::default(),
+            )
+            .expect("solves")
+            .outcome
+            {
+                puz::search::Outcome::Solved(path) => Some(path.states),
+                _ => None,
+            }
+        };
+        let (a, b) = (path(&flips), path(&plain));
+        solved += usize::from(a.is_some());
+        assert_eq!(a, b, "{level}");
+    }
+    assert!(solved > 30, "only {solved} solvable levels");
+}

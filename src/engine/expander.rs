@@ -180,6 +180,12 @@ impl<'m> Expander<'m> {
         Some(Solo { kind, table })
     }
 
+    /// Whether every move is a flip (see [`super::program::Flips`]): moves commute and
+    /// undo themselves.
+    pub(crate) fn commuting(&self) -> bool {
+        !self.prog.flips.is_empty() && self.prog.flips.iter().all(Option::is_some)
+    }
+
     /// The range of each state word, for dense stores.
     pub(crate) fn radix(&self) -> Vec<u32> {
         self.lay.radix()

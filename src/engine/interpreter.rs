@@ -69,6 +69,51 @@ impl Scratch {
 }
 
 impl Expander<'_> {
+    /// The successors of `s` by actions larger than `after`, in action order, for
+    /// rules whose moves commute (every move a flip; see `Space::commuting`).
+    pub(crate) fn successors_after(&mut self, s: &[u32], after: Action, out: &mut Successors) {
+        out.states.clear();
+        out.actions.clear();
+        for (mi, flips) in self.prog.flips.iter().enumerate() {
+            let Some(flips) = flips else {
+                continue;
+            };
+            let mv = MoveId(mi as u16);
+            let first = if mv < after.mv() {
+                continue;
+            } else if mv == after.mv() {
+                after.dir().index() + 1
+            } else {
+                0
+            };
+            for (i, mask) in flips.masks.iter().enumerate().skip(first) {
+                if mask.is_empty() {
+                    continue;
+                }
+                let at = out.states.len();
+                out.states.extend_from_slice(s);
+                for &(w, bit) in mask {
+                    out.states[at + w as usize] ^= bit;
+                }
+                out.actions.push(Action::new(mv, DirId(i as u16)));
+            }
+        }
+        if self.prog.flips.iter().any(Option::is_none) {
+            // Not every move is a flip: fall back to all successors, filtered.
+            let mut all = Successors::default();
+            self.successors(s, &mut all);
+            let words = self.lay.words;
+            out.states.clear();
+            out.actions.clear();
+            for i in 0..all.len() {
+                if all.actions[i] > after {
+                    out.states.extend_from_slice(all.state(i, words));
+                    out.actions.push(all.actions[i]);
+                }
+            }
+        }
+    }
+
     /// All successors of `s`, in action order.
     #[inline]
     pub(crate) fn successors(&mut self, s: &[u32], out: &mut Successors) {

@@ -3,7 +3,10 @@
 //! Successors are generated in action order and a state's parent is the first one to
 //! reach it, so the queue within each layer is sorted by the lexicographically smallest
 //! shortest path to each state; the first goal found is therefore the smallest such path.
-//! Parents are kept as queue positions beside the queue (no per-state map).
+//! Parents are kept as queue positions beside the queue (no per-state map). When every
+//! move commutes and undoes itself (`Space::commuting`), paths are only extended by
+//! larger actions: the smallest shortest path is then in increasing order, and a state
+//! first reached otherwise is reached again, in order, by an earlier parent.
 
 use std::time::Instant;
 
@@ -24,6 +27,10 @@ pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
     // queue[i] is a state id; parent[i] the queue position it was reached from.
     let mut queue: Vec<u32> = vec![start_id];
     let mut parent: Vec<u32> = vec![u32::MAX];
+    // With commuting moves, the action each queued state was reached by: its path is
+    // only extended by larger actions (see `Space::commuting`).
+    let commuting = space.commuting();
+    let mut last: Vec<Option<crate::engine::Action>> = if commuting { vec![None] } else { vec![] };
     let mut cur = vec![0u32; words];
     let mut succ = Successors::default();
     let finish = |stats: &mut Stats, store: &StateStore, outcome: Outcome| {
@@ -49,7 +56,10 @@ pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
         }
         stats.peak_frontier = stats.peak_frontier.max((queue.len() - head) as u64);
         store.load(queue[head], &mut cur);
-        space.successors(&cur, &mut succ);
+        match last.get(head).copied().flatten() {
+            Some(a) => space.successors_after(&cur, a, &mut succ),
+            None => space.successors(&cur, &mut succ),
+        }
         stats.expanded += 1;
         stats.generated += succ.len() as u64;
         if let Err(c) = pacer.tick_with(1 + succ.len() as u64, budget, &stats) {
@@ -60,6 +70,9 @@ pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
             if let Ok(id) = store.insert(s) {
                 queue.push(id);
                 parent.push(head as u32);
+                if commuting {
+                    last.push(Some(succ.actions[i]));
+                }
                 if space.is_goal(s) {
                     let path = rebuild(space, &store, &queue, &parent, queue.len() - 1, words);
                     return (finish(&mut stats, &store, Outcome::Solved(path)), stats);

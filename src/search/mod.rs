@@ -199,6 +199,26 @@ pub trait Space {
     fn estimate(&self, _s: &[u32]) -> u32 {
         0
     }
+    /// Whether every move flips fixed parts of the state: moves commute and undo
+    /// themselves. Then a shortest path never repeats a move, every order of its moves
+    /// reaches the same state, and the smallest shortest path is in increasing action
+    /// order, so breadth-first search need only extend a path by larger actions.
+    fn commuting(&self) -> bool {
+        false
+    }
+    /// All successors of `s` reached by actions larger than `after`, in action order;
+    /// by default [`Space::successors`], filtered.
+    fn successors_after(&mut self, s: &[u32], after: Action, out: &mut Successors) {
+        self.successors(s, out);
+        let words = self.words();
+        let keep: Vec<usize> = (0..out.len()).filter(|&i| out.actions[i] > after).collect();
+        let mut states = Vec::with_capacity(keep.len() * words);
+        for &i in &keep {
+            states.extend_from_slice(out.state(i, words));
+        }
+        out.actions = keep.iter().map(|&i| out.actions[i]).collect();
+        out.states = states;
+    }
 }
 
 impl Space for Expander<'_> {
@@ -219,6 +239,12 @@ impl Space for Expander<'_> {
     }
     fn estimate(&self, s: &[u32]) -> u32 {
         Expander::estimate(self, s)
+    }
+    fn commuting(&self) -> bool {
+        Expander::commuting(self)
+    }
+    fn successors_after(&mut self, s: &[u32], after: Action, out: &mut Successors) {
+        Expander::successors_after(self, s, after, out)
     }
 }
 
