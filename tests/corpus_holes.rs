@@ -7,18 +7,10 @@ mod common;
 
 use common::drive::Found;
 use common::holes::{moves_from_letters, random_level, Level};
-use puz::compile::Expect;
-use puz::solver::EngineChoice;
-use puz::Puzzle;
 
 const FILE: &str = "puzzles/holes.puz";
 /// The answer of the default (first) level.
 const DEFAULT_ANSWER: u64 = 29;
-
-fn load() -> Puzzle {
-    let text = std::fs::read_to_string(FILE).expect("read the puzzle");
-    Puzzle::load(FILE, text).unwrap_or_else(|d| panic!("{FILE} does not load: {d:?}"))
-}
 
 /// Checks puz's answer `found` on the level `text` against the brute force: same cost,
 /// and the path replays to the goal. Returns the brute force's answer.
@@ -71,19 +63,7 @@ fn brute_force_on_hand_checked_levels() {
 
 #[test]
 fn expectations_in_the_file_match_the_brute_force() {
-    let levels = common::puzfile::shipped_levels(FILE);
-    assert!(levels.len() >= 3, "at least three levels");
-    assert_eq!(
-        levels[0].expect,
-        Some(Some(DEFAULT_ANSWER)),
-        "the default level"
-    );
-    for l in &levels {
-        let want = l
-            .expect
-            .unwrap_or_else(|| panic!("level {:?} has no expect", l.name));
-        assert_eq!(Level::parse(&l.text).solve(), want, "level {:?}", l.name);
-    }
+    common::corpus::expectations_match(FILE, DEFAULT_ANSWER, |text| Level::parse(text).solve());
 }
 
 /// How many random levels the differential test solves.
@@ -91,46 +71,10 @@ const RANDOM_LEVELS: usize = 300;
 
 #[test]
 fn shipped_levels_match_the_brute_force() {
-    let puzzle = load();
-    assert!(puzzle.model.levels.len() >= 3, "at least three levels");
-    for (i, l) in puzzle.model.levels.iter().enumerate() {
-        let what = format!("level {:?}", l.name);
-        let level = puzzle
-            .inline_level(i)
-            .unwrap_or_else(|d| panic!("{what}: {d:?}"));
-        let (_, found) = common::drive::solve_level(&puzzle, level, EngineChoice::Auto, &what);
-        let got = check(&(l.rows.join("\n") + "\n"), found, &what);
-        let pinned = match &l.expect {
-            Some(Expect::Cost(c)) if c.len() == 1 => Some(c[0]),
-            Some(Expect::Unsolvable) => None,
-            other => panic!("{what}: expect clause {other:?}"),
-        };
-        assert_eq!(got, pinned, "{what}: its expect clause, as puz read it");
-        if i == 0 {
-            assert_eq!(got, Some(DEFAULT_ANSWER), "the default level");
-        }
-    }
+    common::corpus::shipped_levels_match(FILE, DEFAULT_ANSWER, check);
 }
 
 #[test]
 fn random_levels_match_the_brute_force() {
-    let puzzle = load();
-    let mut rng = fastrand::Rng::with_seed(0x0b0_1e5);
-    let (mut solved, mut unsolved, mut longest) = (0, 0, 0);
-    for i in 0..RANDOM_LEVELS {
-        let text = random_level(&mut rng);
-        let (_, found) = common::drive::solve_text(&puzzle, &text, EngineChoice::Auto);
-        match check(&text, found, &format!("random level {i}")) {
-            Some(c) => {
-                solved += 1;
-                longest = longest.max(c);
-            }
-            None => unsolved += 1,
-        }
-    }
-    // The levels must exercise both answers and some depth, or the test proves little.
-    assert!(
-        solved >= RANDOM_LEVELS / 4 && unsolved >= RANDOM_LEVELS / 10 && longest >= 6,
-        "solved {solved}, unsolved {unsolved}, longest {longest}"
-    );
+    common::corpus::random_levels_match(FILE, 0x0b0_1e5, RANDOM_LEVELS, random_level, check, 6);
 }

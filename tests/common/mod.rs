@@ -17,6 +17,7 @@ pub mod rushhour;
 pub mod sokoban;
 
 // Issue 9 corpus: holes, keys, tilt, ice cave, robots, Bloxorz with switches.
+pub mod corpus;
 pub mod holes;
 pub mod icecave;
 pub mod keys;
