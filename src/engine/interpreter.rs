@@ -237,7 +237,7 @@ impl Expander<'_> {
             let simple = free.iter().all(|&k| self.lay.slots[k as usize].count == 1);
             let one = |e: &mut Self, d: usize, action: Action, out: &mut Successors| {
                 if simple {
-                    if e.run(s, ops, d) && e.sc.cur != s {
+                    if e.run(s, ops, d) && !same(&e.sc.cur, s) {
                         out.states.extend_from_slice(&e.sc.cur);
                         out.actions.push(action);
                     }
@@ -311,7 +311,7 @@ impl Expander<'_> {
         out: &mut Successors,
     ) {
         if at == free.len() {
-            if self.run(s, ops, d) && self.sc.cur != s {
+            if self.run(s, ops, d) && !same(&self.sc.cur, s) {
                 out.states.extend_from_slice(&self.sc.cur);
                 out.actions.push(action);
             }
@@ -347,10 +347,14 @@ impl Expander<'_> {
             self.sc.bound[k] = self.sc.choice[k];
         }
         let kinds = self.model.pieces.len();
-        for b in &mut self.sc.bound[kinds..] {
-            *b = NONE;
+        if self.sc.bound.len() > kinds {
+            for b in &mut self.sc.bound[kinds..] {
+                *b = NONE;
+            }
         }
-        self.sc.loops.clear();
+        if !self.sc.loops.is_empty() {
+            self.sc.loops.clear();
+        }
         for op in ops {
             if !self.op(op, d) {
                 return false;
@@ -367,7 +371,7 @@ impl Expander<'_> {
     }
 
     /// Puts `slot` at padded cell `p` in `pose` in the scratch state, and marks it moved.
-    #[inline]
+    #[inline(always)]
     pub(super) fn set_place(&mut self, slot: usize, p: usize, pose: usize) {
         let bits = self.lay.slots[self.lay.slot_kind[slot] as usize].bits;
         self.sc.cur[slot] = (p as u32) << bits | pose as u32;
@@ -410,4 +414,11 @@ fn resort_one(run: &mut [u32], mut i: usize) {
         run.swap(i, i + 1);
         i += 1;
     }
+}
+
+/// Whether two states are equal; states differ early (in a piece's word) far more often
+/// than they match, so this stops at the first difference without a library call.
+#[inline]
+fn same(a: &[u32], b: &[u32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }

@@ -961,7 +961,7 @@ impl Expander<'_> {
     }
 
     /// Applies one op to `self.sc.cur`; false when the move cannot go on.
-    #[inline]
+    #[inline(always)]
     pub(super) fn op(&mut self, op: &KOp, d: usize) -> bool {
         match op {
             KOp::Test {
@@ -1079,6 +1079,21 @@ impl Expander<'_> {
                 }
                 self.slide(slot, v, rules)
             }
+            KOp::Check { .. }
+            | KOp::Remove { .. }
+            | KOp::Create { .. }
+            | KOp::Change { .. }
+            | KOp::Count { .. }
+            | KOp::If { .. }
+            | KOp::ForCells { .. } => self.op_general(op, d),
+        }
+    }
+
+    /// The ops beyond the seed mechanics, kept out of [`Expander::op`] so that the seed
+    /// ops stay small enough to inline into the run loop.
+    #[inline(never)]
+    fn op_general(&mut self, op: &KOp, d: usize) -> bool {
+        match op {
             KOp::Check { cond, want } => self.eval(cond, d, *want) == *want,
             KOp::Remove { var } => {
                 let Some(slot) = self.bound_slot(*var) else {
@@ -1180,6 +1195,11 @@ impl Expander<'_> {
                 }
                 true
             }
+            KOp::Test { .. }
+            | KOp::Shift { .. }
+            | KOp::Swap { .. }
+            | KOp::Turn { .. }
+            | KOp::Slide { .. } => unreachable!("Expander::op runs the seed ops itself"),
         }
     }
 
