@@ -15,25 +15,13 @@ const DEFAULT_ANSWER: u64 = 30;
 /// Checks puz's answer `found` on the level `text` against the brute force: same cost,
 /// and the path replays to the goal. Returns the brute force's answer.
 fn check(text: &str, found: Option<Found>, what: &str) -> Option<u64> {
-    let level = Level::parse(text);
-    let want = level.solve();
-    match found {
-        Some((cost, letters)) => {
-            assert_eq!(
-                Some(cost[0]),
-                want,
-                "{what}: puz's cost differs on\n{text}path {letters}"
-            );
-            let replayed = level.replay(&dirs_from_letters(&letters));
-            assert_eq!(
-                replayed,
-                Ok(cost[0]),
-                "{what}: puz's path {letters} on\n{text}"
-            );
-        }
-        None => assert_eq!(want, None, "{what}: puz finds no solution on\n{text}"),
-    }
-    want
+    common::corpus::check_answer(
+        text,
+        found,
+        what,
+        |t| Level::parse(t).solve(),
+        |t, letters| Level::parse(t).replay(&dirs_from_letters(letters)),
+    )
 }
 
 #[test]

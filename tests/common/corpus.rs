@@ -87,3 +87,32 @@ pub fn random_levels_match(
         "solved {solved}, unsolved {unsolved}, longest {deepest}"
     );
 }
+
+/// Checks puz's answer `found` on the level `text` against a reference: the same cost
+/// as `solve` finds, and the path (`replay` of its letters) reaching the goal at that
+/// cost. Returns the reference's answer.
+pub fn check_answer(
+    text: &str,
+    found: Option<Found>,
+    what: &str,
+    solve: impl Fn(&str) -> Option<u64>,
+    replay: impl Fn(&str, &str) -> Result<u64, String>,
+) -> Option<u64> {
+    let want = solve(text);
+    match found {
+        Some((cost, letters)) => {
+            assert_eq!(
+                Some(cost[0]),
+                want,
+                "{what}: puz's cost differs on\n{text}path {letters}"
+            );
+            assert_eq!(
+                replay(text, &letters),
+                Ok(cost[0]),
+                "{what}: puz's path {letters} on\n{text}"
+            );
+        }
+        None => assert_eq!(want, None, "{what}: puz finds no solution on\n{text}"),
+    }
+    want
+}
