@@ -93,7 +93,7 @@ impl<'m> Expander<'m> {
     pub fn new(model: &'m Model, level: Level, budget: &Budget) -> Result<Self, SetupError> {
         let lay = Layout::new(model, &level, budget)?;
         let cells = level.board.rows * level.board.cols;
-        if cells > 1 << 16 && model.moves.iter().any(|m| model.per_cell(m_id(model, m))) {
+        if cells > 1 << 16 && (0..model.moves.len()).any(|i| model.per_cell(MoveId(i as u16))) {
             return Err(SetupError::TooLarge(format!(
                 "the level has {cells} cells, but per-cell moves number their cells in 16 bits: at most 65,536 cells"
             )));
@@ -205,14 +205,4 @@ impl<'m> Expander<'m> {
     pub(crate) fn tile_now(&self, s: &[u32], cell: u32) -> Option<TileId> {
         self.lay.tile_at(s, self.lay.to_padded(cell) as usize)
     }
-}
-
-/// The id of move `m` of `model`.
-fn m_id(model: &Model, m: &crate::compile::MoveProgram) -> MoveId {
-    let i = model
-        .moves
-        .iter()
-        .position(|x| std::ptr::eq(x, m))
-        .unwrap_or(0);
-    MoveId(i as u16)
 }
