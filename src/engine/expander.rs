@@ -6,9 +6,14 @@ use crate::compile::{Action, DirId, Model, MoveId, PieceId, TileId};
 
 use super::budget::{Budget, Cutoff, Pacer};
 use super::interpreter::Scratch;
-use super::layout::Layout;
+use super::layout::{Layout, OFF};
+use super::legality::{LEGAL, LIVE};
 use super::level::Level;
-use super::program::Program;
+use super::program::{KBase, KCond, Program, NO_STEP, STEP_LIVE};
+use crate::compile::Subject;
+
+/// The largest one-step table (entries) built per local move: 16 MiB.
+const STEP_TABLE_MAX: usize = 1 << 22;
 
 /// Why a level could not be set up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,8 +86,12 @@ pub struct Expander<'m> {
     /// Per kind with goal conditions: relaxed distance to the goal of every place.
     pub(super) heuristic: Option<Vec<Option<Vec<u32>>>>,
     pub(super) sc: Scratch,
-    /// The goal's conditions beyond `piece on place`, lowered for this level.
-    pub(super) goal_rest: Vec<super::program::KCond>,
+    /// The goal's conditions beyond `piece on place`, lowered for this level, without
+    /// those folded into `goal_at`.
+    pub(super) goal_rest: Vec<KCond>,
+    /// Goal conditions `piece at cell` on a kind with one copy, folded per kind: the
+    /// copy's slot and, per word value, whether every such condition holds.
+    pub(super) goal_at: Vec<(usize, Vec<bool>)>,
     /// The level's goal picture: per board cell, the piece kind covering it and its tile.
     pub(super) picture: Option<Vec<(Option<PieceId>, TileId)>>,
 }
@@ -119,6 +128,7 @@ impl<'m> Expander<'m> {
             solo: None,
             heuristic: None,
             goal_rest: vec![],
+            goal_at: vec![],
             picture: None,
         };
         e.goal_rest = model
@@ -138,11 +148,134 @@ impl<'m> Expander<'m> {
             e.flags.push(f);
         }
         e.solo = e.solo_form();
+        e.step_tables(budget, &mut pacer)?;
+        e.fold_goal(budget, &mut pacer)?;
         if e.lay.words > 1 && e.prog.local.iter().any(Option::is_some) {
-            budget.room_for(e.lay.ptile.len() as u64 * 4)?;
+            budget.room_for(e.lay.ptile.len() as u64 * 8)?;
             e.sc.occ = vec![0; e.lay.ptile.len()];
         }
         Ok(e)
+    }
+
+    /// Fills the one-step tables of the local moves (see `LocalMove::step`), for states
+    /// of several words (one word is the solo table's case).
+    fn step_tables(&mut self, budget: &Budget, pacer: &mut Pacer) -> Result<(), Cutoff> {
+        let lay = &self.lay;
+        if lay.words < 2 {
+            return Ok(());
+        }
+        let nd = lay.dir_delta.len();
+        for local in self.prog.local.iter_mut().flatten() {
+            let Some(single) = &local.single else {
+                continue;
+            };
+            let k = local.kind;
+            let flags = &self.flags[k];
+            let n = flags.len();
+            if n * nd > STEP_TABLE_MAX || n >= STEP_LIVE as usize {
+                continue;
+            }
+            budget.room_for((n * nd * 4) as u64)?;
+            let bits = lay.slots[k].bits;
+            let mask = (1usize << bits) - 1;
+            let mut step = vec![NO_STEP; n * nd];
+            for w in 0..n {
+                if flags[w] & (LEGAL | LIVE) == 0 {
+                    continue;
+                }
+                for d in 0..nd {
+                    let Some((np, v)) = single[(w & mask) * nd + d] else {
+                        continue;
+                    };
+                    let a = (w >> bits) as isize + v;
+                    let nw = (a.max(0) as usize) << bits | np as usize;
+                    if a < 0 || nw == w || nw >= n || flags[nw] & (LEGAL | LIVE) == 0 {
+                        continue;
+                    }
+                    let live = if flags[nw] & LIVE != 0 { STEP_LIVE } else { 0 };
+                    step[w * nd + d] = nw as u32 | live;
+                }
+            }
+            pacer.tick((n * nd) as u64, budget)?;
+            let foot = &lay.foot[k];
+            let (mut enter, mut enter_at) = (vec![], vec![]);
+            for pose in 0..foot.len() {
+                for d in 0..nd {
+                    let from = enter.len() as u32;
+                    if let Some((np, v)) = single[pose * nd + d] {
+                        let old = &foot[pose];
+                        enter.extend(
+                            foot[np as usize]
+                                .iter()
+                                .filter(|&&dl| !old.contains(&(v + dl))),
+                        );
+                    }
+                    enter_at.push((from, enter.len() as u32));
+                }
+            }
+            local.step = step;
+            local.enter = enter;
+            local.enter_at = enter_at;
+        }
+        Ok(())
+    }
+
+    /// Moves the goal's conditions `piece at cell` (a fixed cell, a kind with one copy)
+    /// out of `goal_rest` into per-word tables: the goal test becomes a lookup.
+    fn fold_goal(&mut self, budget: &Budget, pacer: &mut Pacer) -> Result<(), Cutoff> {
+        fn conjuncts(c: KCond, out: &mut Vec<KCond>) {
+            match c {
+                KCond::And(cs) => cs.into_iter().for_each(|c| conjuncts(c, out)),
+                c => out.push(c),
+            }
+        }
+        let mut all = vec![];
+        for c in std::mem::take(&mut self.goal_rest) {
+            conjuncts(c, &mut all);
+        }
+        let lay = &self.lay;
+        for c in all {
+            let fixed = match &c {
+                KCond::At {
+                    subject: Subject::Piece(k),
+                    cell,
+                    bind: None,
+                } if lay.slots[k.index()].count == 1 => match cell.base {
+                    KBase::Abs(Some(p)) => Some((k.index(), p as isize + cell.fixed)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let Some((k, p)) = fixed else {
+                self.goal_rest.push(c);
+                continue;
+            };
+            let slot = lay.slots[k].start;
+            let n = self.flags[k].len();
+            let at = match self.goal_at.iter().position(|g| g.0 == slot) {
+                Some(i) => i,
+                None => {
+                    budget.room_for(n as u64)?;
+                    self.goal_at.push((slot, vec![true; n]));
+                    self.goal_at.len() - 1
+                }
+            };
+            let on_board = p >= 0 && (p as usize) < lay.ptile.len() && lay.ptile[p as usize] != OFF;
+            let bits = lay.slots[k].bits;
+            let foot = &lay.foot[k];
+            let table = &mut self.goal_at[at].1;
+            for (w, ok) in table.iter_mut().enumerate() {
+                let (a, pose) = ((w >> bits) as isize, w & ((1 << bits) - 1));
+                *ok = *ok
+                    && on_board
+                    && w != 0
+                    && foot
+                        .get(pose)
+                        .is_some_and(|f| f.iter().any(|&dl| a + dl == p));
+            }
+            pacer.tick(n as u64, budget)?;
+        }
+        Ok(())
     }
 
     /// The solo table, when one instance moves alone by one-step local programs and no

@@ -9,7 +9,7 @@ use super::expander::{Expander, Solo};
 use super::layout::{ABSENT, NONE};
 use super::legality::{LEGAL, LIVE};
 use super::program::Actions;
-use super::program::KOp;
+use super::program::{KOp, NO_STEP, STEP_LIVE};
 
 /// Successors of one state: `words` values each, and the action that led to each.
 #[derive(Default)]
@@ -43,9 +43,12 @@ pub(super) struct Scratch {
     pub(crate) param: usize,
     /// The cells of the `for` loops running, innermost last.
     pub(crate) loops: Vec<usize>,
-    /// Per padded cell: the slot (+ 1) covering it in the state being expanded, while
-    /// local moves run; 0 elsewhere.
-    pub(crate) occ: Vec<u32>,
+    /// Per padded cell, while local moves run: `paints << 32 | slot + 1` for the slot
+    /// covering it in the state being expanded; an entry with an older count in its high
+    /// half is stale (no piece), so painting a new state never clears the old one.
+    pub(crate) occ: Vec<u64>,
+    /// How many states were painted into `occ` (wraps to 1, clearing `occ`).
+    paints: u32,
     /// Per kind with several instances: the slot this run chose for it, or `NONE`.
     choice: Vec<u32>,
     /// Bit `i` set when slot `i` moved (slots past 63 are always checked).
@@ -62,6 +65,7 @@ impl Scratch {
             param: 0,
             loops: vec![],
             occ: vec![],
+            paints: 0,
             choice: vec![NONE; kinds],
             moved: 0,
         }
@@ -172,7 +176,7 @@ impl Expander<'_> {
                 continue;
             }
             if !painted && words > 1 && self.prog.local[mi].is_some() {
-                self.paint(s, false);
+                self.paint(s);
                 painted = true;
             }
             if let Some(local) = &self.prog.local[mi] {
@@ -180,6 +184,43 @@ impl Expander<'_> {
                 let (k, bits) = (local.kind, self.lay.slots[local.kind].bits);
                 let mask = (1u32 << bits) - 1;
                 let nd = self.lay.dir_delta.len();
+                if !local.step.is_empty() {
+                    // One-step table: the new word, then only the newly covered cells
+                    // can be blocked.
+                    let now = (self.sc.paints as u64) << 32;
+                    for &d in dirs {
+                        for slot in local.slot..local.slot + local.count {
+                            let w = s[slot];
+                            let e = local.step[w as usize * nd + d];
+                            if e == NO_STEP {
+                                continue;
+                            }
+                            let nw = e & !STEP_LIVE;
+                            let (lo, hi) = local.enter_at[(w & mask) as usize * nd + d];
+                            let a = (nw >> bits) as isize;
+                            if local.enter[lo as usize..hi as usize]
+                                .iter()
+                                .any(|&dl| self.sc.occ[(a + dl) as usize] >= now)
+                            {
+                                continue;
+                            }
+                            let at = out.states.len();
+                            out.states.extend_from_slice(s);
+                            out.states[at + slot] = nw;
+                            if e & STEP_LIVE != 0 && !self.slot_legal(&out.states[at..], slot) {
+                                out.states.truncate(at);
+                                continue;
+                            }
+                            if sorted {
+                                let run =
+                                    &mut out.states[at + local.slot..at + local.slot + local.count];
+                                resort_one(run, slot - local.slot);
+                            }
+                            out.actions.push(Action::new(mv, DirId(d as u16)));
+                        }
+                    }
+                    continue;
+                }
                 for &d in dirs {
                     for slot in local.slot..local.slot + local.count {
                         let w = s[slot];
@@ -262,24 +303,25 @@ impl Expander<'_> {
         self.prog.moves = moves;
         self.prog.free_kinds = free_kinds;
         self.prog.actions = actions;
-        if painted {
-            self.paint(s, true);
-        }
     }
 
-    /// Records in `sc.occ` which slot covers each cell in `s` (slot + 1), or with
-    /// `clear` erases that record again (0: no piece).
-    fn paint(&mut self, s: &[u32], clear: bool) {
+    /// Records in `sc.occ` which slot covers each cell in `s` (see `Scratch::occ`).
+    fn paint(&mut self, s: &[u32]) {
         let lay = &self.lay;
+        self.sc.paints = self.sc.paints.wrapping_add(1);
+        if self.sc.paints == 0 {
+            self.sc.occ.fill(0);
+            self.sc.paints = 1;
+        }
+        let now = (self.sc.paints as u64) << 32;
         for slot in 0..lay.slot_kind.len() {
             if s[slot] == ABSENT {
                 continue;
             }
             let k = lay.slot_kind[slot] as usize;
             let (a, pose) = lay.anchor(s, slot);
-            let v = if clear { 0 } else { slot as u32 + 1 };
             for &dl in &lay.foot[k][pose] {
-                self.sc.occ[(a as isize + dl) as usize] = v;
+                self.sc.occ[(a as isize + dl) as usize] = now | (slot as u64 + 1);
             }
         }
     }
@@ -291,10 +333,11 @@ impl Expander<'_> {
         let lay = &self.lay;
         let bits = lay.slots[k].bits;
         let (a, pose) = ((w >> bits) as usize, (w & ((1 << bits) - 1)) as usize);
-        let me = slot as u32 + 1;
+        let now = (self.sc.paints as u64) << 32;
+        let me = now | (slot as u64 + 1);
         lay.foot[k][pose].iter().any(|&dl| {
             let o = self.sc.occ[(a as isize + dl) as usize];
-            o != 0 && o != me
+            o >= now && o != me
         })
     }
 

@@ -63,6 +63,8 @@ pub(super) struct Layout {
     dyn_tiles: Vec<TileId>,
     /// Per tile: its index in `dyn_tiles`, or `u8::MAX`.
     dyn_of: Vec<u8>,
+    /// Per tile: the board cells that hold it and never change.
+    fixed_count: Vec<u32>,
     /// Bits per mutable cell.
     tile_bits: u32,
     /// Mutable cells per state word.
@@ -170,6 +172,12 @@ impl Layout {
             }
         }
         let mutable_count = mut_cells.len();
+        let mut fixed_count = vec![0u32; model.tiles.len()];
+        for &p in &board_cells {
+            if pmut[p as usize] == NONE {
+                fixed_count[ptile[p as usize] as usize] += 1;
+            }
+        }
         let mut slots = vec![];
         let mut slot_kind = vec![];
         let mut multi_kinds = vec![];
@@ -228,6 +236,7 @@ impl Layout {
             mut_cells,
             dyn_tiles,
             dyn_of,
+            fixed_count,
             tile_bits,
             per_word,
             tiles_at,
@@ -370,6 +379,31 @@ impl Layout {
             [a, b] => Some((*a, *b)),
             _ => None,
         }
+    }
+
+    /// How many board cells hold tile `t` in `s`: the fixed ones, plus the changeable
+    /// ones counted by value (a population count when values are one bit).
+    pub fn count_tile(&self, s: &[u32], t: u16) -> usize {
+        let fixed = self.fixed_count.get(t as usize).copied().unwrap_or(0) as usize;
+        let Some(&v) = self.dyn_of.get(t as usize).filter(|&&v| v != u8::MAX) else {
+            return fixed;
+        };
+        let nm = self.mutable_count;
+        if self.tile_bits != 1 {
+            return fixed + (0..nm).filter(|&i| self.value(s, i) == v as u32).count();
+        }
+        let ones: usize = (0..nm.div_ceil(self.per_word))
+            .map(|w| {
+                let used = (nm - w * self.per_word).min(self.per_word);
+                let mask = if used >= 32 {
+                    u32::MAX
+                } else {
+                    (1 << used) - 1
+                };
+                (s[self.tiles_at + w] & mask).count_ones() as usize
+            })
+            .sum();
+        fixed + if v == 1 { ones } else { nm - ones }
     }
 
     /// The value of mutable cell `i`.

@@ -222,7 +222,11 @@ impl Expander<'_> {
             } else {
                 f & GOAL != 0
             }
-        }) && self.goal_rest.iter().all(|c| self.holds(s, c))
+        }) && self
+            .goal_at
+            .iter()
+            .all(|(slot, ok)| ok.get(s[*slot] as usize).copied().unwrap_or(false))
+            && self.goal_rest.iter().all(|c| self.holds(s, c))
             && self
                 .picture
                 .as_ref()
@@ -270,12 +274,7 @@ impl Expander<'_> {
                 op.holds(n as i64, *value)
             }
             KCond::CountTiles { tile, op, value } => {
-                let n = lay
-                    .board_cells
-                    .iter()
-                    .filter(|&&p| lay.tile_at(s, p as usize).is_some_and(|t| t.0 == *tile))
-                    .count();
-                op.holds(n as i64, *value)
+                op.holds(lay.count_tile(s, *tile) as i64, *value)
             }
             KCond::Const(b) => *b,
             KCond::Counter { word, op, value } => op.holds(s[*word] as i64, *value),

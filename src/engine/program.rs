@@ -24,14 +24,14 @@ pub(super) enum Delta {
 /// move's direction.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct KCell {
-    base: KBase,
-    fixed: isize,
+    pub(super) base: KBase,
+    pub(super) fixed: isize,
     mult: i32,
 }
 
 /// Where a resolved cell starts.
 #[derive(Clone, Copy, Debug)]
-enum KBase {
+pub(super) enum KBase {
     /// The anchor of the copy bound to this variable.
     Var(usize),
     /// The move's cell.
@@ -168,7 +168,22 @@ pub(super) struct LocalMove {
     steps: Vec<KOp>,
     /// For one-step programs: per `pose * dirs + dir`, the new pose and anchor delta.
     pub(crate) single: Option<Vec<Option<(u32, isize)>>>,
+    /// For one-step programs on states of several words, once the flag tables exist
+    /// (`Expander::step_tables`): per `word * dirs + dir`, the word after the step, or
+    /// [`NO_STEP`] when the step leaves the board, reaches a place no pose may take or
+    /// changes nothing; [`STEP_LIVE`] is set when the new place needs the in-play
+    /// legality check. Empty when the table would be too large.
+    pub(crate) step: Vec<u32>,
+    /// Per `pose * dirs + dir`: the range of `enter` listing the cells the step newly
+    /// covers, as deltas from the new anchor (the only cells another piece can block).
+    pub(crate) enter_at: Vec<(u32, u32)>,
+    pub(crate) enter: Vec<isize>,
 }
+
+/// A step that is not a move (see [`LocalMove::step`]).
+pub(super) const NO_STEP: u32 = u32::MAX;
+/// The bit of a [`LocalMove::step`] entry whose new place has changeable cells.
+pub(super) const STEP_LIVE: u32 = 1 << 31;
 
 /// What a move's actions range over, for this level.
 #[derive(Clone, Debug)]
@@ -757,6 +772,9 @@ fn local_form(model: &Model, lay: &Layout, ops: &[KOp]) -> Option<LocalMove> {
         kind,
         steps: ops.to_vec(),
         single,
+        step: vec![],
+        enter_at: vec![],
+        enter: vec![],
     })
 }
 
@@ -919,16 +937,7 @@ impl Expander<'_> {
                 op.holds(n as i64, *value)
             }
             KCond::CountTiles { tile, op, value } => {
-                let lay = &self.lay;
-                let n = lay
-                    .board_cells
-                    .iter()
-                    .filter(|&&p| {
-                        lay.tile_at(&self.sc.cur, p as usize)
-                            .is_some_and(|t| t.0 == *tile)
-                    })
-                    .count();
-                op.holds(n as i64, *value)
+                op.holds(self.lay.count_tile(&self.sc.cur, *tile) as i64, *value)
             }
             KCond::Const(b) => *b,
             KCond::Counter { word, op, value } => op.holds(self.sc.cur[*word] as i64, *value),

@@ -5,7 +5,6 @@
 //! states live in an arena and a hash table maps them to sequential ids.
 
 use hashbrown::HashTable;
-use std::hash::BuildHasher;
 
 /// States up to this many possible ids use dense arrays.
 const DENSE_LIMIT: u64 = 1 << 26;
@@ -31,7 +30,6 @@ pub struct HashedStore {
     words: usize,
     arena: Vec<u32>,
     table: HashTable<u32>,
-    hasher: hashbrown::DefaultHashBuilder,
 }
 
 impl StateStore {
@@ -50,7 +48,6 @@ impl StateStore {
                 words: radix.len(),
                 arena: vec![],
                 table: HashTable::new(),
-                hasher: Default::default(),
             }),
         }
     }
@@ -61,7 +58,6 @@ impl StateStore {
             words,
             arena: vec![],
             table: HashTable::new(),
-            hasher: Default::default(),
         })
     }
 
@@ -108,7 +104,7 @@ impl StateStore {
                 (d.seen[id as usize / 64] >> (id % 64) & 1 == 1).then_some(id)
             }
             StateStore::Hashed(h) => {
-                let hash = h.hasher.hash_one(s);
+                let hash = hash_words(s);
                 h.table.find(hash, |&id| h.get(id) == s).copied()
             }
         }
@@ -157,16 +153,40 @@ impl HashedStore {
     }
 
     fn insert(&mut self, s: &[u32]) -> Result<u32, u32> {
-        let hash = self.hasher.hash_one(s);
-        let (arena, words, hasher) = (&self.arena, self.words, &self.hasher);
+        let hash = hash_words(s);
+        let (arena, words) = (&self.arena, self.words);
         let get = |id: u32| &arena[id as usize * words..id as usize * words + words];
         if let Some(&id) = self.table.find(hash, |&id| get(id) == s) {
             return Err(id);
         }
         let id = self.table.len() as u32;
         self.table
-            .insert_unique(hash, id, |&id| hasher.hash_one(get(id)));
+            .insert_unique(hash, id, |&id| hash_words(get(id)));
         self.arena.extend_from_slice(s);
         Ok(id)
     }
+}
+
+/// The hash of a packed state: two words at a time through a multiply-xorshift round,
+/// then the MurmurHash3 finalizer, so every input bit reaches the high bits the table's
+/// tags use and the low bits its buckets use. A generic `Hash` of the slice costs a round
+/// per word plus one for the length; states are short, so this is several times cheaper.
+#[inline]
+pub(crate) fn hash_words(s: &[u32]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = s.len() as u64;
+    let mut pairs = s.chunks_exact(2);
+    for p in &mut pairs {
+        h = (h ^ (p[0] as u64 | (p[1] as u64) << 32)).wrapping_mul(K);
+        h ^= h >> 29;
+    }
+    if let [w] = pairs.remainder() {
+        h = (h ^ *w as u64).wrapping_mul(K);
+        h ^= h >> 29;
+    }
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ h >> 33
 }

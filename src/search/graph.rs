@@ -128,21 +128,25 @@ impl StateGraph {
         s
     }
 
-    /// Nodes from which some goal is reachable.
-    fn live(&self, budget: &Budget) -> Result<Vec<bool>, Cutoff> {
+    /// Nodes from which some goal is reachable, by a breadth-first search backwards
+    /// from the goals over `into` (each node's predecessors).
+    fn live(&self, into: &Adjacency, budget: &Budget) -> Result<Vec<bool>, Cutoff> {
         let g = &self.graph;
         let mut pacer = Pacer::default();
         let mut live = vec![false; g.node_count()];
-        let mut queue: VecDeque<NodeIndex> = g.node_indices().filter(|&n| g[n].goal).collect();
+        let mut queue: VecDeque<u32> = g
+            .node_indices()
+            .filter(|&n| g[n].goal)
+            .map(|n| n.index() as u32)
+            .collect();
         for &n in &queue {
-            live[n.index()] = true;
+            live[n as usize] = true;
         }
         while let Some(n) = queue.pop_front() {
             pacer.tick(1, budget)?;
-            for e in g.edges_directed(n, Direction::Incoming) {
-                let p = e.source();
-                if !live[p.index()] {
-                    live[p.index()] = true;
+            for &p in into.of(n) {
+                if !live[p as usize] {
+                    live[p as usize] = true;
                     queue.push_back(p);
                 }
             }
@@ -214,13 +218,17 @@ impl StateGraph {
     pub fn analyze(&self, budget: &Budget) -> Result<Analysis, Cutoff> {
         let g = &self.graph;
         let mut pacer = Pacer::default();
-        let live = self.live(budget)?;
+        budget.room_for(8 * (g.node_count() + 1 + g.edge_count()) as u64)?;
+        let (from, into) = Adjacency::both(g);
+        pacer.tick(2 * g.edge_count() as u64, budget)?;
+        let live = self.live(&into, budget)?;
+        drop(into);
         let dead = live.iter().filter(|&&l| !l).count();
         let into_dead = g
             .edge_references()
             .filter(|e| live[e.source().index()] && !live[e.target().index()])
             .count();
-        let comp = components(g, budget)?;
+        let comp = components(&from, budget)?;
         let count = comp.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
         let mut sizes = vec![0usize; count];
         for &c in &comp {
@@ -237,7 +245,7 @@ impl StateGraph {
         }
         let optimal = g.node_weights().filter(|w| w.goal).map(|w| w.depth).min();
         let optimal_solutions = match optimal {
-            Some(best) => Some(self.count_shortest(best, budget)?),
+            Some(best) => Some(self.count_shortest(&from, best, budget)?),
             None => None,
         };
         Ok(Analysis {
@@ -259,17 +267,27 @@ impl StateGraph {
     /// Distinct move sequences of `best` moves from the start to a goal at depth `best`:
     /// path counts over the layered graph of depth-increasing edges, in `u128` while they
     /// fit and exactly beyond.
-    fn count_shortest(&self, best: u32, budget: &Budget) -> Result<Count, Cutoff> {
-        match self.count_with::<u128>(best, budget)? {
+    fn count_shortest(
+        &self,
+        from: &Adjacency,
+        best: u32,
+        budget: &Budget,
+    ) -> Result<Count, Cutoff> {
+        match self.count_with::<u128>(from, best, budget)? {
             Some(n) => Ok(Count::from(n)),
             None => Ok(self
-                .count_with::<Count>(best, budget)?
+                .count_with::<Count>(from, best, budget)?
                 .expect("exact counts never overflow")),
         }
     }
 
     /// [`Self::count_shortest`] in the number type `N`; `None` when it overflows.
-    fn count_with<N: Ways>(&self, best: u32, budget: &Budget) -> Result<Option<N>, Cutoff> {
+    fn count_with<N: Ways>(
+        &self,
+        from: &Adjacency,
+        best: u32,
+        budget: &Budget,
+    ) -> Result<Option<N>, Cutoff> {
         let g = &self.graph;
         let mut pacer = Pacer::default();
         let mut ways: Vec<N> = vec![N::zero(); g.node_count()];
@@ -290,9 +308,9 @@ impl StateGraph {
             }
             pacer.tick(1, budget)?;
             let w = std::mem::replace(&mut ways[v.index()], N::zero());
-            for e in g.edges(v) {
-                let t = e.target();
-                if g[t].depth == depth + 1 && !ways[t.index()].add(&w) {
+            for &t in from.of(v.index() as u32) {
+                let t = t as usize;
+                if g[NodeIndex::new(t)].depth == depth + 1 && !ways[t].add(&w) {
                     return Ok(None);
                 }
             }
@@ -340,11 +358,59 @@ impl Ways for Count {
     }
 }
 
+/// A graph's edges as compact arrays: per node, its neighbours on one side, in edge
+/// order. Walking them reads memory in order, where petgraph's per-node edge lists jump
+/// (incoming edges of a node were added from all over the graph).
+struct Adjacency {
+    /// `start[v]..start[v + 1]` indexes `next` for node `v`.
+    start: Vec<u32>,
+    next: Vec<u32>,
+}
+
+impl Adjacency {
+    /// The successors and the predecessors of every node of `g`.
+    fn both(g: &DiGraph<StateNode, Action>) -> (Adjacency, Adjacency) {
+        let pairs = || g.raw_edges().iter().map(|e| (e.source(), e.target()));
+        let from = Adjacency::new(g.node_count(), pairs().map(|(a, b)| (a.index(), b.index())));
+        let into = Adjacency::new(g.node_count(), pairs().map(|(a, b)| (b.index(), a.index())));
+        (from, into)
+    }
+
+    /// Adjacency of `n` nodes from `(node, neighbour)` pairs, by a counting sort.
+    fn new(n: usize, pairs: impl Iterator<Item = (usize, usize)> + Clone) -> Adjacency {
+        let mut start = vec![0u32; n + 1];
+        for (a, _) in pairs.clone() {
+            start[a + 1] += 1;
+        }
+        for v in 0..n {
+            start[v + 1] += start[v];
+        }
+        let mut fill = start.clone();
+        let mut next = vec![0u32; start[n] as usize];
+        for (a, b) in pairs {
+            next[fill[a] as usize] = b as u32;
+            fill[a] += 1;
+        }
+        Adjacency { start, next }
+    }
+
+    /// The neighbours of node `v`.
+    #[inline]
+    fn of(&self, v: u32) -> &[u32] {
+        &self.next[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
+    }
+
+    /// The number of nodes.
+    fn nodes(&self) -> usize {
+        self.start.len() - 1
+    }
+}
+
 /// The strongly connected component of every node (numbered from 0), by an iterative
-/// Tarjan search that checks the budget as it goes.
-fn components(g: &DiGraph<StateNode, Action>, budget: &Budget) -> Result<Vec<u32>, Cutoff> {
+/// Tarjan search over the successor arrays that checks the budget as it goes.
+fn components(from: &Adjacency, budget: &Budget) -> Result<Vec<u32>, Cutoff> {
     const NONE: u32 = u32::MAX;
-    let n = g.node_count();
+    let n = from.nodes();
     let mut pacer = Pacer::default();
     let mut index = vec![NONE; n];
     let mut low = vec![0u32; n];
@@ -353,8 +419,8 @@ fn components(g: &DiGraph<StateNode, Action>, budget: &Budget) -> Result<Vec<u32
     let mut stack: Vec<u32> = vec![];
     let mut next_index = 0u32;
     let mut next_comp = 0u32;
-    // Call frames: a node and the edges still to look at.
-    let mut frames: Vec<(u32, petgraph::graph::Edges<'_, Action, petgraph::Directed>)> = vec![];
+    // Call frames: a node and the position in `from.next` of the next edge to look at.
+    let mut frames: Vec<(u32, u32)> = vec![];
     for root in 0..n as u32 {
         if index[root as usize] != NONE {
             continue;
@@ -367,38 +433,36 @@ fn components(g: &DiGraph<StateNode, Action>, budget: &Budget) -> Result<Vec<u32
         visit(root, &mut index, &mut low, &mut next_index);
         stack.push(root);
         on_stack[root as usize] = true;
-        frames.push((root, g.edges(NodeIndex::new(root as usize))));
-        while let Some((v, edges)) = frames.last_mut() {
+        frames.push((root, from.start[root as usize]));
+        while let Some((v, at)) = frames.last_mut() {
             let v = *v;
             pacer.tick(1, budget)?;
-            match edges.next() {
-                Some(e) => {
-                    let w = e.target().index() as u32;
-                    if index[w as usize] == NONE {
-                        visit(w, &mut index, &mut low, &mut next_index);
-                        stack.push(w);
-                        on_stack[w as usize] = true;
-                        frames.push((w, g.edges(NodeIndex::new(w as usize))));
-                    } else if on_stack[w as usize] {
-                        low[v as usize] = low[v as usize].min(index[w as usize]);
-                    }
+            if *at < from.start[v as usize + 1] {
+                let w = from.next[*at as usize];
+                *at += 1;
+                if index[w as usize] == NONE {
+                    visit(w, &mut index, &mut low, &mut next_index);
+                    stack.push(w);
+                    on_stack[w as usize] = true;
+                    frames.push((w, from.start[w as usize]));
+                } else if on_stack[w as usize] {
+                    low[v as usize] = low[v as usize].min(index[w as usize]);
                 }
-                None => {
-                    frames.pop();
-                    if let Some(&(parent, _)) = frames.last() {
-                        low[parent as usize] = low[parent as usize].min(low[v as usize]);
-                    }
-                    if low[v as usize] == index[v as usize] {
-                        loop {
-                            let w = stack.pop().expect("v is on the stack");
-                            on_stack[w as usize] = false;
-                            comp[w as usize] = next_comp;
-                            if w == v {
-                                break;
-                            }
+            } else {
+                frames.pop();
+                if let Some(&(parent, _)) = frames.last() {
+                    low[parent as usize] = low[parent as usize].min(low[v as usize]);
+                }
+                if low[v as usize] == index[v as usize] {
+                    loop {
+                        let w = stack.pop().expect("v is on the stack");
+                        on_stack[w as usize] = false;
+                        comp[w as usize] = next_comp;
+                        if w == v {
+                            break;
                         }
-                        next_comp += 1;
                     }
+                    next_comp += 1;
                 }
             }
         }
@@ -452,7 +516,8 @@ mod tests {
                 .map(|_| ((next() % n as u64) as u32, (next() % n as u64) as u32))
                 .collect();
             let g = graph(n, &edges);
-            let ours = partition(&components(&g, &Budget::default()).expect("no budget"));
+            let (from, _) = Adjacency::both(&g);
+            let ours = partition(&components(&from, &Budget::default()).expect("no budget"));
             let mut theirs: Vec<Vec<usize>> = petgraph::algo::kosaraju_scc(&g)
                 .into_iter()
                 .map(|c| {
@@ -470,7 +535,8 @@ mod tests {
     fn a_long_cycle_does_not_overflow_the_stack() {
         let n = 200_000u32;
         let edges: Vec<(u32, u32)> = (0..n).map(|v| (v, (v + 1) % n)).collect();
-        let comp = components(&graph(n as usize, &edges), &Budget::default()).expect("no budget");
+        let (from, _) = Adjacency::both(&graph(n as usize, &edges));
+        let comp = components(&from, &Budget::default()).expect("no budget");
         assert!(comp.iter().all(|&c| c == comp[0]));
     }
 }
