@@ -815,6 +815,25 @@ pub enum Problem {
         first: SourceSpan,
     },
 
+    /// A pose chosen in the legend for something that is not a piece: `'.' floor.east` or
+    /// `'o' floor + goal.east`.
+    #[error("`{name}` is a {found}, so it has no pose `{pose}`")]
+    #[diagnostic(
+        code(puz::check::pose_of_non_piece),
+        help("only a piece chooses a start pose (`'>' floor + turtle.east`); write `{name}` without `.{pose}`")
+    )]
+    PoseOfNonPiece {
+        /// The tile or mark.
+        name: String,
+        /// What it is: "tile" or "mark".
+        found: &'static str,
+        /// The pose written after it.
+        pose: String,
+        /// The pose as written.
+        #[label("not a piece's pose")]
+        span: SourceSpan,
+    },
+
     /// A level with rows of different lengths.
     #[error("level row {row} has {found} cells, but the first row has {expected}")]
     #[diagnostic(
@@ -916,6 +935,25 @@ pub enum Problem {
         /// How many cells the group has.
         count: usize,
         /// The piece's footprints, and any symbols that may not share a copy.
+        #[help]
+        help: String,
+    },
+
+    /// Cells drawn with legend symbols that choose one pose (`'>' floor + turtle.east`)
+    /// that copies of that pose's footprint do not cover exactly.
+    #[error("the cells placing `{piece}.{pose}` do not split into copies of pose `{pose}`")]
+    #[diagnostic(code(puz::level::pose_not_tiled))]
+    PoseNotTiled {
+        /// The piece's name.
+        piece: String,
+        /// The pose the symbols choose.
+        pose: String,
+        /// The group of cells.
+        #[label("these {count} cells")]
+        span: SourceSpan,
+        /// How many cells the group has.
+        count: usize,
+        /// The symbols, the pose's footprint, and how else to draw the piece.
         #[help]
         help: String,
     },
