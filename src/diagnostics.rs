@@ -949,11 +949,9 @@ pub enum Problem {
         /// The pose the symbols choose.
         pose: String,
         /// The group of cells.
-        #[label("these {count} cells")]
+        #[label("these cells")]
         span: SourceSpan,
-        /// How many cells the group has.
-        count: usize,
-        /// The symbols, the pose's footprint, and how else to draw the piece.
+        /// The symbols and the pose's footprint.
         #[help]
         help: String,
     },

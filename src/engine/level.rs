@@ -480,9 +480,8 @@ impl Placing<'_, '_> {
             piece: kind.name.clone(),
             pose: pose.name.clone(),
             span: cells_span(self.grid, cells),
-            count: cells.len(),
             help: format!(
-                "{} start(s) `{}` in pose `{}`, so each copy covers exactly its footprint: {}{}",
+                "cells drawn with {} start `{}` in pose `{}`, whose footprint is {}: draw whole copies of it{}",
                 symbols_text(self.model, self.grid, cells),
                 kind.name,
                 pose.name,
