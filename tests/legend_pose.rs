@@ -182,7 +182,11 @@ fn the_start_pose_changes_the_answer() {
             "start {sym}"
         );
     }
-    let facing = |sym: char| placed(&with_level(TURTLE, &[&format!("{sym}..o")]))[0].2.clone();
+    let facing = |sym: char| {
+        placed(&with_level(TURTLE, &[&format!("{sym}..o")]))[0]
+            .2
+            .clone()
+    };
     assert_eq!(
         ['t', '^', '>', 'v', '<'].map(facing),
         ["north", "north", "east", "south", "west"]
@@ -258,7 +262,9 @@ fn cells_a_chosen_pose_does_not_cover_are_reported_where_they_are() {
     );
     assert!(r.contains("these cells"), "{r}");
     assert!(
-        r.contains("cells drawn with '<' start `train` in pose `west`, whose footprint is (0, 0) (0, 1)"),
+        r.contains(
+            "cells drawn with '<' start `train` in pose `west`, whose footprint is (0, 0) (0, 1)"
+        ),
         "{r}"
     );
     // A named train whose one `<` cell is half a footprint.
@@ -280,7 +286,10 @@ fn cells_a_chosen_pose_does_not_cover_are_reported_where_they_are() {
 fn legend_poses_are_checked() {
     // An unknown pose: the piece's poses are suggested.
     let typo = TURTLE.replace("turtle.east", "turtle.eats");
-    assert_eq!(codes(&with_level(&typo, &["t.o"])), ["puz::check::unknown_name"]);
+    assert_eq!(
+        codes(&with_level(&typo, &["t.o"])),
+        ["puz::check::unknown_name"]
+    );
     let r = report(&with_level(&typo, &["t.o"]));
     assert!(r.contains("unknown pose `eats`"), "{r}");
     assert!(r.contains("east"), "{r}");
@@ -291,7 +300,10 @@ fn legend_poses_are_checked() {
         ["puz::check::pose_of_non_piece"]
     );
     let r = report(&with_level(&mark, &["t.o"]));
-    assert!(r.contains("`goal` is a mark, so it has no pose `east`"), "{r}");
+    assert!(
+        r.contains("`goal` is a mark, so it has no pose `east`"),
+        "{r}"
+    );
     let tile = TURTLE.replace("'.' floor ", "'.' floor.east ");
     assert_eq!(
         codes(&with_level(&tile, &["t.o"])),
@@ -398,4 +410,21 @@ fn shipped_puzzles_still_load() {
         n += 1;
     }
     assert!(n >= 10, "only {n} puzzles found");
+}
+
+#[test]
+fn goal_pictures_refuse_symbols_that_choose_a_pose() {
+    // A picture checks which piece covers each cell, not its pose: `>` in a picture
+    // would promise a facing the goal never checks, so it is refused, and `t` (no pose
+    // chosen) draws the finished board.
+    let picture = |sym: char| {
+        format!(
+            "{}\nlevel \"pic\" \"\"\"\n  >...\n  \"\"\" goal \"\"\"\n  ...{sym}\n  \"\"\"\n",
+            TURTLE.replace("goal turtle on goal", "")
+        )
+    };
+    assert_eq!(codes(&picture('>')), ["puz::level::pose_in_picture"]);
+    let r = report(&picture('>'));
+    assert!(r.contains("draw it with 't'"), "{r}");
+    assert_eq!(answer(&picture('t')), (vec![3], "eee".to_string()));
 }

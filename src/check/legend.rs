@@ -50,7 +50,11 @@ fn entry(e: &LegendEntry, look: &Lookup) -> Vec<Problem> {
     let mut out: Vec<Problem> = vec![];
     match look.tile(&e.tile) {
         Some(p) => out.push(p),
-        None => out.extend(e.tile_pose.as_ref().map(|pose| no_pose(&e.tile, Thing::Tile, pose))),
+        None => out.extend(
+            e.tile_pose
+                .as_ref()
+                .map(|pose| no_pose(&e.tile, Thing::Tile, pose)),
+        ),
     }
     let mut placed: HashMap<&str, Span> = HashMap::new();
     for x in &e.extras {

@@ -25,18 +25,21 @@ pub fn render_as(exp: &Expander, s: &[u32], form: GridForm, written: &[Option<u1
     let board = &exp.level.board;
     // Poses matter only to a legend with a symbol that chooses one; any other draws as
     // before, every symbol placing a piece in whatever pose it has.
-    let occupant: Vec<Option<(PieceId, Option<PoseId>)>> =
-        if model.legend.iter().any(|x| x.poses.iter().any(Option::is_some)) {
-            exp.occupancy_with_poses(s)
-                .into_iter()
-                .map(|o| o.map(|(p, q)| (p, Some(q))))
-                .collect()
-        } else {
-            exp.occupancy(s)
-                .into_iter()
-                .map(|o| o.map(|p| (p, None)))
-                .collect()
-        };
+    let occupant: Vec<Option<(PieceId, Option<PoseId>)>> = if model
+        .legend
+        .iter()
+        .any(|x| x.poses.iter().any(Option::is_some))
+    {
+        exp.occupancy_with_poses(s)
+            .into_iter()
+            .map(|o| o.map(|(p, q)| (p, Some(q))))
+            .collect()
+    } else {
+        exp.occupancy(s)
+            .into_iter()
+            .map(|o| o.map(|p| (p, None)))
+            .collect()
+    };
     let default_pose: Vec<Vec<bool>> = model
         .pieces
         .iter()
@@ -95,7 +98,10 @@ fn symbol_for(
     default_pose: &[Vec<bool>],
 ) -> String {
     let Cell {
-        tile, piece: held, marks, ..
+        tile,
+        piece: held,
+        marks,
+        ..
     } = *cell;
     let piece = held.map(|(p, _)| p);
     // 2: the symbol places the piece in its pose (or there is no piece); 1: it places the
@@ -141,7 +147,12 @@ fn symbol_for(
             .iter()
             .enumerate()
             .filter(|(_, s)| usable(&s.key))
-            .map(|(i, s)| ((score(s), pose_fit(s), used.get(i).copied().unwrap_or(0)), s))
+            .map(|(i, s)| {
+                (
+                    (score(s), pose_fit(s), used.get(i).copied().unwrap_or(0)),
+                    s,
+                )
+            })
             .filter(|((sc, _, _), _)| *sc > 0)
             .max_by_key(|(key, _)| *key)
             .map(|((sc, _, _), s)| (sc, s))
@@ -185,7 +196,9 @@ pub fn file_symbols(model: &Model, text: &str) -> Vec<Option<u16>> {
     written(model, &rows.rows, model.default_form())
 }
 
-fn written(model: &Model, rows: &[&str], form: GridForm) -> Vec<Option<u16>> {
+/// The legend entry each cell of `rows` is written with, in reading order (`None` for a
+/// symbol the legend lacks).
+pub(crate) fn written(model: &Model, rows: &[&str], form: GridForm) -> Vec<Option<u16>> {
     let index: std::collections::HashMap<&KeyValue, u16> = model
         .legend
         .iter()

@@ -110,7 +110,12 @@ fn a_legend_piece_may_choose_its_pose() {
     let extras: Vec<(&str, Option<&str>)> = e
         .extras
         .iter()
-        .map(|r| (r.piece.text.as_str(), r.pose.as_ref().map(|p| p.text.as_str())))
+        .map(|r| {
+            (
+                r.piece.text.as_str(),
+                r.pose.as_ref().map(|p| p.text.as_str()),
+            )
+        })
         .collect();
     assert_eq!(extras, [("turtle", Some("east")), ("goal", None)]);
     let ItemKind::Legend(entries) = only_item("legend { '.' floor.east }") else {
