@@ -380,6 +380,11 @@ fn the_binary_names_the_moves_and_draws_poses_with_their_symbols() {
         .filter(|l| l.len() == 4 && l.ends_with(['o', '>', 't']))
         .collect();
     assert_eq!(boards, ["t..o", ">..o", ".>.o", "..>o", "...>"], "{text}");
+    // `puz compile --dump` shows the pose a symbol chooses.
+    let out = puz(&["compile", path, "--dump"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("'t' t0 floor + p0 turtle\n"), "{text}");
+    assert!(text.contains("'>' t0 floor + p0 turtle.east\n"), "{text}");
     // `puz test` checks expected answers that depend on the start pose.
     let levels = format!(
         "{TURTLE}\nlevel \"east\" \"\"\"\n  >..o\n  \"\"\" expect 3\nlevel \"west\" \"\"\"\n  <..o\n  \"\"\" expect 5\n"
@@ -426,5 +431,8 @@ fn goal_pictures_refuse_symbols_that_choose_a_pose() {
     assert_eq!(codes(&picture('>')), ["puz::level::pose_in_picture"]);
     let r = report(&picture('>'));
     assert!(r.contains("draw it with 't'"), "{r}");
+    // With no symbol of that meaning but the pose, the help offers a free one.
+    let r = report(&picture('>').replace("'t' floor + turtle\n", ""));
+    assert!(r.contains("add `'a' floor + turtle` to the legend"), "{r}");
     assert_eq!(answer(&picture('t')), (vec![3], "eee".to_string()));
 }

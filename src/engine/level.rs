@@ -218,18 +218,22 @@ impl Level {
         for (pi, kind) in model.pieces.iter().enumerate() {
             let pid = PieceId(pi as u16);
             let single = kind.poses.iter().all(|p| p.cells.len() == 1);
-            // The groups of every pose choice (rule 0 keeps them apart), in reading order
-            // of their first cells.
-            let mut groups: Vec<(Vec<usize>, Option<PoseId>)> = vec![];
+            // Each pose choice drawn (rule 0 keeps them apart) with the footprints that tile
+            // its cells, and the groups of all of them in reading order of their first
+            // cells, each with its choice's index in `choices`.
+            let mut choices: Vec<(Option<PoseId>, Vec<placement::Shape>)> = vec![];
+            let mut groups: Vec<(Vec<usize>, usize)> = vec![];
             for (choice, cells) in std::mem::take(&mut piece_cells[pi]).into_iter().enumerate() {
                 if cells.is_empty() {
                     continue;
                 }
                 let chosen = choice.checked_sub(1).map(|q| PoseId(q as u16));
+                let c = choices.len();
+                choices.push((chosen, placement::shapes(kind, chosen)));
                 groups.extend(
                     placement::group_cells(grid, &cells, single, &class, &mut index)
                         .into_iter()
-                        .map(|g| (g, chosen)),
+                        .map(|g| (g, c)),
                 );
             }
             groups.sort_by_key(|(g, _)| g[0]);
@@ -241,9 +245,9 @@ impl Level {
             };
             if kind.anonymous {
                 let mut found: Vec<(usize, Instance)> = vec![];
-                for (g, chosen) in &groups {
-                    let shapes = placement::shapes(kind, *chosen);
-                    match place.copies(g, *chosen, &shapes, &mut index) {
+                for (g, c) in &groups {
+                    let (chosen, shapes) = &choices[*c];
+                    match place.copies(g, *chosen, shapes, &mut index) {
                         Ok(copies) => found.extend(copies),
                         Err(p) => problems.push(p),
                     }
@@ -252,8 +256,9 @@ impl Level {
                 instances.extend(found.into_iter().map(|(_, i)| i));
                 continue;
             }
-            for (g, chosen) in &groups {
-                match place.one(g, *chosen) {
+            for (g, c) in &groups {
+                let (chosen, shapes) = &choices[*c];
+                match place.one(g, *chosen, shapes) {
                     Ok(inst) => instances.push(inst),
                     Err(p) => problems.push(p),
                 }
@@ -334,12 +339,18 @@ pub(crate) fn pose_in_picture(
     let (pid, q) = (s.pieces[at], s.poses[at]?);
     let kind = &model.pieces[pid.index()];
     // The same meaning with no pose chosen.
-    let plain = model.legend.iter().find(|o| {
-        o.tile == s.tile
-            && o.marks == s.marks
-            && o.pieces == s.pieces
-            && o.poses.iter().all(Option::is_none)
-    });
+    // Tile, marks and pieces, in any order.
+    let meaning = |x: &crate::compile::Symbol| {
+        let mut marks: Vec<u16> = x.marks.iter().map(|k| k.0).collect();
+        let mut pieces: Vec<u16> = x.pieces.iter().map(|p| p.0).collect();
+        marks.sort_unstable();
+        pieces.sort_unstable();
+        (x.tile.0, marks, pieces)
+    };
+    let plain = model
+        .legend
+        .iter()
+        .find(|o| o.poses.iter().all(Option::is_none) && meaning(o) == meaning(s));
     let instead = match plain {
         Some(o) => format!("draw it with {}", o.key),
         None => {
@@ -546,7 +557,12 @@ impl Placing<'_, '_> {
     /// The one copy of a named piece that a group of cells places: in the chosen pose,
     /// else the first declared pose of the group's shape. Two symbols of one meaning in
     /// the group are two copies, so no pose fits.
-    fn one(&self, cells: &[usize], chosen: Option<PoseId>) -> Result<Instance, Problem> {
+    fn one(
+        &self,
+        cells: &[usize],
+        chosen: Option<PoseId>,
+        shapes: &[placement::Shape],
+    ) -> Result<Instance, Problem> {
         let kind = self.kind();
         let cols = self.grid.cols;
         let (r0, c0) = ((cells[0] / cols) as i64, (cells[0] % cols) as i64);
@@ -555,7 +571,6 @@ impl Placing<'_, '_> {
             .map(|&c| ((c / cols) as i64 - r0, (c % cols) as i64 - c0))
             .collect();
         let one_meaning = placement::same_meaning_pair(self.grid, self.class, cells).is_none();
-        let shapes = placement::shapes(kind, chosen);
         let hit = shapes
             .iter()
             .position(|s| s.offsets() == offsets.as_slice());
@@ -567,7 +582,7 @@ impl Placing<'_, '_> {
                 };
                 Ok(Instance {
                     piece: self.pid,
-                    cell: placed.anchor(&shapes, cols) as u32,
+                    cell: placed.anchor(shapes, cols) as u32,
                     pose: shapes[s].pose,
                 })
             }
