@@ -392,6 +392,25 @@ pub enum Problem {
         span: SourceSpan,
     },
 
+    /// A goal picture drawn with a legend symbol that chooses a pose: pictures compare the
+    /// piece kind covering each cell, never its pose, so the pose would be ignored.
+    #[error("the goal picture of level `{level}` draws {symbol}, which chooses the pose `{pose}`")]
+    #[diagnostic(code(puz::level::pose_in_picture))]
+    PoseInPicture {
+        /// The level.
+        level: String,
+        /// The symbol, e.g. `'>'`.
+        symbol: String,
+        /// The piece and the pose it chooses, e.g. `robot.east`.
+        pose: String,
+        /// The picture.
+        #[label("this picture")]
+        span: SourceSpan,
+        /// What a picture checks, and the symbol to draw instead.
+        #[help]
+        help: String,
+    },
+
     /// A direction used in a move that has none (a per-cell move).
     #[error("move `{mv}` is played on a cell, so it has no direction `{name}`")]
     #[diagnostic(
@@ -815,6 +834,25 @@ pub enum Problem {
         first: SourceSpan,
     },
 
+    /// A pose chosen in the legend for something that is not a piece: `'.' floor.east` or
+    /// `'o' floor + goal.east`.
+    #[error("`{name}` is a {found}, so it has no pose `{pose}`")]
+    #[diagnostic(
+        code(puz::check::pose_of_non_piece),
+        help("only a piece chooses a start pose (`'>' floor + turtle.east`); write `{name}` without `.{pose}`")
+    )]
+    PoseOfNonPiece {
+        /// The tile or mark.
+        name: String,
+        /// What it is: "tile" or "mark".
+        found: &'static str,
+        /// The pose written after it.
+        pose: String,
+        /// The pose as written.
+        #[label("not a piece's pose")]
+        span: SourceSpan,
+    },
+
     /// A level with rows of different lengths.
     #[error("level row {row} has {found} cells, but the first row has {expected}")]
     #[diagnostic(
@@ -916,6 +954,23 @@ pub enum Problem {
         /// How many cells the group has.
         count: usize,
         /// The piece's footprints, and any symbols that may not share a copy.
+        #[help]
+        help: String,
+    },
+
+    /// Cells drawn with legend symbols that choose one pose (`'>' floor + turtle.east`)
+    /// that copies of that pose's footprint do not cover exactly.
+    #[error("the cells placing `{piece}.{pose}` do not split into copies of pose `{pose}`")]
+    #[diagnostic(code(puz::level::pose_not_tiled))]
+    PoseNotTiled {
+        /// The piece's name.
+        piece: String,
+        /// The pose the symbols choose.
+        pose: String,
+        /// The group of cells.
+        #[label("these cells")]
+        span: SourceSpan,
+        /// The symbols and the pose's footprint.
         #[help]
         help: String,
     },

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use crate::compile::GridForm;
 use crate::compile::{compile, Model, PieceId, TileId};
 use crate::diagnostics::{Diagnostics, Problem, Warnings};
+use crate::engine::level::pose_in_picture;
 use crate::engine::lints::{lint_level, out_of_reach, OutOfReach};
 use crate::engine::Level;
 use crate::io::grid::{parse_level, LevelRows};
@@ -70,6 +71,10 @@ impl Puzzle {
                 whole: *pspan,
             };
             let pic = parse_level(&self.model, &l.name, &rows, l.form)?;
+            let drawn = crate::io::render::written(&self.model, &rows.rows, l.form);
+            if let Some(p) = pose_in_picture(&self.model, &l.name, &drawn, *pspan) {
+                return Err(vec![p]);
+            }
             let (b, p) = (&level.board, &pic.board);
             if (b.rows, b.cols) != (p.rows, p.cols) {
                 return Err(vec![Problem::PictureSize {

@@ -1,6 +1,7 @@
 //! Pieces and their poses: every footprint is non-empty, covers its anchor and lists each
-//! cell once. Poses may share a shape: a level places the first declared of them (see
-//! `engine::level::placement`).
+//! cell once. Poses may share a shape: a legend symbol that names only the piece places
+//! the first declared of them, and one that chooses a pose (`'>' floor + robot.east`)
+//! places that pose (see `engine::level::placement`), so every pose can start a level.
 
 use std::collections::{HashMap, HashSet};
 

@@ -65,8 +65,12 @@ pub fn dump(m: &Model) -> String {
     let _ = writeln!(w, "legend");
     for s in &m.legend {
         let mut extra = String::new();
-        for p in &s.pieces {
-            let _ = write!(extra, " + p{} {}", p.0, m.pieces[p.index()].name);
+        for (p, q) in s.pieces.iter().zip(&s.poses) {
+            let kind = &m.pieces[p.index()];
+            let _ = write!(extra, " + p{} {}", p.0, kind.name);
+            if let Some(q) = q {
+                let _ = write!(extra, ".{}", kind.poses[q.index()].name);
+            }
         }
         for k in &s.marks {
             let _ = write!(extra, " + k{} {}", k.0, m.marks[k.index()].name);

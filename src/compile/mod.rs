@@ -106,11 +106,17 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
                             key: key_value(&e.key),
                             tile: c.tile(&e.tile.text),
                             pieces: vec![],
+                            poses: vec![],
                             marks: vec![],
                         };
                         for x in &e.extras {
-                            match c.syms.resolve(&x.text) {
-                                Some((Thing::Piece, id)) => s.pieces.push(PieceId(id16(id))),
+                            match c.syms.resolve(&x.piece.text) {
+                                Some((Thing::Piece, id)) => {
+                                    s.pieces.push(PieceId(id16(id)));
+                                    s.poses.push(
+                                        x.pose.as_ref().map(|q| c.pose(&x.piece.text, &q.text)),
+                                    );
+                                }
                                 Some((Thing::Mark, id)) => s.marks.push(MarkId(id16(id))),
                                 _ => {}
                             }

@@ -215,8 +215,17 @@ pub struct Symbol {
     pub(crate) tile: TileId,
     /// Pieces the symbol places (their cells, grouped, give each instance's pose).
     pub(crate) pieces: Vec<PieceId>,
+    /// Per entry of `pieces`: the pose its copies start in when the symbol chooses one
+    /// (`'>' floor + turtle.east`), else `None` (the first declared pose of the drawn
+    /// shape). Left out of `--json` when no piece chooses one.
+    #[serde(skip_serializing_if = "no_pose_chosen")]
+    pub(crate) poses: Vec<Option<PoseId>>,
     /// Marks the symbol sets on its cell.
     pub(crate) marks: Vec<MarkId>,
+}
+
+fn no_pose_chosen(poses: &[Option<PoseId>]) -> bool {
+    poses.iter().all(Option::is_none)
 }
 
 fn ser_key<S: serde::Serializer>(k: &KeyValue, s: S) -> Result<S::Ok, S::Error> {

@@ -33,7 +33,7 @@
 //! A slot holding `ABSENT` (see `layout.rs`) is a piece not on the board (removed, or not
 //! created yet): it is never given a cell and never indexes a table.
 
-use crate::compile::{Action, PieceId};
+use crate::compile::{Action, PieceId, PoseId};
 
 use super::expander::Expander;
 use super::layout::ABSENT;
@@ -173,6 +173,34 @@ impl Expander<'_> {
             .zip(states.windows(2))
             .map(|(&a, w)| ctx.describe(&w[0], &w[1], a))
             .collect()
+    }
+
+    /// What covers each board cell (in reading order) in state `s`: the piece kind and the
+    /// pose of the copy there, so a board can be drawn with symbols that choose poses.
+    pub(crate) fn occupancy_with_poses(&self, s: &[u32]) -> Vec<Option<(PieceId, PoseId)>> {
+        let lay = &self.lay;
+        // Padded cell -> board cell, for the cells of the board.
+        let mut board_of = vec![u32::MAX; lay.ptile.len()];
+        for (i, &p) in lay.board_cells.iter().enumerate() {
+            board_of[p as usize] = i as u32;
+        }
+        let mut occ = vec![None; lay.board_cells.len()];
+        for (slot, &k) in lay.slot_kind.iter().enumerate() {
+            if s[slot] == ABSENT {
+                continue;
+            }
+            let (a, pose) = lay.anchor(s, slot);
+            let Some(foot) = lay.foot[k as usize].get(pose) else {
+                continue;
+            };
+            for &d in foot {
+                let cell = board_of.get((a as isize + d) as usize).copied();
+                if let Some(c) = cell.filter(|&c| c != u32::MAX) {
+                    occ[c as usize] = Some((PieceId(k), PoseId(pose as u16)));
+                }
+            }
+        }
+        occ
     }
 }
 

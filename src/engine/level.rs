@@ -187,8 +187,13 @@ impl Level {
             .extend(grid.symbols.iter().map(|&s| marks_of[s as usize]));
         let mut problems = vec![];
         let mut instances = vec![];
-        // One pass: the cells placing each piece, and the cells of each single mark.
-        let mut piece_cells: Vec<Vec<usize>> = vec![vec![]; model.pieces.len()];
+        // One pass: the cells placing each piece, split by the pose their symbol chooses
+        // (entry 0: none, entry 1 + q: pose q), and the cells of each single mark.
+        let mut piece_cells: Vec<Vec<Vec<usize>>> = model
+            .pieces
+            .iter()
+            .map(|k| vec![vec![]; 1 + k.poses.len()])
+            .collect();
         let mut mark_cells: Vec<Vec<usize>> = vec![vec![]; model.marks.len()];
         let placing: Vec<bool> = model
             .legend
@@ -200,8 +205,9 @@ impl Level {
                 continue;
             }
             let entry = &model.legend[sym as usize];
-            for p in &entry.pieces {
-                piece_cells[p.index()].push(i);
+            for (p, q) in entry.pieces.iter().zip(&entry.poses) {
+                let choice = q.map_or(0, |q| 1 + q.index());
+                piece_cells[p.index()][choice].push(i);
             }
             for k in &entry.marks {
                 mark_cells[k.index()].push(i);
@@ -211,17 +217,48 @@ impl Level {
         let mut index = placement::CellIndex::default();
         for (pi, kind) in model.pieces.iter().enumerate() {
             let pid = PieceId(pi as u16);
-            let cells = std::mem::take(&mut piece_cells[pi]);
             let single = kind.poses.iter().all(|p| p.cells.len() == 1);
-            let groups = placement::group_cells(grid, &cells, single, &class, &mut index);
+            // Each pose choice drawn (rule 0 keeps them apart) with the footprints that tile
+            // its cells, and the groups of all of them in reading order of their first
+            // cells, each with its choice's index in `choices`.
+            let mut choices: Vec<(Option<PoseId>, Vec<placement::Shape>)> = vec![];
+            let mut groups: Vec<(Vec<usize>, usize)> = vec![];
+            for (choice, cells) in std::mem::take(&mut piece_cells[pi]).into_iter().enumerate() {
+                if cells.is_empty() {
+                    continue;
+                }
+                let chosen = choice.checked_sub(1).map(|q| PoseId(q as u16));
+                let c = choices.len();
+                choices.push((chosen, placement::shapes(kind, chosen)));
+                groups.extend(
+                    placement::group_cells(grid, &cells, single, &class, &mut index)
+                        .into_iter()
+                        .map(|g| (g, c)),
+                );
+            }
+            groups.sort_by_key(|(g, _)| g[0]);
+            let place = Placing {
+                model,
+                pid,
+                grid,
+                class: &class,
+            };
             if kind.anonymous {
-                let (found, mut p) = place_copies(model, pid, grid, &class, &groups, &mut index);
-                instances.extend(found);
-                problems.append(&mut p);
+                let mut found: Vec<(usize, Instance)> = vec![];
+                for (g, c) in &groups {
+                    let (chosen, shapes) = &choices[*c];
+                    match place.copies(g, *chosen, shapes, &mut index) {
+                        Ok(copies) => found.extend(copies),
+                        Err(p) => problems.push(p),
+                    }
+                }
+                found.sort_by_key(|&(first, _)| first);
+                instances.extend(found.into_iter().map(|(_, i)| i));
                 continue;
             }
-            for g in &groups {
-                match match_pose(model, pid, grid, &class, g) {
+            for (g, c) in &groups {
+                let (chosen, shapes) = &choices[*c];
+                match place.one(g, *chosen, shapes) {
                     Ok(inst) => instances.push(inst),
                     Err(p) => problems.push(p),
                 }
@@ -230,8 +267,8 @@ impl Level {
                 problems.push(Problem::TooManyMarkers {
                     what: format!("piece `{}`", kind.name),
                     count: groups.len(),
-                    first: cells_span(grid, &groups[0]),
-                    again: cells_span(grid, &groups[1]),
+                    first: cells_span(grid, &groups[0].0),
+                    again: cells_span(grid, &groups[1].0),
                     help: format!(
                         "place it once, or declare `piece {} anonymous` for interchangeable copies",
                         kind.name
@@ -277,6 +314,73 @@ impl Level {
             Err(problems)
         }
     }
+}
+
+/// Whether a legend symbol that chooses no pose places a copy of `kind` in pose `q`:
+/// whether `q` is the first declared pose of its shape (see [`placement`]).
+pub(crate) fn placed_by_default(kind: &PieceKind, q: PoseId) -> bool {
+    placement::shapes(kind, None).iter().any(|s| s.pose == q)
+}
+
+/// Why a goal picture drawn with the legend entries `drawn` (one per cell) is refused, if
+/// it is: a picture compares the piece kind covering each cell, never its pose, so a
+/// symbol that chooses a pose would say more than the goal checks.
+pub(crate) fn pose_in_picture(
+    model: &Model,
+    level: &str,
+    drawn: &[Option<u16>],
+    span: SourceSpan,
+) -> Option<Problem> {
+    let (sym, s) = drawn.iter().flatten().find_map(|&k| {
+        let s = model.legend.get(k as usize)?;
+        s.poses.iter().any(Option::is_some).then_some((k, s))
+    })?;
+    let at = s.poses.iter().position(Option::is_some)?;
+    let (pid, q) = (s.pieces[at], s.poses[at]?);
+    let kind = &model.pieces[pid.index()];
+    // The same meaning with no pose chosen.
+    // Tile, marks and pieces, in any order.
+    let meaning = |x: &crate::compile::Symbol| {
+        let mut marks: Vec<u16> = x.marks.iter().map(|k| k.0).collect();
+        let mut pieces: Vec<u16> = x.pieces.iter().map(|p| p.0).collect();
+        marks.sort_unstable();
+        pieces.sort_unstable();
+        (x.tile.0, marks, pieces)
+    };
+    let plain = model
+        .legend
+        .iter()
+        .find(|o| o.poses.iter().all(Option::is_none) && meaning(o) == meaning(s));
+    let instead = match plain {
+        Some(o) => format!("draw it with {}", o.key),
+        None => {
+            let mut what = vec![model.tiles[s.tile.index()].name.clone()];
+            what.extend(
+                s.pieces
+                    .iter()
+                    .map(|p| model.pieces[p.index()].name.clone()),
+            );
+            what.extend(s.marks.iter().map(|k| model.marks[k.index()].name.clone()));
+            match free_symbol(model, sym) {
+                Some(k) => format!(
+                    "add `{k} {}` to the legend and draw it with that",
+                    what.join(" + ")
+                ),
+                None => format!("add a symbol meaning `{}` to the legend", what.join(" + ")),
+            }
+        }
+    };
+    Some(Problem::PoseInPicture {
+        level: level.to_string(),
+        symbol: s.key.to_string(),
+        pose: format!("{}.{}", kind.name, kind.poses[q.index()].name),
+        span,
+        help: format!(
+            "a goal picture checks which piece covers each cell, not its pose: {instead}, or say the pose in the file's `goal` (`{}.{} on ...`)",
+            kind.name,
+            kind.poses[q.index()].name
+        ),
+    })
 }
 
 fn legend_help(model: &Model, f: impl Fn(&crate::compile::Symbol) -> bool) -> String {
@@ -329,11 +433,13 @@ fn footprints(kind: &PieceKind) -> String {
 fn meaning(model: &Model, sym: u16) -> String {
     let s = &model.legend[sym as usize];
     let mut parts = vec![model.tiles[s.tile.index()].name.clone()];
-    parts.extend(
-        s.pieces
-            .iter()
-            .map(|p| model.pieces[p.index()].name.clone()),
-    );
+    parts.extend(s.pieces.iter().zip(&s.poses).map(|(p, q)| {
+        let kind = &model.pieces[p.index()];
+        match q {
+            Some(q) => format!("{}.{}", kind.name, kind.poses[q.index()].name),
+            None => kind.name.clone(),
+        }
+    }));
     parts.extend(s.marks.iter().map(|k| model.marks[k.index()].name.clone()));
     parts.join(" + ")
 }
@@ -390,108 +496,164 @@ fn same_meaning_note(model: &Model, grid: &SymbolGrid, class: &[u32], group: &[u
     }
 }
 
-/// The one copy of a named piece that a group of cells places: the first declared pose
-/// of the group's shape. Two symbols of one meaning in the group are two copies, so no
-/// pose fits.
-fn match_pose(
-    model: &Model,
-    pid: PieceId,
-    grid: &SymbolGrid,
-    class: &[u32],
-    cells: &[usize],
-) -> Result<Instance, Problem> {
-    let kind = &model.pieces[pid.index()];
-    let cols = grid.cols;
-    let (r0, c0) = ((cells[0] / cols) as i64, (cells[0] % cols) as i64);
-    let offsets: Vec<(i64, i64)> = cells
-        .iter()
-        .map(|&c| ((c / cols) as i64 - r0, (c % cols) as i64 - c0))
-        .collect();
-    let one_meaning = placement::same_meaning_pair(grid, class, cells).is_none();
-    let shapes = placement::shapes(kind);
-    let hit = shapes
-        .iter()
-        .position(|s| s.offsets() == offsets.as_slice());
-    match hit {
-        Some(s) if one_meaning => {
-            let placed = placement::Placed {
-                shape: s,
-                first: cells[0],
-            };
-            Ok(Instance {
-                piece: pid,
-                cell: placed.anchor(&shapes, cols) as u32,
-                pose: shapes[s].pose,
-            })
+/// The symbols a group of cells is drawn with, in order of first use: `'>' and ')'`.
+fn symbols_text(model: &Model, grid: &SymbolGrid, group: &[usize]) -> String {
+    let mut seen: Vec<u16> = vec![];
+    for &c in group {
+        let s = grid.symbols[c];
+        if !seen.contains(&s) {
+            seen.push(s);
         }
-        _ => Err(Problem::NoMatchingPose {
-            piece: kind.name.clone(),
-            span: cells_span(grid, cells),
-            help: format!(
-                "{} marker cell(s) here; {}{}",
-                cells.len(),
-                footprints(kind),
-                same_meaning_note(model, grid, class, cells)
-            ),
-        }),
+    }
+    let keys: Vec<String> = seen
+        .iter()
+        .map(|&s| model.legend[s as usize].key.to_string())
+        .collect();
+    match keys.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
-/// The copies of an anonymous piece that `groups` place (rule in [`placement`]), sorted
-/// by their first cell in reading order, and the problems of groups that place none or
-/// several ways.
-fn place_copies(
-    model: &Model,
+/// Placing the copies of one piece kind from its groups of cells (rule in
+/// [`placement`]).
+struct Placing<'a, 'g> {
+    model: &'a Model,
     pid: PieceId,
-    grid: &SymbolGrid,
-    class: &[u32],
-    groups: &[Vec<usize>],
-    index: &mut placement::CellIndex,
-) -> (Vec<Instance>, Vec<Problem>) {
-    let kind = &model.pieces[pid.index()];
-    let cols = grid.cols;
-    let shapes = placement::shapes(kind);
-    let mut found: Vec<(usize, Instance)> = vec![];
-    let mut problems = vec![];
-    let instance = |p: &placement::Placed| Instance {
-        piece: pid,
-        cell: p.anchor(&shapes, cols) as u32,
-        pose: shapes[p.shape].pose,
-    };
-    let copy_text = |p: &placement::Placed| {
-        format!(
-            "`{}` at {}",
-            kind.poses[shapes[p.shape].pose.index()].name,
-            at(cols, p.anchor(&shapes, cols))
-        )
-    };
-    for g in groups {
+    grid: &'a SymbolGrid<'g>,
+    class: &'a [u32],
+}
+
+impl Placing<'_, '_> {
+    fn kind(&self) -> &PieceKind {
+        &self.model.pieces[self.pid.index()]
+    }
+
+    /// Why no copy of pose `q` fits `cells` (drawn with symbols that choose it).
+    fn pose_not_tiled(&self, cells: &[usize], q: PoseId) -> Problem {
+        let kind = self.kind();
+        let pose = &kind.poses[q.index()];
+        let covers: Vec<String> = pose
+            .cells
+            .iter()
+            .map(|(r, c)| format!("({r}, {c})"))
+            .collect();
+        Problem::PoseNotTiled {
+            piece: kind.name.clone(),
+            pose: pose.name.clone(),
+            span: cells_span(self.grid, cells),
+            help: format!(
+                "cells drawn with {} start `{}` in pose `{}`, whose footprint is {}: draw whole copies of it{}",
+                symbols_text(self.model, self.grid, cells),
+                kind.name,
+                pose.name,
+                covers.join(" "),
+                same_meaning_note(self.model, self.grid, self.class, cells)
+            ),
+        }
+    }
+
+    /// The one copy of a named piece that a group of cells places: in the chosen pose,
+    /// else the first declared pose of the group's shape. Two symbols of one meaning in
+    /// the group are two copies, so no pose fits.
+    fn one(
+        &self,
+        cells: &[usize],
+        chosen: Option<PoseId>,
+        shapes: &[placement::Shape],
+    ) -> Result<Instance, Problem> {
+        let kind = self.kind();
+        let cols = self.grid.cols;
+        let (r0, c0) = ((cells[0] / cols) as i64, (cells[0] % cols) as i64);
+        let offsets: Vec<(i64, i64)> = cells
+            .iter()
+            .map(|&c| ((c / cols) as i64 - r0, (c % cols) as i64 - c0))
+            .collect();
+        let one_meaning = placement::same_meaning_pair(self.grid, self.class, cells).is_none();
+        let hit = shapes
+            .iter()
+            .position(|s| s.offsets() == offsets.as_slice());
+        match (hit, chosen) {
+            (Some(s), _) if one_meaning => {
+                let placed = placement::Placed {
+                    shape: s,
+                    first: cells[0],
+                };
+                Ok(Instance {
+                    piece: self.pid,
+                    cell: placed.anchor(shapes, cols) as u32,
+                    pose: shapes[s].pose,
+                })
+            }
+            (_, Some(q)) => Err(self.pose_not_tiled(cells, q)),
+            (_, None) => Err(Problem::NoMatchingPose {
+                piece: kind.name.clone(),
+                span: cells_span(self.grid, cells),
+                help: format!(
+                    "{} marker cell(s) here; {}{}",
+                    cells.len(),
+                    footprints(kind),
+                    same_meaning_note(self.model, self.grid, self.class, cells)
+                ),
+            }),
+        }
+    }
+
+    /// The copies of an anonymous piece that one group places, tiled by `shapes` (those
+    /// of pose `chosen`, or of every pose), each with its first cell; or why there are
+    /// none or several ways.
+    fn copies(
+        &self,
+        g: &[usize],
+        chosen: Option<PoseId>,
+        shapes: &[placement::Shape],
+        index: &mut placement::CellIndex,
+    ) -> Result<Vec<(usize, Instance)>, Problem> {
+        let (model, grid, class) = (self.model, self.grid, self.class);
+        let kind = self.kind();
+        let cols = grid.cols;
+        let instance = |p: &placement::Placed| Instance {
+            piece: self.pid,
+            cell: p.anchor(shapes, cols) as u32,
+            pose: shapes[p.shape].pose,
+        };
+        let copy_text = |p: &placement::Placed| {
+            format!(
+                "`{}` at {}",
+                kind.poses[shapes[p.shape].pose.index()].name,
+                at(cols, p.anchor(shapes, cols))
+            )
+        };
         let tiling = if g.len() == 1 && shapes.first().is_some_and(|s| s.offsets().len() == 1) {
             placement::Tiling::One(vec![placement::Placed {
                 shape: 0,
                 first: g[0],
             }])
         } else {
-            placement::tile(grid, class, g, &shapes, index)
+            placement::tile(grid, class, g, shapes, index)
         };
         match tiling {
             placement::Tiling::One(copies) => {
-                found.extend(copies.iter().map(|p| (p.first, instance(p))));
+                Ok(copies.iter().map(|p| (p.first, instance(p))).collect())
             }
-            placement::Tiling::Zero => problems.push(Problem::NoTiling {
-                piece: kind.name.clone(),
-                span: cells_span(grid, g),
-                count: g.len(),
-                help: format!(
-                    "each copy covers one pose's footprint: {}{}",
-                    footprints(kind),
-                    same_meaning_note(model, grid, class, g)
-                ),
+            placement::Tiling::Zero => Err(match chosen {
+                Some(q) => self.pose_not_tiled(g, q),
+                None => Problem::NoTiling {
+                    piece: kind.name.clone(),
+                    span: cells_span(grid, g),
+                    count: g.len(),
+                    help: format!(
+                        "each copy covers one pose's footprint: {}{}",
+                        footprints(kind),
+                        same_meaning_note(model, grid, class, g)
+                    ),
+                },
             }),
             placement::Tiling::Several(a, b) => {
                 let (only_a, only_b) = placement::differences(&a, &b);
                 let mut cells: Vec<usize> =
-                    only_a.iter().flat_map(|p| p.cells(&shapes, cols)).collect();
+                    only_a.iter().flat_map(|p| p.cells(shapes, cols)).collect();
                 cells.sort_unstable();
                 let reading = |copies: &[&placement::Placed]| {
                     let mut t: Vec<String> = copies.iter().take(6).map(|p| copy_text(p)).collect();
@@ -500,7 +662,7 @@ fn place_copies(
                     }
                     t.join(", ")
                 };
-                problems.push(Problem::AmbiguousPlacement {
+                Err(Problem::AmbiguousPlacement {
                     piece: kind.name.clone(),
                     span: cells_span(grid, &cells),
                     help: format!(
@@ -509,21 +671,17 @@ fn place_copies(
                         reading(&only_b),
                         second_symbol_help(model, grid.symbols[cells[0]])
                     ),
-                });
-            }
-            placement::Tiling::TooComplex { limit } => {
-                problems.push(Problem::PlacementTooComplex {
-                    piece: kind.name.clone(),
-                    span: cells_span(grid, g),
-                    count: g.len(),
-                    help: format!(
-                        "puz gives up after {limit} steps on a group this size; split it into smaller ones: {}",
-                        second_symbol_help(model, grid.symbols[g[0]])
-                    ),
                 })
             }
+            placement::Tiling::TooComplex { limit } => Err(Problem::PlacementTooComplex {
+                piece: kind.name.clone(),
+                span: cells_span(grid, g),
+                count: g.len(),
+                help: format!(
+                    "puz gives up after {limit} steps on a group this size; split it into smaller ones: {}",
+                    second_symbol_help(model, grid.symbols[g[0]])
+                ),
+            }),
         }
     }
-    found.sort_by_key(|&(first, _)| first);
-    (found.into_iter().map(|(_, i)| i).collect(), problems)
 }

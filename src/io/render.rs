@@ -1,11 +1,15 @@
 //! Drawing a state as level text in the puzzle's own legend.
 
 use crate::compile::{GridForm, KeyValue};
-use crate::compile::{Model, PieceId};
+use crate::compile::{Model, PieceId, PoseId};
+use crate::engine::level::placed_by_default;
 use crate::engine::Expander;
 
 /// Renders state `s` as rows of legend symbols. Each cell uses the symbol that matches its
-/// tile, pieces and marks best: exact, else one showing its piece, else its tile.
+/// tile, pieces and marks best: exact, else one showing its piece, else its tile. Among
+/// symbols showing the piece, one that places it in its pose wins: a symbol choosing that
+/// pose (`'>' floor + turtle.east`), or one choosing none when the pose is the first
+/// declared of its shape; a symbol choosing another pose does not show the piece.
 pub fn render(exp: &Expander, s: &[u32], form: GridForm) -> String {
     render_as(exp, s, form, &[])
 }
@@ -19,7 +23,32 @@ pub fn render(exp: &Expander, s: &[u32], form: GridForm) -> String {
 pub fn render_as(exp: &Expander, s: &[u32], form: GridForm, written: &[Option<u16>]) -> String {
     let model = exp.model;
     let board = &exp.level.board;
-    let occupant = exp.occupancy(s);
+    // Poses matter only to a legend with a symbol that chooses one; any other draws as
+    // before, every symbol placing a piece in whatever pose it has.
+    let occupant: Vec<Option<(PieceId, Option<PoseId>)>> = if model
+        .legend
+        .iter()
+        .any(|x| x.poses.iter().any(Option::is_some))
+    {
+        exp.occupancy_with_poses(s)
+            .into_iter()
+            .map(|o| o.map(|(p, q)| (p, Some(q))))
+            .collect()
+    } else {
+        exp.occupancy(s)
+            .into_iter()
+            .map(|o| o.map(|p| (p, None)))
+            .collect()
+    };
+    let default_pose: Vec<Vec<bool>> = model
+        .pieces
+        .iter()
+        .map(|k| {
+            (0..k.poses.len())
+                .map(|q| placed_by_default(k, PoseId(q as u16)))
+                .collect()
+        })
+        .collect();
     let mut used = vec![0usize; model.legend.len()];
     for &k in written.iter().flatten() {
         if let Some(u) = used.get_mut(k as usize) {
@@ -37,7 +66,7 @@ pub fn render_as(exp: &Expander, s: &[u32], form: GridForm, written: &[Option<u1
                 marks: board.marks[cell],
                 own: written.get(cell).copied().flatten(),
             };
-            cells.push(symbol_for(model, &here, form, &used));
+            cells.push(symbol_for(model, &here, form, &used, &default_pose));
         }
         match form {
             GridForm::Chars => out.push_str(&cells.concat()),
@@ -51,17 +80,39 @@ pub fn render_as(exp: &Expander, s: &[u32], form: GridForm, written: &[Option<u1
 /// What a cell holds now, and the symbol it was written with.
 struct Cell {
     tile: Option<crate::compile::TileId>,
-    piece: Option<PieceId>,
+    /// The piece covering the cell, and its pose when the legend can say it.
+    piece: Option<(PieceId, Option<PoseId>)>,
     marks: u32,
     own: Option<u16>,
 }
 
 /// The best symbol for a cell: its own while exact, else the best match, ties going to
-/// the symbol the level uses most (`used` counts each entry's cells).
-fn symbol_for(model: &Model, cell: &Cell, form: GridForm, used: &[usize]) -> String {
+/// the symbol that places the piece in its pose, then to the symbol the level uses most
+/// (`used` counts each entry's cells). `default_pose[k][q]`: whether a symbol choosing no
+/// pose places kind `k` in pose `q`.
+fn symbol_for(
+    model: &Model,
+    cell: &Cell,
+    form: GridForm,
+    used: &[usize],
+    default_pose: &[Vec<bool>],
+) -> String {
     let Cell {
-        tile, piece, marks, ..
+        tile,
+        piece: held,
+        marks,
+        ..
     } = *cell;
+    let piece = held.map(|(p, _)| p);
+    // 2: the symbol places the piece in its pose (or there is no piece); 1: it places the
+    // piece in the first declared pose of its shape, which differs; 0: another pose.
+    let pose_fit = |s: &crate::compile::Symbol| -> u8 {
+        match (held, s.poses.first()) {
+            (Some((_, Some(q))), Some(Some(chosen))) => 2 * u8::from(*chosen == q),
+            (Some((p, Some(q))), _) => 1 + u8::from(default_pose[p.index()][q.index()]),
+            _ => 2,
+        }
+    };
     let usable = |k: &KeyValue| {
         matches!(
             (k, form),
@@ -71,7 +122,7 @@ fn symbol_for(model: &Model, cell: &Cell, form: GridForm, used: &[usize]) -> Str
     let score = |s: &crate::compile::Symbol| -> i32 {
         let sym_marks = s.marks.iter().fold(0u32, |m, k| m | 1 << k.0);
         let piece_ok = match piece {
-            Some(p) => s.pieces == [p],
+            Some(p) => s.pieces == [p] && pose_fit(s) > 0,
             None => s.pieces.is_empty(),
         };
         let tile_ok = Some(s.tile) == tile;
@@ -89,17 +140,22 @@ fn symbol_for(model: &Model, cell: &Cell, form: GridForm, used: &[usize]) -> Str
     let own = cell
         .own
         .and_then(|k| model.legend.get(k as usize))
-        .filter(|s| usable(&s.key) && score(s) == 100);
+        .filter(|s| usable(&s.key) && score(s) == 100 && pose_fit(s) == 2);
     let best = own.map(|s| (100, s)).or_else(|| {
         model
             .legend
             .iter()
             .enumerate()
             .filter(|(_, s)| usable(&s.key))
-            .map(|(i, s)| ((score(s), used.get(i).copied().unwrap_or(0)), s))
-            .filter(|((sc, _), _)| *sc > 0)
+            .map(|(i, s)| {
+                (
+                    (score(s), pose_fit(s), used.get(i).copied().unwrap_or(0)),
+                    s,
+                )
+            })
+            .filter(|((sc, _, _), _)| *sc > 0)
             .max_by_key(|(key, _)| *key)
-            .map(|((sc, _), s)| (sc, s))
+            .map(|((sc, _, _), s)| (sc, s))
     });
     match best.map(|(_, s)| &s.key) {
         Some(KeyValue::Char(c)) => c.to_string(),
@@ -140,7 +196,9 @@ pub fn file_symbols(model: &Model, text: &str) -> Vec<Option<u16>> {
     written(model, &rows.rows, model.default_form())
 }
 
-fn written(model: &Model, rows: &[&str], form: GridForm) -> Vec<Option<u16>> {
+/// The legend entry each cell of `rows` is written with, in reading order (`None` for a
+/// symbol the legend lacks).
+pub(crate) fn written(model: &Model, rows: &[&str], form: GridForm) -> Vec<Option<u16>> {
     let index: std::collections::HashMap<&KeyValue, u16> = model
         .legend
         .iter()

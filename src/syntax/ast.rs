@@ -153,7 +153,7 @@ impl std::fmt::Display for KeyValue {
     }
 }
 
-/// `SYMBOL tile [+ piece-or-mark ...]`.
+/// `SYMBOL tile [+ piece-or-mark ...]`; a piece may choose its start pose: `turtle.east`.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct LegendEntry {
     /// The symbol.
@@ -162,8 +162,12 @@ pub(crate) struct LegendEntry {
     pub(crate) key_span: Span,
     /// The tile of its cells.
     pub(crate) tile: Name,
-    /// Pieces and marks the symbol also places.
-    pub(crate) extras: Vec<Name>,
+    /// A pose written after the tile (`floor.east`): always an error, since only pieces
+    /// have poses; kept so the checker can say so.
+    pub(crate) tile_pose: Option<Name>,
+    /// Pieces and marks the symbol also places, each with the pose it chooses, if any
+    /// (a pose after a mark is an error the checker reports).
+    pub(crate) extras: Vec<PieceRef>,
 }
 
 /// `name (row, column)`.

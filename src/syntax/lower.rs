@@ -579,12 +579,17 @@ impl Lowerer {
                 None => KeyValue::Char(' '),
             },
         };
-        let tile = self.name(it.next().expect("legend tile"));
-        let extras = it.map(|n| self.name(n)).collect();
+        let PieceRef {
+            piece: tile,
+            pose: tile_pose,
+            ..
+        } = self.piece_ref(it.next().expect("legend tile"));
+        let extras = it.map(|n| self.piece_ref(n)).collect();
         LegendEntry {
             key,
             key_span,
             tile,
+            tile_pose,
             extras,
         }
     }

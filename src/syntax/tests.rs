@@ -100,6 +100,31 @@ fn legend_keys_and_escapes() {
 }
 
 #[test]
+fn a_legend_piece_may_choose_its_pose() {
+    let ItemKind::Legend(entries) = only_item("legend { '>' floor + turtle.east + goal }") else {
+        panic!("not a legend");
+    };
+    let e = &entries[0];
+    assert_eq!(e.tile, name("floor"));
+    assert_eq!(e.tile_pose, None);
+    let extras: Vec<(&str, Option<&str>)> = e
+        .extras
+        .iter()
+        .map(|r| {
+            (
+                r.piece.text.as_str(),
+                r.pose.as_ref().map(|p| p.text.as_str()),
+            )
+        })
+        .collect();
+    assert_eq!(extras, [("turtle", Some("east")), ("goal", None)]);
+    let ItemKind::Legend(entries) = only_item("legend { '.' floor.east }") else {
+        panic!("not a legend");
+    };
+    assert_eq!(entries[0].tile_pose, Some(name("east")));
+}
+
+#[test]
 fn string_escapes() {
     let ItemKind::Puzzle(s) = only_item(r#"puzzle "a\tb\n\"c\" \\ \'""#) else {
         panic!("not a title");

@@ -1,17 +1,23 @@
 //! Placement: how the cells a level draws for a piece kind become copies of it.
 //!
 //! The rule, for the cells placing kind K:
+//! 0. A symbol may choose the pose K starts in (`'>' floor + turtle.east`). Cells whose
+//!    symbols choose different poses for K, or one a pose and the other none, never
+//!    belong to one copy: the cells choosing one pose are placed apart from all others.
 //! 1. Two *different* symbols that mean exactly the same (same tile, same marks, same
-//!    pieces) never belong to one copy: that is how a designer separates touching copies
-//!    (Rush Hour: every car letter means `floor + car`). Symbols that differ in tile or
-//!    marks may share a copy (a box half on a goal: `'b' floor + box`, `'B' goal + box`).
-//! 2. Each 4-connected group of K's cells, after rule 1, is tiled exactly by K's pose
-//!    footprints; exactly one tiling must exist (two generals stacked in one column are
-//!    one 4x1 group with one tiling by 2x1 footprints).
+//!    pieces in the same chosen poses) never belong to one copy: that is how a designer
+//!    separates touching copies (Rush Hour: every car letter means `floor + car`).
+//!    Symbols that differ in tile or marks may share a copy (a box half on a goal:
+//!    `'b' floor + box`, `'B' goal + box`).
+//! 2. Each 4-connected group of K's cells, after rules 0 and 1, is tiled exactly by
+//!    footprints: the chosen pose's footprint alone when the group's symbols choose one,
+//!    else every pose's; exactly one tiling must exist (two generals stacked in one column
+//!    are one 4x1 group with one tiling by 2x1 footprints).
 //!
-//! Poses of one shape (equal footprints up to where the anchor sits) are one footprint
-//! here: a copy of that shape is placed in the first of them declared, so two tilings
-//! never differ only in the pose chosen.
+//! Without a chosen pose, poses of one shape (equal footprints up to where the anchor
+//! sits) are one footprint: a copy of that shape is placed in the first of them declared,
+//! so two tilings never differ only in the pose chosen. A symbol that chooses the pose is
+//! how a level starts a copy in any other pose of that shape.
 //!
 //! Grouping is linear in the cells (each looks up its four neighbours). The tiling is an
 //! exact cover by backtracking: always cover the first uncovered cell in reading order,
@@ -25,17 +31,23 @@ use crate::compile::{Model, PieceKind, PoseId};
 
 use super::SymbolGrid;
 
-/// The meaning class of each legend symbol: symbols with the same tile, marks and pieces
-/// share the index of the first of them.
+/// The meaning class of each legend symbol: symbols with the same tile, marks, and pieces
+/// in the same chosen poses share the index of the first of them.
 pub(super) fn meaning_classes(model: &Model) -> Vec<u32> {
-    let mut first: HashMap<(u16, u32, Vec<u16>), u32> = HashMap::new();
+    type Meaning = (u16, u32, Vec<(u16, Option<u16>)>);
+    let mut first: HashMap<Meaning, u32> = HashMap::new();
     model
         .legend
         .iter()
         .enumerate()
         .map(|(i, s)| {
             let marks = s.marks.iter().fold(0u32, |m, k| m | 1 << k.0);
-            let mut pieces: Vec<u16> = s.pieces.iter().map(|p| p.0).collect();
+            let mut pieces: Vec<(u16, Option<u16>)> = s
+                .pieces
+                .iter()
+                .zip(&s.poses)
+                .map(|(p, q)| (p.0, q.map(|q| q.0)))
+                .collect();
             pieces.sort_unstable();
             pieces.dedup();
             *first.entry((s.tile.0, marks, pieces)).or_insert(i as u32)
@@ -137,7 +149,8 @@ pub(super) fn group_cells(
     groups
 }
 
-/// One footprint a copy may take: the first declared pose of its shape.
+/// One footprint a copy may take, and the pose a copy of it starts in: the chosen pose,
+/// or the first declared pose of its shape.
 #[derive(Clone, Debug)]
 pub(super) struct Shape {
     /// The pose placed for this shape.
@@ -155,28 +168,42 @@ impl Shape {
     }
 }
 
-/// The footprints of `kind`: one per shape, in declaration order of its first pose.
-pub(super) fn shapes(kind: &PieceKind) -> Vec<Shape> {
+/// The footprints cells placing `kind` are tiled by: the one of pose `chosen` when their
+/// symbols choose it, else one per shape, in declaration order of its first pose.
+pub(super) fn shapes(kind: &PieceKind, chosen: Option<PoseId>) -> Vec<Shape> {
+    if let Some(q) = chosen {
+        return pose_shape(kind, q).into_iter().collect();
+    }
     let mut out: Vec<Shape> = vec![];
-    for (i, pose) in kind.poses.iter().enumerate() {
-        let mut fp: Vec<(i64, i64)> = pose
-            .cells
-            .iter()
-            .map(|&(r, c)| (r as i64, c as i64))
-            .collect();
-        fp.sort_unstable();
-        fp.dedup();
-        let Some(&lead) = fp.first() else { continue };
-        let cells: Vec<(i64, i64)> = fp.iter().map(|&(r, c)| (r - lead.0, c - lead.1)).collect();
-        if out.iter().all(|s| s.cells != cells) {
-            out.push(Shape {
-                pose: PoseId(i as u16),
-                lead,
-                cells,
-            });
+    for i in 0..kind.poses.len() {
+        if let Some(shape) = pose_shape(kind, PoseId(i as u16)) {
+            if out.iter().all(|s| s.cells != shape.cells) {
+                out.push(shape);
+            }
         }
     }
     out
+}
+
+/// The footprint of pose `q` of `kind` (`None` for an empty one, which the checker
+/// rejects).
+fn pose_shape(kind: &PieceKind, q: PoseId) -> Option<Shape> {
+    let mut fp: Vec<(i64, i64)> = kind
+        .poses
+        .get(q.index())?
+        .cells
+        .iter()
+        .map(|&(r, c)| (r as i64, c as i64))
+        .collect();
+    fp.sort_unstable();
+    fp.dedup();
+    let &lead = fp.first()?;
+    let cells: Vec<(i64, i64)> = fp.iter().map(|&(r, c)| (r - lead.0, c - lead.1)).collect();
+    Some(Shape {
+        pose: q,
+        lead,
+        cells,
+    })
 }
 
 /// One copy found by the tiling.
@@ -525,9 +552,15 @@ mod tests {
                 },
             ],
         };
-        let s = shapes(&kind);
+        let s = shapes(&kind, None);
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].pose, PoseId(0));
         assert_eq!(s[0].lead, (0, -1));
+        // A chosen pose is the one footprint, with its own anchor.
+        let s = shapes(&kind, Some(PoseId(1)));
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].pose, PoseId(1));
+        assert_eq!(s[0].lead, (0, 0));
+        assert_eq!(s[0].offsets(), [(0, 0), (0, 1)]);
     }
 }
