@@ -7,7 +7,7 @@ use crate::compile::{Action, DirId, Model, MoveId, PieceId, TileId};
 use super::budget::{Budget, Cutoff, Pacer};
 use super::interpreter::Scratch;
 use super::layout::{Layout, OFF};
-use super::legality::{LEGAL, LIVE};
+use super::legality::{GOAL, LEGAL, LIVE};
 use super::level::Level;
 use super::program::{KBase, KCond, Program, NO_STEP, STEP_LIVE};
 use crate::compile::Subject;
@@ -92,6 +92,8 @@ pub struct Expander<'m> {
     /// Goal conditions `piece at cell` on a kind with one copy, folded per kind: the
     /// copy's slot and, per word value, whether every such condition holds.
     pub(super) goal_at: Vec<(usize, Vec<bool>)>,
+    /// The goal is `goal_slots`' flags alone: no `goal_at`, `goal_rest` or picture.
+    pub(super) goal_slots_only: bool,
     /// The level's goal picture: per board cell, the piece kind covering it and its tile.
     pub(super) picture: Option<Vec<(Option<PieceId>, TileId)>>,
 }
@@ -129,6 +131,7 @@ impl<'m> Expander<'m> {
             heuristic: None,
             goal_rest: vec![],
             goal_at: vec![],
+            goal_slots_only: false,
             picture: None,
         };
         e.goal_rest = model
@@ -144,12 +147,18 @@ impl<'m> Expander<'m> {
         }
         let mut pacer = Pacer::default();
         for k in 0..nkinds {
-            let f = e.place_flags(k, budget, &mut pacer)?;
+            let mut f = e.place_flags(k, budget, &mut pacer)?;
+            // Word 0 is an absent copy (padded cell 0 is never on the board): it meets
+            // a goal on its kind only when the kind is anonymous (no copy left is fine).
+            if let Some(absent) = f.first_mut() {
+                *absent = if model.pieces[k].anonymous { GOAL } else { 0 };
+            }
             e.flags.push(f);
         }
         e.solo = e.solo_form();
         e.step_tables(budget, &mut pacer)?;
         e.fold_goal(budget, &mut pacer)?;
+        e.goal_slots_only = e.goal_at.is_empty() && e.goal_rest.is_empty() && e.picture.is_none();
         if e.lay.words > 1 && e.prog.local.iter().any(Option::is_some) {
             budget.room_for(e.lay.ptile.len() as u64 * 8)?;
             e.sc.occ = vec![0; e.lay.ptile.len()];
@@ -286,7 +295,7 @@ impl<'m> Expander<'m> {
         if lay.words != 1 || lay.slot_kind.len() != 1 {
             return None;
         }
-        if !(0..self.prog.moves.len()).all(|mi| one_step(mi).is_some()) {
+        if !(0..self.prog.runs.moves.len()).all(|mi| one_step(mi).is_some()) {
             return None;
         }
         let kind = lay.slot_kind[0] as usize;
@@ -296,7 +305,7 @@ impl<'m> Expander<'m> {
         let table = (0..poses)
             .map(|pose| {
                 let mut row = vec![];
-                for mi in 0..self.prog.moves.len() {
+                for mi in 0..self.prog.runs.moves.len() {
                     let table = one_step(mi).expect("every move is one-step");
                     for d in 0..nd {
                         if let Some((np, v)) = table[pose * nd + d] {

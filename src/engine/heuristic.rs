@@ -67,7 +67,7 @@ impl Expander<'_> {
                     continue;
                 }
                 let mut work = 0;
-                for ops in &self.prog.moves {
+                for ops in &self.prog.runs.moves {
                     for d in 0..nd {
                         cands.clear();
                         cands.push((w >> bits, w & ((1 << bits) - 1)));

@@ -148,11 +148,10 @@ impl Expander<'_> {
     /// A move whose result is the state it started from is not a move.
     #[inline]
     fn run_moves(&mut self, s: &[u32], out: &mut Successors) {
-        // The programs are moved out while runs borrow the expander mutably (vectors
-        // swapped per expansion; the local forms are only read, in place).
-        let moves = std::mem::take(&mut self.prog.moves);
-        let free_kinds = std::mem::take(&mut self.prog.free_kinds);
-        let actions = std::mem::take(&mut self.prog.actions);
+        // The programs are held by a shared handle while runs borrow the expander
+        // mutably; what runs only read (local and flip forms) is read in place.
+        let runs = std::sync::Arc::clone(&self.prog.runs);
+        let (moves, free_kinds, actions) = (&runs.moves, &runs.free_kinds, &runs.actions);
         let words = self.lay.words;
         let mut painted = false;
         for (mi, ops) in moves.iter().enumerate() {
@@ -300,9 +299,6 @@ impl Expander<'_> {
                 }
             }
         }
-        self.prog.moves = moves;
-        self.prog.free_kinds = free_kinds;
-        self.prog.actions = actions;
     }
 
     /// Records in `sc.occ` which slot covers each cell in `s` (see `Scratch::occ`).
@@ -416,7 +412,7 @@ impl Expander<'_> {
     /// Puts `slot` at padded cell `p` in `pose` in the scratch state, and marks it moved.
     #[inline(always)]
     pub(super) fn set_place(&mut self, slot: usize, p: usize, pose: usize) {
-        let bits = self.lay.slots[self.lay.slot_kind[slot] as usize].bits;
+        let bits = self.lay.slot_bits[slot];
         self.sc.cur[slot] = (p as u32) << bits | pose as u32;
         if slot < 64 {
             self.sc.moved |= 1 << slot;

@@ -50,6 +50,8 @@ pub(super) struct Layout {
     pub(crate) slots: Vec<KindSlots>,
     /// Kind of each slot.
     pub(crate) slot_kind: Vec<u16>,
+    /// Pose bits of each slot's kind (read on every anchor lookup).
+    pub(crate) slot_bits: Vec<u32>,
     /// Per padded cell: tile, or `OFF`.
     pub(crate) ptile: Vec<u16>,
     pub(crate) pmarks: Vec<u32>,
@@ -227,6 +229,7 @@ impl Layout {
             pad_c,
             width,
             words,
+            slot_bits: slot_kind.iter().map(|&k| slots[k as usize].bits).collect(),
             slots,
             slot_kind,
             ptile,
@@ -342,7 +345,7 @@ impl Layout {
     /// Anchor (padded cell) and pose of a slot.
     #[inline]
     pub fn anchor(&self, s: &[u32], slot: usize) -> (usize, usize) {
-        let bits = self.slots[self.slot_kind[slot] as usize].bits;
+        let bits = self.slot_bits[slot];
         (
             (s[slot] >> bits) as usize,
             (s[slot] & ((1 << bits) - 1)) as usize,
@@ -458,9 +461,11 @@ impl Layout {
         if s[slot] == ABSENT {
             return false;
         }
-        let k = self.slot_kind[slot] as usize;
         let (a, pose) = self.anchor(s, slot);
-        let f = &self.foot[k][pose];
+        if self.one_cell {
+            return a == p;
+        }
+        let f = &self.foot[self.slot_kind[slot] as usize][pose];
         if f.len() == 1 {
             return a == p;
         }

@@ -132,21 +132,27 @@ impl Expander<'_> {
         f & LIVE != 0 || f & LEGAL != 0
     }
 
-    /// Whether the instance in `slot` breaks no forbid.
-    #[inline]
+    /// Whether the instance in `slot` breaks no forbid: a flag lookup, and the in-play
+    /// check only on places with changeable cells.
+    #[inline(always)]
     pub(super) fn slot_legal(&self, s: &[u32], slot: usize) -> bool {
-        if s[slot] == ABSENT {
+        let w = s[slot];
+        if w == ABSENT {
             return true;
         }
-        let lay = &self.lay;
-        let k = lay.slot_kind[slot] as usize;
-        let f = self.flags[k][s[slot] as usize];
+        let k = self.lay.slot_kind[slot] as usize;
+        let f = self.flags[k][w as usize];
         if f & LIVE == 0 {
-            return f & LEGAL != 0;
+            f & LEGAL != 0
+        } else {
+            f & LEGAL != 0 && self.live_legal(s, slot, k)
         }
-        if f & LEGAL == 0 {
-            return false;
-        }
+    }
+
+    /// [`Self::slot_legal`] on a place with changeable cells: no forbid holds there now.
+    #[inline(never)]
+    fn live_legal(&self, s: &[u32], slot: usize, k: usize) -> bool {
+        let lay = &self.lay;
         let (a, pose) = lay.anchor(s, slot);
         for fb in self.model.forbids.iter().filter(|f| f.piece.index() == k) {
             if fb.pose.is_some_and(|p| p.index() != pose) {
@@ -163,7 +169,7 @@ impl Expander<'_> {
     }
 
     /// Whether the instance in `slot` overlaps another.
-    #[inline]
+    #[inline(always)]
     pub(super) fn overlaps_any(&self, s: &[u32], slot: usize) -> bool {
         let lay = &self.lay;
         if lay.slot_kind.len() < 2 || s[slot] == ABSENT {
@@ -171,9 +177,20 @@ impl Expander<'_> {
         }
         if lay.one_cell {
             // Every piece covers its anchor alone: overlap is a shared anchor.
-            let (a, _) = lay.anchor(s, slot);
-            return (0..lay.slot_kind.len()).any(|o| o != slot && lay.anchor(s, o).0 == a);
+            let a = s[slot] >> lay.slot_bits[slot];
+            return s
+                .iter()
+                .zip(&lay.slot_bits)
+                .enumerate()
+                .any(|(o, (&w, &b))| o != slot && w >> b == a);
         }
+        self.overlaps_footprint(s, slot)
+    }
+
+    /// [`Self::overlaps_any`] for pieces of several cells.
+    #[inline(never)]
+    fn overlaps_footprint(&self, s: &[u32], slot: usize) -> bool {
+        let lay = &self.lay;
         let k = lay.slot_kind[slot] as usize;
         let (a, pose) = lay.anchor(s, slot);
         lay.foot[k][pose].iter().any(|&dl| {
@@ -212,18 +229,21 @@ impl Expander<'_> {
     /// Whether a state satisfies the goal.
     #[inline]
     pub fn is_goal(&self, s: &[u32]) -> bool {
+        // An absent copy's word is 0, whose flags say GOAL for anonymous kinds only.
         self.goal_slots.iter().all(|&(slot, k)| {
-            if s[slot] == ABSENT {
-                return self.model.pieces[k].anonymous;
-            }
             let f = self.flags[k][s[slot] as usize];
             if f & LIVE != 0 {
                 self.goal_live(s, slot)
             } else {
                 f & GOAL != 0
             }
-        }) && self
-            .goal_at
+        }) && (self.goal_slots_only || self.goal_beyond_slots(s))
+    }
+
+    /// The goal's conditions beyond `piece on place` (see `Expander::goal_slots_only`).
+    #[inline(never)]
+    fn goal_beyond_slots(&self, s: &[u32]) -> bool {
+        self.goal_at
             .iter()
             .all(|(slot, ok)| ok.get(s[*slot] as usize).copied().unwrap_or(false))
             && self.goal_rest.iter().all(|c| self.holds(s, c))

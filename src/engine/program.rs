@@ -194,16 +194,22 @@ pub(super) enum Actions {
     Cells,
 }
 
+/// What runs a move's program: per move, its ops, the piece kinds acted on before a
+/// test binds them, and what its actions range over.
+#[derive(Debug)]
+pub(super) struct Runs {
+    pub(crate) moves: Vec<Vec<KOp>>,
+    pub(crate) free_kinds: Vec<Vec<u16>>,
+    pub(crate) actions: Vec<Actions>,
+}
+
 /// Every move's program, lowered for one level.
 pub(super) struct Program {
-    /// Per move: its ops.
-    pub(crate) moves: Vec<Vec<KOp>>,
+    /// Per move: its ops, the kinds they act on freely and the actions it ranges over
+    /// (shared, so an expansion holds them while it borrows the expander mutably).
+    pub(crate) runs: std::sync::Arc<Runs>,
     /// Per move: its local form, when it has one.
     pub(crate) local: Vec<Option<LocalMove>>,
-    /// Per move: piece kinds acted on before a test binds them.
-    pub(crate) free_kinds: Vec<Vec<u16>>,
-    /// Per move: what its actions range over.
-    pub(crate) actions: Vec<Actions>,
     /// Piece variables: kinds, then the most aliases any move has.
     pub(crate) vars: usize,
     /// Per move: its flip form, when it has one.
@@ -307,11 +313,13 @@ impl Program {
             .map(|(ops, acts)| flip_form(model, lay, ops, acts))
             .collect();
         Program {
-            moves,
+            runs: std::sync::Arc::new(Runs {
+                moves,
+                free_kinds: model.moves.iter().map(|m| free_kinds(&m.ops)).collect(),
+                actions,
+            }),
             local,
             flips,
-            free_kinds: model.moves.iter().map(|m| free_kinds(&m.ops)).collect(),
-            actions,
             vars: kinds
                 + model
                     .moves

@@ -56,7 +56,7 @@ pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
         }
         stats.peak_frontier = stats.peak_frontier.max((queue.len() - head) as u64);
         store.load(queue[head], &mut cur);
-        match last.get(head).copied().flatten() {
+        match if commuting { last[head] } else { None } {
             Some(a) => space.successors_after(&cur, a, &mut succ),
             None => space.successors(&cur, &mut succ),
         }

@@ -170,6 +170,7 @@ impl<'m> Relaxed<'m> {
         let programs = (0..a.model.pieces.len())
             .map(|k| {
                 exp.prog
+                    .runs
                     .moves
                     .iter()
                     .enumerate()
@@ -199,7 +200,7 @@ impl<'m> Relaxed<'m> {
 
     /// The directions a move's actions are played in (per-cell moves: one).
     fn dirs(&self, mi: usize) -> Vec<usize> {
-        match &self.exp.prog.actions[mi] {
+        match &self.exp.prog.runs.actions[mi] {
             Actions::Dirs(ds) => ds.clone(),
             Actions::Cells => vec![0],
         }
@@ -536,7 +537,8 @@ impl<'m> Relaxed<'m> {
                 });
                 let Some(places) = places else { continue };
                 let bits = lay.slots[k].bits;
-                let Some(KOp::Slide { delta, .. }) = kop_at(&self.exp.prog.moves[mi], at) else {
+                let Some(KOp::Slide { delta, .. }) = kop_at(&self.exp.prog.runs.moves[mi], at)
+                else {
                     continue;
                 };
                 let delta = *delta;
@@ -553,7 +555,7 @@ impl<'m> Relaxed<'m> {
                         continue;
                     };
                     let (r, c) = (cell / cols, cell % cols);
-                    let dir = if matches!(self.exp.prog.actions[mi], Actions::Cells) {
+                    let dir = if matches!(self.exp.prog.runs.actions[mi], Actions::Cells) {
                         String::new()
                     } else {
                         format!(" going {}", model.dirs[d].name)
