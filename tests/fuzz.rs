@@ -205,6 +205,24 @@ fn fuzz_for_a_while() {
     assert!(all.failing.is_empty(), "failures found (see above)");
 }
 
+/// Writes the inputs of seeds `PUZ_FUZZ_SEED` onwards (`PUZ_FUZZ_COUNT` of them, default
+/// one) under `target/fuzz/show/<seed>/` without running them, and prints the rule file
+/// of the first (`scripts/fuzz --show SEED`).
+#[test]
+#[ignore]
+fn show_case() {
+    let seed = env_num("PUZ_FUZZ_SEED").expect("PUZ_FUZZ_SEED");
+    let corpus = Corpus::load();
+    for s in seed..seed.saturating_add(env_num("PUZ_FUZZ_COUNT").unwrap_or(1)) {
+        let c = case(&corpus, s);
+        let dir = save(&target("show"), &c, &[]);
+        println!("seed {s:#x} ({}), saved in {}", c.origin, dir.display());
+        if s == seed {
+            println!("{}", String::from_utf8_lossy(&c.rules));
+        }
+    }
+}
+
 /// The reproducers of what the fuzzer found (`tests/data/fuzz/README.md`), each run the
 /// way the fuzzer runs its inputs.
 #[test]
