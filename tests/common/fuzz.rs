@@ -1033,7 +1033,7 @@ impl Gen9<'_> {
         match self.rng.u8(0..6) {
             0 if !self.d.counters.is_empty() => {
                 let (c, max) = self.d.counters[self.rng.usize(0..self.d.counters.len())].clone();
-                let op = ["+=", "-="][self.rng.usize(0..2)];
+                let op = ["+=", "+=", "-="][self.rng.usize(0..3)];
                 let _ = writeln!(out, "{pad}{c} {op} {}", self.rng.i64(1..=max.max(1)));
             }
             1 if self.d.tiles.len() > 1 => {
@@ -1160,6 +1160,32 @@ impl Gen9<'_> {
             _ => {
                 let x = self.thing();
                 format!("count({x}) > 0")
+            }
+        }
+    }
+
+    /// A goal condition of the kinds puzzles use, more often within reach than a random
+    /// one: a piece on a mark or tile, a count, a counter value, a piece at a cell.
+    fn goal_part(&mut self) -> String {
+        let k = self.rng.usize(0..self.d.kinds.len());
+        let p = self.d.kinds[k].name.clone();
+        match self.rng.u8(0..4) {
+            0 if !self.d.counters.is_empty() => {
+                let (c, max) = self.d.counters[self.rng.usize(0..self.d.counters.len())].clone();
+                format!("{c} == {}", self.rng.i64(1..=max))
+            }
+            1 => {
+                let op = ["==", "<=", ">="][self.rng.usize(0..3)];
+                format!("count({p}) {op} {}", self.rng.usize(0..=2))
+            }
+            2 => format!(
+                "{p} at ({}, {})",
+                self.rng.i64(-1..=1),
+                self.rng.i64(-1..=1)
+            ),
+            _ => {
+                let t = self.place();
+                format!("{p} on {t}")
             }
         }
     }
@@ -1291,7 +1317,7 @@ impl Gen9<'_> {
             }
             14 | 15 if !self.d.counters.is_empty() => {
                 let (c, max) = self.d.counters[self.rng.usize(0..self.d.counters.len())].clone();
-                let op = ["+=", "-=", "="][self.rng.usize(0..3)];
+                let op = ["+=", "+=", "+=", "-=", "="][self.rng.usize(0..5)];
                 let _ = writeln!(out, "{pad}{c} {op} {}", self.rng.i64(0..=max.max(1)));
             }
             16 | 17 if nest => {
@@ -1383,7 +1409,7 @@ impl Gen9<'_> {
             .map(|_| {
                 (0..cols)
                     .map(|_| {
-                        let k = if self.chance(4) {
+                        let k = if self.chance(6) {
                             self.rng.usize(0..legend.tiles.len())
                         } else {
                             0
@@ -1398,7 +1424,12 @@ impl Gen9<'_> {
             let cells = kind.footprint();
             let copies = if kind.anon {
                 // Adjacent copies alternate two symbols; a third could meet the first.
-                self.rng.usize(0..=if cells.len() > 1 { 2 } else { 3 })
+                let most = if cells.len() > 1 { 2 } else { 3 };
+                if self.chance(8) {
+                    0
+                } else {
+                    self.rng.usize(1..=most)
+                }
             } else {
                 1
             };
@@ -1655,9 +1686,15 @@ pub fn synth9(rng: &mut fastrand::Rng) -> String {
         let _ = writeln!(s, "forbid {} on {t}", k.name);
     }
     // The goal: a condition, or none when every level draws a picture.
-    let pictures = g.chance(4);
+    let pictures = g.chance(6);
     if !pictures || g.chance(2) {
-        let c = g.cond(&Scope::default(), 2, false, &mut vec![]);
+        let c = if g.chance(2) {
+            g.cond(&Scope::default(), 2, false, &mut vec![])
+        } else {
+            let n = g.rng.usize(1..=2);
+            let parts: Vec<String> = (0..n).map(|_| g.goal_part()).collect();
+            parts.join(" and ")
+        };
         let _ = writeln!(s, "goal {c}");
     }
     // Levels.
@@ -1670,7 +1707,7 @@ pub fn synth9(rng: &mut fastrand::Rng) -> String {
                 .collect()
         };
         let _ = write!(s, "level \"l{l}\" \"\"\"\n{}  \"\"\"", text(&grid));
-        if pictures || g.chance(4) {
+        if pictures || g.chance(6) {
             let (pr, pc) = if g.chance(10) {
                 (rows + 1, cols)
             } else {
