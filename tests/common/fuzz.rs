@@ -5,17 +5,24 @@
 //! reports an error without a diagnostic code.
 //!
 //! Every input is a pure function of its seed ([`case`]), so a failure is reproduced by its
-//! seed alone; [`save`] also writes the files and the command that failed.
+//! seed alone; [`save`] also writes the files and the command that failed. Besides
+//! `check` and `solve`, rule files with several levels or `expect` lines go through
+//! `solve --all` and `puz test`.
 //!
 //! How inputs are made:
 //! - rule files: the shipped `puzzles/*.puz` and small robustness files, mutated token by
 //!   token (delete, duplicate, swap, replace by a grammar fragment, extreme and negative
 //!   numbers, odd Unicode, declarations spliced from another file); rule files built from
 //!   the grammar's declarations (tiles, marks, pieces with poses, legend, dirs, cost, limit,
-//!   moves with every statement kind, forbid, goal, levels, judge); and extremes (very long
-//!   lines, deep nesting, thousands of declarations);
-//! - level files: grids in the legend's own symbols, then mutated (ragged rows, unknown
-//!   symbols, huge rows, invalid UTF-8);
+//!   moves with every seed statement kind, forbid, goal, levels, judge: [`synth`]); rule
+//!   files in the issue 9 language ([`synth9`]: counters, anonymous kinds with `max`,
+//!   per-cell and listed-direction moves, repeated and reversed steps, `remove`,
+//!   `create`, `change`, `toggle`, counter updates, `if`/`else`, `for`, `shift each`,
+//!   `slide each`, conditions with `as`, `on`, `count`, `not`, `and`, `or`, goal
+//!   conditions and pictures, `expect` lines; a quarter with one semantic slip); and
+//!   extremes (very long lines, deep nesting, thousands of declarations);
+//! - level files: grids in the legend's own symbols, for generated files and every
+//!   shipped puzzle, then mutated (ragged rows, unknown symbols, huge rows, invalid UTF-8);
 //! - judge inputs: the samples in `tests/data` and random headers and grids, mutated.
 
 #![allow(dead_code)]
