@@ -255,6 +255,14 @@ fn generator_covers_the_issue_9_language() {
         .map(|(_, what)| *what)
         .collect();
     assert!(missing.is_empty(), "never generated: {missing:?}");
+    let legend_pose = |f: &String| {
+        f.lines()
+            .any(|l| l.trim_start().starts_with('\'') && l.contains(".q"))
+    };
+    assert!(
+        files.iter().any(legend_pose),
+        "never generated: a legend symbol that chooses a pose"
+    );
     let loaded = files
         .iter()
         .filter(|f| puz::Puzzle::load("f.puz", f.to_string()).is_ok())

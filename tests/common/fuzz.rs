@@ -1411,7 +1411,13 @@ impl Gen9<'_> {
     /// A level grid of `rows` x `cols` in the legend's symbols: tiles, then copies of the
     /// kinds placed by their footprints (a second symbol of the same meaning for copies
     /// of anonymous kinds that have one), then marks.
-    fn grid(&mut self, rows: usize, cols: usize, legend: &Legend9) -> Vec<Vec<char>> {
+    fn grid(
+        &mut self,
+        rows: usize,
+        cols: usize,
+        legend: &Legend9,
+        picture: bool,
+    ) -> Vec<Vec<char>> {
         let mut g: Vec<Vec<char>> = (0..rows)
             .map(|_| {
                 (0..cols)
@@ -1440,8 +1446,17 @@ impl Gen9<'_> {
             } else {
                 1
             };
-            // A few tries for each copy: one that does not fit after them is left out.
+            // A few tries for each copy: one that does not fit after them is left out. A
+            // copy may be drawn with a symbol that chooses its start pose (never in a
+            // goal picture, which compares kinds only).
             for copy in 0..copies {
+                let posed = &legend.posed[k];
+                let choice = (!posed.is_empty() && !picture && self.chance(3))
+                    .then(|| posed[self.rng.usize(0..posed.len())]);
+                let cells = match choice {
+                    Some((_, pose)) => kind.poses[pose].1.clone(),
+                    None => cells.clone(),
+                };
                 for _ in 0..20 {
                     let (r, c) = (self.rng.i64(0..rows as i64), self.rng.i64(0..cols as i64));
                     let at: Vec<(usize, usize)> = cells
@@ -1454,7 +1469,7 @@ impl Gen9<'_> {
                         continue;
                     }
                     let syms = &legend.kinds[k];
-                    let sym = syms[copy % syms.len()];
+                    let sym = choice.map_or(syms[copy % syms.len()], |(sym, _)| sym);
                     for (r, c) in at {
                         taken[r][c] = true;
                         g[r][c] = sym;
@@ -1484,6 +1499,9 @@ impl Gen9<'_> {
 struct Legend9 {
     tiles: Vec<char>,
     kinds: Vec<Vec<char>>,
+    /// Per kind: symbols that also choose a start pose (`'>' floor + p0.q1`), with the
+    /// pose's index.
+    posed: Vec<Vec<(char, usize)>>,
     marks: Vec<char>,
     /// Whether each mark is `single` (placed exactly once).
     single: Vec<bool>,
@@ -1614,6 +1632,15 @@ pub fn synth9(rng: &mut fastrand::Rng) -> String {
                 }
             })
             .collect(),
+        posed: kinds
+            .iter()
+            .map(|k| {
+                (0..k.poses.len())
+                    .filter(|_| k.poses.len() > 1 && g.rng.u8(0..3) == 0)
+                    .map(|p| (next(), p))
+                    .collect()
+            })
+            .collect(),
         marks: marks.iter().map(|_| next()).collect(),
         single,
     };
@@ -1624,6 +1651,15 @@ pub fn synth9(rng: &mut fastrand::Rng) -> String {
     for (k, syms) in kinds.iter().zip(&legend.kinds) {
         for sym in syms {
             let _ = writeln!(s, "  '{sym}' {} + {}", tiles[0], k.name);
+        }
+    }
+    for (k, posed) in kinds.iter().zip(&legend.posed) {
+        for (sym, pose) in posed {
+            let _ = writeln!(
+                s,
+                "  '{sym}' {} + {}.{}",
+                tiles[0], k.name, k.poses[*pose].0
+            );
         }
     }
     for (m, sym) in marks.iter().zip(&legend.marks) {
@@ -1707,7 +1743,7 @@ pub fn synth9(rng: &mut fastrand::Rng) -> String {
     // Levels.
     for l in 0..g.rng.usize(1..=3) {
         let (rows, cols) = (g.rng.usize(2..=5), g.rng.usize(2..=6));
-        let grid = g.grid(rows, cols, &legend);
+        let grid = g.grid(rows, cols, &legend, false);
         let text = |grid: &[Vec<char>]| -> String {
             grid.iter()
                 .map(|r| format!("  {}\n", r.iter().collect::<String>()))
@@ -1723,7 +1759,7 @@ pub fn synth9(rng: &mut fastrand::Rng) -> String {
             let pic = if g.chance(4) {
                 grid.clone()
             } else {
-                g.grid(pr, pc, &legend)
+                g.grid(pr, pc, &legend, true)
             };
             let _ = write!(s, " goal \"\"\"\n{}  \"\"\"", text(&pic));
         }
