@@ -298,7 +298,8 @@ pub fn tokens(text: &str) -> Vec<String> {
     out
 }
 
-/// Fragments the grammar's tokens do not cover: quotes alone, escapes, templates.
+/// Fragments the grammar's tokens do not cover: quotes alone, escapes, templates,
+/// operators and clauses of the issue 9 language.
 const FRAGMENTS: &[&str] = &[
     "'",
     "\"",
@@ -311,6 +312,24 @@ const FRAGMENTS: &[&str] = &[
     "d",
     ".",
     "\"{case} {query} {moves}\"",
+    // Issue 9: operators, steps, move headers, picture and expect clauses.
+    "+=",
+    "-=",
+    "=",
+    "==",
+    "!=",
+    "<=",
+    ">=",
+    "<",
+    ">",
+    "2d",
+    "-d",
+    "-2d",
+    "(cell c)",
+    "(d in w, e)",
+    "\"\"\" goal \"\"\"",
+    "expect none",
+    "expect 0, 0",
 ];
 
 /// The keywords (`kw_x = @{ "x" ~ word_end }`) and punctuation (`lbrace = { "{" }`) of
@@ -977,6 +996,7 @@ struct Gen9<'r> {
     fresh: usize,
 }
 
+/// The comparison operators of `count(..)` and counter conditions.
 const OPS: &[&str] = &["==", "!=", "<", "<=", ">", ">="];
 
 impl Gen9<'_> {
