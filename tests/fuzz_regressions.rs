@@ -62,10 +62,9 @@ fn assert_clean(fails: Vec<fuzz::Failure>) {
     assert!(all.is_empty(), "{}", all.join("\n"));
 }
 
-/// Seed 0x0b of the fixed slice while the issue 9 generator was tuned (a slip):
-/// `counter k0 max -3`
-/// was accepted and its values silently read as 0; `start` past `max` (or below 0) was
-/// accepted too. Both are `puz::check::*` errors now, at the number.
+/// Seed 0x0b of the fixed slice while the issue 9 generator was tuned (a slip): `counter
+/// k0 max -3` was accepted and its values silently read as 0; `start` past `max` (or
+/// below 0) was accepted too. Both are `puz::check::*` errors now, at the number.
 #[test]
 fn counter_bounds_are_checked_at_the_declaration() {
     let lim = limits();
