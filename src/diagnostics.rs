@@ -591,6 +591,24 @@ pub enum Problem {
         help: String,
     },
 
+    /// `counter k max -3`, `piece coin anonymous max -1`: a bound below zero.
+    #[error("{what} `{name}` has a `max` of {value}, below zero")]
+    #[diagnostic(
+        code(puz::check::negative_max),
+        help("a counter holds 0 to its `max`, a kind has room for `max` copies: give 0 or more")
+    )]
+    NegativeMax {
+        /// What is bounded: "counter" or "piece".
+        what: &'static str,
+        /// Its name.
+        name: String,
+        /// The number as written.
+        value: i64,
+        /// The number.
+        #[label("must be 0 or more")]
+        span: SourceSpan,
+    },
+
     /// `expect -3`: no answer costs less than nothing.
     #[error("an expected cost of {value} is below zero")]
     #[diagnostic(

@@ -1080,21 +1080,67 @@ enum LevelRun {
     },
 }
 
+/// One lint of a level, as `--all --json` lists it: its code and its message.
+fn lint_json(w: &puz::diagnostics::Problem) -> serde_json::Value {
+    use miette::Diagnostic;
+    serde_json::json!({
+        "code": w.code().map(|c| c.to_string()),
+        "message": w.to_string(),
+    })
+}
+
 /// Solves inline level `index` of `p` with `solver`, reporting any diagnostic on stderr.
-fn run_level(p: &Puzzle, solver: &mut Solver, index: usize, search: &SearchArgs) -> LevelRun {
-    let t0 = Instant::now();
-    let failed = |why: String, code: u8| LevelRun::Failed {
-        why,
-        code,
-        elapsed: t0.elapsed(),
-    };
+/// The level's lints (the warnings `puz solve --level NAME` prints) go to stderr before
+/// the search and are returned beside the run, for `--all --json`; they never make a
+/// level fail.
+fn run_level(
+    p: &Puzzle,
+    solver: &mut Solver,
+    index: usize,
+    search: &SearchArgs,
+) -> (LevelRun, Vec<serde_json::Value>) {
     let lvl = match p.inline_level(index) {
         Ok(l) => l,
         Err(d) => {
             output::report(&d);
             let first = d.problems.first().map_or(String::new(), |p| p.to_string());
-            return failed(format!("invalid level: {first}"), exit::RULES);
+            let why = format!("invalid level: {first}");
+            let run = LevelRun::Failed {
+                why,
+                code: exit::RULES,
+                elapsed: Duration::ZERO,
+            };
+            return (run, vec![]);
         }
+    };
+    let lints = show_lints(p, &lvl, index);
+    (solve_level(p, solver, lvl, search), lints)
+}
+
+/// Reports the lints of inline level `index` (set up as `lvl`) on stderr and returns them
+/// as JSON ([`lint_json`]), the first [`puz::diagnostics::MAX_SHOWN`] of them.
+fn show_lints(p: &Puzzle, lvl: &puz::engine::Level, index: usize) -> Vec<serde_json::Value> {
+    match p.level_lints(lvl, Some(index)) {
+        Some(w) => {
+            output::report(&w);
+            w.problems.iter().map(lint_json).collect()
+        }
+        None => vec![],
+    }
+}
+
+/// Searches one level set up by [`run_level`].
+fn solve_level(
+    p: &Puzzle,
+    solver: &mut Solver,
+    lvl: puz::engine::Level,
+    search: &SearchArgs,
+) -> LevelRun {
+    let t0 = Instant::now();
+    let failed = |why: String, code: u8| LevelRun::Failed {
+        why,
+        code,
+        elapsed: t0.elapsed(),
     };
     match solver.solve(lvl, &search.budget(), false) {
         Ok(ans) => match ans.outcome {
@@ -1146,8 +1192,8 @@ fn all_cmd(file: &str, json: bool, search: &SearchArgs) -> Result<(), u8> {
     let mut rows: Vec<[String; 4]> = vec![];
     let mut values = vec![];
     for (i, l) in model.levels.iter().enumerate() {
-        let run = run_level(&p, &mut solver, i, search);
-        let (row, value) = match run {
+        let (run, lints) = run_level(&p, &mut solver, i, search);
+        let (row, mut value) = match run {
             LevelRun::Done { cost, stats } => {
                 let text = cost
                     .as_ref()
@@ -1189,6 +1235,7 @@ fn all_cmd(file: &str, json: bool, search: &SearchArgs) -> Result<(), u8> {
                 )
             }
         };
+        value["warnings"] = lints.into();
         rows.push(row);
         values.push(value);
     }
@@ -1245,11 +1292,12 @@ fn table(header: &[&str; 4], rows: &[[String; 4]]) -> String {
     o
 }
 
-/// `puz test FILE...`: solves every level with an `expect` clause and compares. Exit 0
+/// `puz test FILE...`: solves every level with an `expect` clause and compares, showing
+/// every level's lints on stderr (counted on the summary line). Exit 0
 /// when every expectation holds, 1 when one does not (a different answer, or no answer
 /// within the limits) or a file has errors, 2 when a file cannot be read.
 fn test_cmd(files: &[String], search: &SearchArgs) -> Result<(), u8> {
-    let (mut passed, mut failed, mut open) = (0usize, 0usize, 0usize);
+    let (mut passed, mut failed, mut open, mut warned) = (0usize, 0usize, 0usize, 0usize);
     let mut worst = exit::OK;
     for file in files {
         let p = match load_rules(file) {
@@ -1279,6 +1327,10 @@ fn test_cmd(files: &[String], search: &SearchArgs) -> Result<(), u8> {
         };
         for (i, l) in model.levels.iter().enumerate() {
             let Some(expect) = &l.expect else {
+                // Not solved, but its warnings are shown all the same.
+                if let Ok(lvl) = p.inline_level(i) {
+                    warned += show_lints(&p, &lvl, i).len();
+                }
                 open += 1;
                 emit(&format!("-     {file} {:?}: no expectation\n", l.name))?;
                 continue;
@@ -1287,7 +1339,9 @@ fn test_cmd(files: &[String], search: &SearchArgs) -> Result<(), u8> {
                 puz::compile::Expect::Cost(c) => Some(c.clone()),
                 puz::compile::Expect::Unsolvable => None,
             };
-            let line = match run_level(&p, &mut solver, i, search) {
+            let (run, lints) = run_level(&p, &mut solver, i, search);
+            warned += lints.len();
+            let line = match run {
                 LevelRun::Done { cost, stats } => {
                     let time = stats.elapsed.as_secs_f64();
                     if cost == want {
@@ -1317,7 +1371,12 @@ fn test_cmd(files: &[String], search: &SearchArgs) -> Result<(), u8> {
         }
     }
     emit(&format!(
-        "{passed} passed, {failed} failed, {open} without expectation\n"
+        "{passed} passed, {failed} failed, {open} without expectation{}\n",
+        match warned {
+            0 => String::new(),
+            1 => ", 1 warning".to_string(),
+            n => format!(", {n} warnings"),
+        }
     ))?;
     if failed > 0 {
         worst = worst.max(exit::RULES);

@@ -205,6 +205,98 @@ fn fuzz_for_a_while() {
     assert!(all.failing.is_empty(), "failures found (see above)");
 }
 
+/// The constructs of the issue 9 language, as the generator writes them, with what each
+/// is: every one must appear in the rule files of the fixed slice.
+const ISSUE9: &[(&str, &str)] = &[
+    ("counter k", "a counter"),
+    (" start ", "a counter's start value"),
+    (" anonymous max ", "room for copies"),
+    ("(cell c)", "a per-cell move"),
+    ("(d in ", "a move over listed directions"),
+    (" 2d", "a repeated step"),
+    (" -d", "a reversed step"),
+    ("remove ", "remove"),
+    ("create p", "create"),
+    ("change ", "change"),
+    ("toggle ", "toggle"),
+    (" everywhere", "everywhere"),
+    (" on m", "on a mark"),
+    (" += ", "a counter increment"),
+    (" -= ", "a counter decrement"),
+    ("if ", "if"),
+    ("} else ", "else"),
+    ("for x", "for"),
+    ("shift each ", "shift each"),
+    ("slide each ", "slide each"),
+    (" as a", "an alias"),
+    ("count(", "count"),
+    ("not ", "not"),
+    (" or ", "or"),
+    (" and ", "and"),
+    ("\"\"\" goal \"\"\"", "a goal picture"),
+    ("expect none", "expect none"),
+    ("expect 1", "expect a cost"),
+];
+
+/// The generator writes every construct of the issue 9 language in the fixed slice, and
+/// enough of its files are valid to reach the search (checked with the library alone).
+#[test]
+fn generator_covers_the_issue_9_language() {
+    let corpus = Corpus::load();
+    let files: Vec<String> = SLICE
+        .map(|seed| case(&corpus, seed))
+        .filter(|c| c.origin == "generated (issue 9)")
+        .map(|c| String::from_utf8_lossy(&c.rules).into_owned())
+        .collect();
+    assert!(files.len() >= 40, "{} issue 9 files", files.len());
+    let missing: Vec<&str> = ISSUE9
+        .iter()
+        .filter(|(text, _)| !files.iter().any(|f| f.contains(text)))
+        .map(|(_, what)| *what)
+        .collect();
+    assert!(missing.is_empty(), "never generated: {missing:?}");
+    let legend_pose = |f: &String| {
+        f.lines()
+            .any(|l| l.trim_start().starts_with('\'') && l.contains(".q"))
+    };
+    assert!(
+        files.iter().any(legend_pose),
+        "never generated: a legend symbol that chooses a pose"
+    );
+    let loaded = files
+        .iter()
+        .filter(|f| puz::Puzzle::load("f.puz", f.to_string()).is_ok())
+        .count();
+    assert!(
+        loaded * 3 >= files.len(),
+        "only {loaded} of {} issue 9 files load",
+        files.len()
+    );
+    // Every case is a pure function of its seed.
+    for seed in [0, 2, 7, 11] {
+        let (a, b) = (case(&corpus, seed), case(&corpus, seed));
+        assert_eq!((a.rules, a.level, a.flags), (b.rules, b.level, b.flags));
+    }
+}
+
+/// Writes the inputs of seeds `PUZ_FUZZ_SEED` onwards (`PUZ_FUZZ_COUNT` of them, default
+/// one) under `target/fuzz/show/<seed>/` without running them, and prints the rule file
+/// of the first (`scripts/fuzz --show SEED`).
+#[test]
+#[ignore]
+fn show_case() {
+    let seed = env_num("PUZ_FUZZ_SEED").expect("PUZ_FUZZ_SEED");
+    let corpus = Corpus::load();
+    for s in seed..seed.saturating_add(env_num("PUZ_FUZZ_COUNT").unwrap_or(1)) {
+        let c = case(&corpus, s);
+        let dir = save(&target("show"), &c, &[]);
+        println!("seed {s:#x} ({}), saved in {}", c.origin, dir.display());
+        if s == seed {
+            println!("{}", String::from_utf8_lossy(&c.rules));
+        }
+    }
+}
+
 /// The reproducers of what the fuzzer found (`tests/data/fuzz/README.md`), each run the
 /// way the fuzzer runs its inputs.
 #[test]

@@ -1,5 +1,6 @@
 //! Numbers that parse but mean nothing: a direction that does not move, a move limit
-//! that allows no move, an expected answer no cost can have.
+//! that allows no move, an expected answer no cost can have, a `max` below zero, a
+//! counter that starts outside its range.
 
 use crate::diagnostics::Problem;
 use crate::syntax::ast::{File, ItemKind};
@@ -65,6 +66,33 @@ pub fn check(file: &File) -> Vec<Problem> {
                 value: v.value,
                 span: v.span.into(),
             }),
+            ItemKind::Counter(c) if c.max.value < 0 => out.push(Problem::NegativeMax {
+                what: "counter",
+                name: c.name.text.clone(),
+                value: c.max.value,
+                span: c.max.span.into(),
+            }),
+            ItemKind::Counter(c) => {
+                if let Some(start) = c.start.filter(|s| !(0..=c.max.value).contains(&s.value)) {
+                    out.push(Problem::CounterRange {
+                        what: "start value",
+                        name: c.name.text.clone(),
+                        value: start.value,
+                        max: c.max.value,
+                        span: start.span.into(),
+                    });
+                }
+            }
+            ItemKind::Piece(p) => {
+                if let Some(max) = p.max.filter(|m| m.value < 0) {
+                    out.push(Problem::NegativeMax {
+                        what: "piece",
+                        name: p.name.text.clone(),
+                        value: max.value,
+                        span: max.span.into(),
+                    });
+                }
+            }
             _ => {}
         }
     }
@@ -83,6 +111,31 @@ mod tests {
         assert_eq!(
             codes,
             ["puz::check::zero_direction", "puz::check::bad_limit"]
+        );
+    }
+
+    #[test]
+    fn bounds_below_zero_and_start_values_out_of_range_are_reported() {
+        let codes = |src: &str| -> Vec<String> {
+            check(&parse(src).expect("parses"))
+                .iter()
+                .map(|p| p.code_str())
+                .collect()
+        };
+        assert!(codes("counter k max 3 start 3 counter f max 0").is_empty());
+        assert!(codes("piece coin anonymous max 0").is_empty());
+        assert_eq!(codes("counter k max -3"), ["puz::check::negative_max"]);
+        assert_eq!(
+            codes("piece coin anonymous max -1"),
+            ["puz::check::negative_max"]
+        );
+        assert_eq!(
+            codes("counter k max 3 start 7"),
+            ["puz::check::counter_range"]
+        );
+        assert_eq!(
+            codes("counter k max 3 start -1"),
+            ["puz::check::counter_range"]
         );
     }
 

@@ -234,23 +234,26 @@ impl<'m> GridReader<'m> {
         board.rows.push((at, row));
         let before = board.symbols.len();
         let mut unknown_cells = board.unknown;
-        let mut unknown = |problems: &mut Vec<Problem>, symbol: String, off: usize, len: usize| {
-            unknown_cells += 1;
-            if unknown_cells <= MAX_UNKNOWN_SHOWN {
-                problems.push(Problem::UnknownSymbol {
-                    symbol,
-                    span: (at + off, len).into(),
-                    help: describe_legend(self.model, self.form),
-                });
-            }
-            0
-        };
+        // The symbol is only written out for the problems shown: a level of millions of
+        // unknown cells must cost no more than reading it.
+        let mut unknown =
+            |problems: &mut Vec<Problem>, symbol: &dyn Fn() -> String, off: usize, len: usize| {
+                unknown_cells += 1;
+                if unknown_cells <= MAX_UNKNOWN_SHOWN {
+                    problems.push(Problem::UnknownSymbol {
+                        symbol: symbol(),
+                        span: (at + off, len).into(),
+                        help: describe_legend(self.model, self.form),
+                    });
+                }
+                0
+            };
         match self.form {
             GridForm::Chars => {
                 for (i, ch) in row.char_indices() {
                     let s = match self.legend.char(ch) {
                         Some(s) => s,
-                        None => unknown(problems, format!("{ch:?}"), i, ch.len_utf8()),
+                        None => unknown(problems, &|| format!("{ch:?}"), i, ch.len_utf8()),
                     };
                     board.symbols.push(s);
                 }
@@ -259,7 +262,7 @@ impl<'m> GridReader<'m> {
                 for (i, tok) in ascii_tokens(row) {
                     let s = match tok.parse::<i64>().ok().and_then(|v| self.legend.int(v)) {
                         Some(s) => s,
-                        None => unknown(problems, format!("`{}`", short(tok)), i, tok.len()),
+                        None => unknown(problems, &|| format!("`{}`", short(tok)), i, tok.len()),
                     };
                     board.symbols.push(s);
                 }

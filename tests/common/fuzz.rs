@@ -5,17 +5,24 @@
 //! reports an error without a diagnostic code.
 //!
 //! Every input is a pure function of its seed ([`case`]), so a failure is reproduced by its
-//! seed alone; [`save`] also writes the files and the command that failed.
+//! seed alone; [`save`] also writes the files and the command that failed. Besides
+//! `check` and `solve`, rule files with several levels or `expect` lines go through
+//! `solve --all` and `puz test`.
 //!
 //! How inputs are made:
 //! - rule files: the shipped `puzzles/*.puz` and small robustness files, mutated token by
 //!   token (delete, duplicate, swap, replace by a grammar fragment, extreme and negative
 //!   numbers, odd Unicode, declarations spliced from another file); rule files built from
 //!   the grammar's declarations (tiles, marks, pieces with poses, legend, dirs, cost, limit,
-//!   moves with every statement kind, forbid, goal, levels, judge); and extremes (very long
-//!   lines, deep nesting, thousands of declarations);
-//! - level files: grids in the legend's own symbols, then mutated (ragged rows, unknown
-//!   symbols, huge rows, invalid UTF-8);
+//!   moves with every seed statement kind, forbid, goal, levels, judge: [`synth`]); rule
+//!   files in the issue 9 language ([`synth9`]: counters, anonymous kinds with `max`,
+//!   per-cell and listed-direction moves, repeated and reversed steps, `remove`,
+//!   `create`, `change`, `toggle`, counter updates, `if`/`else`, `for`, `shift each`,
+//!   `slide each`, conditions with `as`, `on`, `count`, `not`, `and`, `or`, goal
+//!   conditions and pictures, `expect` lines; a quarter with one semantic slip); and
+//!   extremes (very long lines, deep nesting, thousands of declarations);
+//! - level files: grids in the legend's own symbols, for generated files and every
+//!   shipped puzzle, then mutated (ragged rows, unknown symbols, huge rows, invalid UTF-8);
 //! - judge inputs: the samples in `tests/data` and random headers and grids, mutated.
 
 #![allow(dead_code)]
@@ -122,6 +129,27 @@ impl Corpus {
     }
 }
 
+/// The shipped puzzles whose level files the fuzzer makes: the seed mechanics and the
+/// issue 9 corpus.
+const SHIPPED: &[&str] = &[
+    "bloxorz",
+    "sokoban",
+    "huarong",
+    "curling",
+    "sokoban-boxes",
+    "bloxorz-switches",
+    "holes",
+    "icecave",
+    "keys",
+    "klotski",
+    "lightsout",
+    "npuzzle",
+    "pegsolitaire",
+    "robots",
+    "rushhour",
+    "tilt",
+];
+
 /// The input of `seed`.
 pub fn case(corpus: &Corpus, seed: u64) -> Case {
     let mut rng = fastrand::Rng::with_seed(seed ^ 0x9e37_79b9_7f4a_7c15);
@@ -136,7 +164,7 @@ pub fn case(corpus: &Corpus, seed: u64) -> Case {
     };
     let rules: String;
     match rng.u8(0..100) {
-        0..=29 => {
+        0..=24 => {
             c.origin = "mutated file";
             let (_, base) = &corpus.rules[rng.usize(0..corpus.rules.len())];
             rules = mutate_rules(&mut rng, base, corpus);
@@ -144,7 +172,7 @@ pub fn case(corpus: &Corpus, seed: u64) -> Case {
                 c.level = Some(level_for(&mut rng, &rules));
             }
         }
-        30..=54 => {
+        25..=37 => {
             c.origin = "generated";
             let (text, judge) = synth(&mut rng);
             rules = if rng.u8(0..3) == 0 {
@@ -159,15 +187,26 @@ pub fn case(corpus: &Corpus, seed: u64) -> Case {
                 c.judge = Some(mutate_judge(&mut rng, &j, 0.3));
             }
         }
-        55..=64 => {
+        38..=57 => {
+            c.origin = "generated (issue 9)";
+            let text = synth9(&mut rng);
+            rules = if rng.u8(0..4) == 0 {
+                mutate_rules(&mut rng, &text, corpus)
+            } else {
+                text
+            };
+            if rng.u8(0..3) == 0 {
+                c.level = Some(level_for(&mut rng, &rules));
+            }
+        }
+        58..=64 => {
             c.origin = "extreme";
             let (_, base) = &corpus.rules[rng.usize(0..corpus.rules.len())];
             rules = extreme(&mut rng, base);
         }
         65..=81 => {
             c.origin = "level file";
-            let name =
-                ["bloxorz", "sokoban", "huarong", "curling", "sokoban-boxes"][rng.usize(0..5)];
+            let name = SHIPPED[rng.usize(0..SHIPPED.len())];
             rules = corpus.shipped(name).to_string();
             c.level = Some(level_for(&mut rng, &rules));
         }
@@ -192,7 +231,8 @@ pub fn case(corpus: &Corpus, seed: u64) -> Case {
         let engine = ["auto", "interp", "fast"][rng.usize(0..3)];
         c.flags.extend(["--engine".into(), engine.into()]);
         if engine == "interp" {
-            let search = ["auto", "bfs", "dijkstra", "astar", "iddfs", "bidir"][rng.usize(0..6)];
+            let search =
+                ["auto", "bfs", "dijkstra", "astar", "iddfs", "bidir", "dfs"][rng.usize(0..7)];
             c.flags.extend(["--search".into(), search.into()]);
         }
     }
@@ -258,7 +298,8 @@ pub fn tokens(text: &str) -> Vec<String> {
     out
 }
 
-/// Fragments the grammar's tokens do not cover: quotes alone, escapes, templates.
+/// Fragments the grammar's tokens do not cover: quotes alone, escapes, templates,
+/// operators and clauses of the issue 9 language.
 const FRAGMENTS: &[&str] = &[
     "'",
     "\"",
@@ -271,6 +312,24 @@ const FRAGMENTS: &[&str] = &[
     "d",
     ".",
     "\"{case} {query} {moves}\"",
+    // Issue 9: operators, steps, move headers, picture and expect clauses.
+    "+=",
+    "-=",
+    "=",
+    "==",
+    "!=",
+    "<=",
+    ">=",
+    "<",
+    ">",
+    "2d",
+    "-d",
+    "-2d",
+    "(cell c)",
+    "(d in w, e)",
+    "\"\"\" goal \"\"\"",
+    "expect none",
+    "expect 0, 0",
 ];
 
 /// The keywords (`kw_x = @{ "x" ~ word_end }`) and punctuation (`lbrace = { "{" }`) of
@@ -870,6 +929,924 @@ pub fn synth(rng: &mut fastrand::Rng) -> (String, Option<String>) {
     (s, judge)
 }
 
+// ---------------------------------------------------------------------------------------
+// Rule files in the issue 9 language
+// ---------------------------------------------------------------------------------------
+
+/// A piece kind of a generated file: its name, whether it is anonymous, its `max` and its
+/// poses (name and offsets; none for a one-cell piece without a pose block).
+#[derive(Clone, Debug)]
+struct Kind {
+    name: String,
+    anon: bool,
+    max: Option<i64>,
+    poses: Vec<(String, Vec<(i64, i64)>)>,
+}
+
+impl Kind {
+    /// The footprint levels place: the first pose's offsets, or the anchor alone.
+    fn footprint(&self) -> Vec<(i64, i64)> {
+        self.poses
+            .first()
+            .map_or(vec![(0, 0)], |(_, cells)| cells.clone())
+    }
+}
+
+/// Connected footprints for generated poses: every one holds its anchor `(0, 0)`.
+const SHAPES: &[&[(i64, i64)]] = &[
+    &[(0, 0)],
+    &[(0, 0), (0, 1)],
+    &[(0, 0), (1, 0)],
+    &[(0, 0), (0, 1), (1, 0)],
+    &[(0, 0), (1, 0), (1, 1)],
+    &[(0, 0), (0, 1), (0, 2)],
+    &[(0, 0), (0, 1), (1, 0), (1, 1)],
+];
+
+/// The names a generated file declares, which statements, conditions and goals use.
+struct Decls {
+    tiles: Vec<String>,
+    marks: Vec<String>,
+    /// Counters: name and `max`.
+    counters: Vec<(String, i64)>,
+    /// A tile that breaks into another (`tiles { .. hole -> floor }`), if any.
+    breaking: Option<String>,
+    kinds: Vec<Kind>,
+    dirs: Vec<String>,
+}
+
+/// Where a statement or condition is generated: which move variables exist.
+#[derive(Clone, Default)]
+struct Scope {
+    /// The move has a direction parameter `d`.
+    dir: bool,
+    /// Cell names: the cell parameter and enclosing `for` variables.
+    cells: Vec<String>,
+    /// Aliases bound by `as` so far.
+    aliases: Vec<String>,
+    /// Nesting depth of `if` and `for`.
+    depth: u8,
+}
+
+/// A generator of issue 9 rule files (see [`synth9`]).
+struct Gen9<'r> {
+    rng: &'r mut fastrand::Rng,
+    d: Decls,
+    /// Aliases and loop variables made so far (fresh names).
+    fresh: usize,
+}
+
+/// The comparison operators of `count(..)` and counter conditions.
+const OPS: &[&str] = &["==", "!=", "<", "<=", ">", ">="];
+
+impl Gen9<'_> {
+    fn one<'a>(&mut self, v: &'a [String]) -> &'a str {
+        &v[self.rng.usize(0..v.len())]
+    }
+
+    fn chance(&mut self, n: u8) -> bool {
+        self.rng.u8(0..n) == 0
+    }
+
+    /// A step: the direction (maybe reversed or repeated) or a named direction.
+    fn step(&mut self, s: &Scope) -> String {
+        let base = if s.dir && self.rng.u8(0..3) != 0 {
+            "d".to_string()
+        } else {
+            let d = self.d.dirs.clone();
+            self.one(&d).to_string()
+        };
+        let times = match self.rng.u8(0..8) {
+            0 => "2",
+            1 if self.chance(4) => "3",
+            _ => "",
+        };
+        let minus = if self.chance(4) { "-" } else { "" };
+        format!("{minus}{times}{base}")
+    }
+
+    /// A piece reference a statement acts on: a kind (named, or any one copy), an alias.
+    fn piece(&mut self, s: &Scope) -> String {
+        if !s.aliases.is_empty() && self.chance(3) {
+            return self.one(&s.aliases).to_string();
+        }
+        let k = self.rng.usize(0..self.d.kinds.len());
+        self.d.kinds[k].name.clone()
+    }
+
+    /// A piece a `remove` may take off: an alias or an anonymous kind when there is one
+    /// (the goal may need every named piece), else any piece.
+    fn removable(&mut self, s: &Scope) -> String {
+        if !s.aliases.is_empty() && self.chance(2) {
+            return self.one(&s.aliases).to_string();
+        }
+        let anon: Vec<String> = self
+            .d
+            .kinds
+            .iter()
+            .filter(|k| k.anon)
+            .map(|k| k.name.clone())
+            .collect();
+        if anon.is_empty() || self.chance(10) {
+            self.piece(s)
+        } else {
+            self.one(&anon).to_string()
+        }
+    }
+
+    /// A statement with an effect (a move must change something): a shift, a create or
+    /// remove, a tile change, a counter update.
+    fn effect(&mut self, s: &Scope, out: &mut String, pad: &str) {
+        match self.rng.u8(0..6) {
+            0 if !self.d.counters.is_empty() => {
+                let (c, max) = self.d.counters[self.rng.usize(0..self.d.counters.len())].clone();
+                let op = ["+=", "+=", "-="][self.rng.usize(0..3)];
+                let _ = writeln!(out, "{pad}{c} {op} {}", self.rng.i64(1..=max.max(1)));
+            }
+            1 if self.d.tiles.len() > 1 => {
+                let (a, b) = self.two_tiles();
+                let cell = self.cell(s);
+                let _ = writeln!(out, "{pad}toggle {a} {b} at {cell}");
+            }
+            _ => {
+                let p = self.piece(s);
+                let st = self.step(s);
+                let _ = writeln!(out, "{pad}shift {p} {st}");
+            }
+        }
+    }
+
+    /// Two different tiles (the file declares at least two).
+    fn two_tiles(&mut self) -> (String, String) {
+        let n = self.d.tiles.len();
+        let a = self.rng.usize(0..n);
+        let b = (a + self.rng.usize(1..n)) % n;
+        (self.d.tiles[a].clone(), self.d.tiles[b].clone())
+    }
+
+    /// A cell: a piece's anchor, an alias, a cell variable or an absolute cell, with
+    /// `+ STEP` and `- STEP` terms.
+    fn cell(&mut self, s: &Scope) -> String {
+        let mut out = match self.rng.u8(0..10) {
+            0..=4 if !s.cells.is_empty() => self.one(&s.cells).to_string(),
+            5 => format!("({}, {})", self.rng.i64(-3..=4), self.rng.i64(-3..=5)),
+            _ => self.piece(s),
+        };
+        for _ in 0..self.rng.usize(0..=2) {
+            let sign = if self.chance(3) { "-" } else { "+" };
+            let st = self.step(s);
+            out = format!("{out} {sign} {st}");
+        }
+        out
+    }
+
+    /// A tile or a mark.
+    fn place(&mut self) -> String {
+        if !self.d.marks.is_empty() && self.chance(3) {
+            let m = self.d.marks.clone();
+            self.one(&m).to_string()
+        } else {
+            let t = self.d.tiles.clone();
+            self.one(&t).to_string()
+        }
+    }
+
+    /// A piece kind, a tile or a mark.
+    fn thing(&mut self) -> String {
+        if self.chance(2) {
+            let k = self.rng.usize(0..self.d.kinds.len());
+            self.d.kinds[k].name.clone()
+        } else {
+            self.place()
+        }
+    }
+
+    /// A condition of at most `depth` levels of `not`/`and`/`or`. `bind` says whether an
+    /// `as` may bind a copy here (a plain `require` or `if`, outside `not` and `or`); the
+    /// names bound are pushed on `bound`.
+    fn cond(&mut self, s: &Scope, depth: u8, bind: bool, bound: &mut Vec<String>) -> String {
+        if depth > 0 {
+            match self.rng.u8(0..8) {
+                0 => {
+                    let c = self.cond(s, depth - 1, false, bound);
+                    return format!("not {c}");
+                }
+                1 | 2 => {
+                    let a = self.cond(s, depth - 1, bind, bound);
+                    let b = self.cond(s, depth - 1, bind, bound);
+                    return format!("{a} and {b}");
+                }
+                3 => {
+                    let a = self.cond(s, depth - 1, false, bound);
+                    let b = self.cond(s, depth - 1, false, bound);
+                    return format!("({a} or {b})");
+                }
+                _ => {}
+            }
+        }
+        match self.rng.u8(0..9) {
+            0..=3 => {
+                let x = self.thing();
+                let cell = self.cell(s);
+                let kind = self.d.kinds.iter().any(|k| k.name == x);
+                if bind && kind && self.chance(3) {
+                    self.fresh += 1;
+                    let name = format!("a{}", self.fresh);
+                    bound.push(name.clone());
+                    format!("{x} at {cell} as {name}")
+                } else {
+                    format!("{x} at {cell}")
+                }
+            }
+            4 | 5 => {
+                let k = self.rng.usize(0..self.d.kinds.len());
+                let kind = self.d.kinds[k].clone();
+                let p = if !s.aliases.is_empty() && self.chance(4) {
+                    self.one(&s.aliases).to_string()
+                } else {
+                    kind.name.clone()
+                };
+                let pose = if !kind.poses.is_empty() && self.chance(2) {
+                    format!(".{}", kind.poses[self.rng.usize(0..kind.poses.len())].0)
+                } else {
+                    String::new()
+                };
+                let t = self.place();
+                format!("{p}{pose} on {t}")
+            }
+            6 | 7 => {
+                let x = self.thing();
+                let op = OPS[self.rng.usize(0..OPS.len())];
+                format!("count({x}) {op} {}", self.rng.i64(0..=4))
+            }
+            _ if !self.d.counters.is_empty() => {
+                let (c, max) = self.d.counters[self.rng.usize(0..self.d.counters.len())].clone();
+                let op = OPS[self.rng.usize(0..OPS.len())];
+                format!("{c} {op} {}", self.rng.i64(0..=max + 1))
+            }
+            _ => {
+                let x = self.thing();
+                format!("count({x}) > 0")
+            }
+        }
+    }
+
+    /// A goal condition of the kinds puzzles use, more often within reach than a random
+    /// one: a piece on a mark or tile, a count, a counter value, a piece at a cell.
+    fn goal_part(&mut self) -> String {
+        let k = self.rng.usize(0..self.d.kinds.len());
+        let p = self.d.kinds[k].name.clone();
+        match self.rng.u8(0..4) {
+            0 if !self.d.counters.is_empty() => {
+                let (c, max) = self.d.counters[self.rng.usize(0..self.d.counters.len())].clone();
+                format!("{c} == {}", self.rng.i64(1..=max))
+            }
+            1 => {
+                let op = ["==", "<=", ">="][self.rng.usize(0..3)];
+                format!("count({p}) {op} {}", self.rng.usize(0..=2))
+            }
+            2 => format!(
+                "{p} at ({}, {})",
+                self.rng.i64(-1..=1),
+                self.rng.i64(-1..=1)
+            ),
+            _ => {
+                let t = self.place();
+                format!("{p} on {t}")
+            }
+        }
+    }
+
+    /// Slide rules: stops before things, into tiles, at the edge.
+    fn slide_rules(&mut self, out: &mut String, pad: &str) {
+        for _ in 0..self.rng.usize(1..=3) {
+            match self.rng.u8(0..4) {
+                0 => {
+                    let t = self.place();
+                    let _ = writeln!(out, "{pad}  into {t}: stop");
+                }
+                1 => {
+                    let a = ["stop", "lose"][self.rng.usize(0..2)];
+                    let _ = writeln!(out, "{pad}  off board: {a}");
+                }
+                _ => match self.d.breaking.clone() {
+                    Some(b) if self.chance(3) => {
+                        let _ = writeln!(out, "{pad}  before {b}: stop, break");
+                    }
+                    _ => {
+                        let x = if self.chance(2) {
+                            let k = self.rng.usize(0..self.d.kinds.len());
+                            self.d.kinds[k].name.clone()
+                        } else {
+                            let t = self.d.tiles.clone();
+                            self.one(&t).to_string()
+                        };
+                        let _ = writeln!(out, "{pad}  before {x}: stop");
+                    }
+                },
+            }
+        }
+    }
+
+    /// `n` statements of a move body, indented by `pad`.
+    fn stmts(&mut self, s: &mut Scope, n: usize, out: &mut String, pad: &str) {
+        for _ in 0..n {
+            self.stmt(s, out, pad);
+        }
+    }
+
+    /// One statement of a move body.
+    fn stmt(&mut self, s: &mut Scope, out: &mut String, pad: &str) {
+        let nest = s.depth < 2;
+        match self.rng.u8(0..22) {
+            0..=2 => {
+                let mut bound = vec![];
+                let c = self.cond(s, 1, true, &mut bound);
+                let _ = writeln!(out, "{pad}require {c}");
+                s.aliases.extend(bound);
+            }
+            3 => {
+                let c = self.cond(s, 1, false, &mut vec![]);
+                let _ = writeln!(out, "{pad}forbid {c}");
+            }
+            4..=5 => {
+                let p = self.piece(s);
+                let st = self.step(s);
+                let _ = writeln!(out, "{pad}shift {p} {st}");
+            }
+            6 => {
+                let k = self.rng.usize(0..self.d.kinds.len());
+                let name = self.d.kinds[k].name.clone();
+                let st = self.step(s);
+                if self.chance(2) {
+                    let _ = writeln!(out, "{pad}shift each {name} {st}");
+                } else {
+                    let _ = writeln!(out, "{pad}slide each {name} {st} {{");
+                    self.slide_rules(out, pad);
+                    let _ = writeln!(out, "{pad}}}");
+                }
+            }
+            7 => {
+                let p = self.piece(s);
+                let st = self.step(s);
+                let _ = writeln!(out, "{pad}slide {p} {st} {{");
+                self.slide_rules(out, pad);
+                let _ = writeln!(out, "{pad}}}");
+            }
+            8 => {
+                let p = self.piece(s);
+                let st = self.step(s);
+                let _ = writeln!(out, "{pad}swap {p} {st}");
+            }
+            9 => {
+                let p = self.removable(s);
+                let _ = writeln!(out, "{pad}remove {p}");
+            }
+            10 | 11 => {
+                let creatable: Vec<Kind> = self
+                    .d
+                    .kinds
+                    .iter()
+                    .filter(|k| k.max.is_some())
+                    .cloned()
+                    .collect();
+                if creatable.is_empty() {
+                    return self.effect(s, out, pad);
+                }
+                let k = if self.chance(12) {
+                    self.d.kinds[self.rng.usize(0..self.d.kinds.len())].clone()
+                } else {
+                    creatable[self.rng.usize(0..creatable.len())].clone()
+                };
+                let pose = if !k.poses.is_empty() && self.chance(2) {
+                    format!(".{}", k.poses[self.rng.usize(0..k.poses.len())].0)
+                } else {
+                    String::new()
+                };
+                let cell = self.cell(s);
+                let _ = writeln!(out, "{pad}create {}{pose} at {cell}", k.name);
+            }
+            12 | 13 if self.d.tiles.len() > 1 => {
+                let (a, b) = self.two_tiles();
+                let w = match self.rng.u8(0..4) {
+                    0 => "everywhere".to_string(),
+                    1 if !self.d.marks.is_empty() => {
+                        let m = self.d.marks.clone();
+                        format!("on {}", self.one(&m))
+                    }
+                    _ => format!("at {}", self.cell(s)),
+                };
+                if self.chance(2) {
+                    let _ = writeln!(out, "{pad}change {a} -> {b} {w}");
+                } else {
+                    let _ = writeln!(out, "{pad}toggle {a} {b} {w}");
+                }
+            }
+            14 | 15 if !self.d.counters.is_empty() => {
+                let (c, max) = self.d.counters[self.rng.usize(0..self.d.counters.len())].clone();
+                let op = ["+=", "+=", "+=", "-=", "="][self.rng.usize(0..5)];
+                let _ = writeln!(out, "{pad}{c} {op} {}", self.rng.i64(0..=max.max(1)));
+            }
+            16 | 17 if nest => {
+                let mut bound = vec![];
+                let c = self.cond(s, 1, true, &mut bound);
+                let _ = writeln!(out, "{pad}if {c} {{");
+                let mut inner = s.clone();
+                inner.depth += 1;
+                inner.aliases.extend(bound);
+                let inner_pad = format!("{pad}  ");
+                let n = self.rng.usize(1..=3);
+                self.stmts(&mut inner, n, out, &inner_pad);
+                let mut close = format!("{pad}}}");
+                while self.chance(2) {
+                    let mut other = s.clone();
+                    other.depth += 1;
+                    if self.chance(2) {
+                        let c = self.cond(s, 1, false, &mut vec![]);
+                        let _ = writeln!(out, "{close} else if {c} {{");
+                    } else {
+                        let _ = writeln!(out, "{close} else {{");
+                        let n = self.rng.usize(1..=2);
+                        self.stmts(&mut other, n, out, &inner_pad);
+                        close = format!("{pad}}}");
+                        break;
+                    }
+                    let n = self.rng.usize(1..=2);
+                    self.stmts(&mut other, n, out, &inner_pad);
+                    close = format!("{pad}}}");
+                }
+                let _ = writeln!(out, "{close}");
+            }
+            18 if nest => {
+                self.fresh += 1;
+                let var = format!("x{}", self.fresh);
+                let p = self.piece(s);
+                let _ = writeln!(out, "{pad}for {var} in {p} {{");
+                let mut inner = s.clone();
+                inner.depth += 1;
+                inner.cells.push(var);
+                let n = self.rng.usize(1..=2);
+                self.stmts(&mut inner, n, out, &format!("{pad}  "));
+                let _ = writeln!(out, "{pad}}}");
+            }
+            19 => {
+                let with_poses: Vec<Kind> = self
+                    .d
+                    .kinds
+                    .iter()
+                    .filter(|k| k.poses.len() > 1)
+                    .cloned()
+                    .collect();
+                if with_poses.is_empty() {
+                    let p = self.piece(s);
+                    let st = self.step(s);
+                    let _ = writeln!(out, "{pad}shift {p} {st}");
+                    return;
+                }
+                let k = with_poses[self.rng.usize(0..with_poses.len())].clone();
+                let _ = writeln!(out, "{pad}turn {} {{", k.name);
+                for (from, _) in &k.poses {
+                    for dname in &self.d.dirs.clone() {
+                        if self.chance(2) {
+                            let to = &k.poses[self.rng.usize(0..k.poses.len())].0;
+                            let _ = writeln!(
+                                out,
+                                "{pad}  {from} {dname} -> {to} ({}, {})",
+                                self.rng.i64(-2..=2),
+                                self.rng.i64(-2..=2)
+                            );
+                        }
+                    }
+                }
+                let _ = writeln!(out, "{pad}}}");
+            }
+            _ => {
+                let p = self.piece(s);
+                let st = self.step(s);
+                let _ = writeln!(out, "{pad}shift {p} {st}");
+            }
+        }
+    }
+
+    /// A level grid of `rows` x `cols` in the legend's symbols: tiles, then copies of the
+    /// kinds placed by their footprints (a second symbol of the same meaning for copies
+    /// of anonymous kinds that have one), then marks.
+    fn grid(
+        &mut self,
+        rows: usize,
+        cols: usize,
+        legend: &Legend9,
+        picture: bool,
+    ) -> Vec<Vec<char>> {
+        let mut g: Vec<Vec<char>> = (0..rows)
+            .map(|_| {
+                (0..cols)
+                    .map(|_| {
+                        let k = if self.chance(6) {
+                            self.rng.usize(0..legend.tiles.len())
+                        } else {
+                            0
+                        };
+                        legend.tiles[k]
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut taken = vec![vec![false; cols]; rows];
+        for (k, kind) in self.d.kinds.clone().iter().enumerate() {
+            let cells = kind.footprint();
+            let copies = if kind.anon {
+                // Adjacent copies alternate two symbols; a third could meet the first.
+                let most = if cells.len() > 1 { 2 } else { 3 };
+                if self.chance(8) {
+                    0
+                } else {
+                    self.rng.usize(1..=most)
+                }
+            } else {
+                1
+            };
+            // A few tries for each copy: one that does not fit after them is left out. A
+            // copy may be drawn with a symbol that chooses its start pose (never in a
+            // goal picture, which compares kinds only).
+            for copy in 0..copies {
+                let posed = &legend.posed[k];
+                let choice = (!posed.is_empty() && !picture && self.chance(3))
+                    .then(|| posed[self.rng.usize(0..posed.len())]);
+                let cells = match choice {
+                    Some((_, pose)) => kind.poses[pose].1.clone(),
+                    None => cells.clone(),
+                };
+                for _ in 0..20 {
+                    let (r, c) = (self.rng.i64(0..rows as i64), self.rng.i64(0..cols as i64));
+                    let at: Vec<(usize, usize)> = cells
+                        .iter()
+                        .map(|&(dr, dc)| (r + dr, c + dc))
+                        .filter(|&(r, c)| r >= 0 && c >= 0 && r < rows as i64 && c < cols as i64)
+                        .map(|(r, c)| (r as usize, c as usize))
+                        .collect();
+                    if at.len() < cells.len() || at.iter().any(|&(r, c)| taken[r][c]) {
+                        continue;
+                    }
+                    let syms = &legend.kinds[k];
+                    let sym = choice.map_or(syms[copy % syms.len()], |(sym, _)| sym);
+                    for (r, c) in at {
+                        taken[r][c] = true;
+                        g[r][c] = sym;
+                    }
+                    break;
+                }
+            }
+        }
+        for (&m, &single) in legend.marks.iter().zip(&legend.single) {
+            let want = if single { 1 } else { self.rng.usize(0..=2) };
+            let mut placed = 0;
+            for _ in 0..want * 8 {
+                let (r, c) = (self.rng.usize(0..rows), self.rng.usize(0..cols));
+                if placed < want && !taken[r][c] {
+                    taken[r][c] = true;
+                    g[r][c] = m;
+                    placed += 1;
+                }
+            }
+        }
+        g
+    }
+}
+
+/// The legend symbols of a generated file: one per tile, one or two per kind (a copy's
+/// cells), one per mark.
+struct Legend9 {
+    tiles: Vec<char>,
+    kinds: Vec<Vec<char>>,
+    /// Per kind: symbols that also choose a start pose (`'>' floor + p0.q1`), with the
+    /// pose's index.
+    posed: Vec<Vec<(char, usize)>>,
+    marks: Vec<char>,
+    /// Whether each mark is `single` (placed exactly once).
+    single: Vec<bool>,
+}
+
+/// Symbols for generated legends (none of them a blank or a quote).
+const SYMBOLS9: &str = ".#abcdefghijkmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789*+@$~%&=";
+
+/// A rule file in the issue 9 language: counters, anonymous kinds with `max`, cell and
+/// listed-direction moves, multiple and reversed steps, every new statement (`remove`,
+/// `create`, `change`, `toggle`, counter updates, `if`/`else`, `for`, `shift each`,
+/// `slide each`), conditions with `at ... as`, `on`, `count`, counters, `not`, `and`,
+/// `or`, goals as conditions, levels with goal pictures and `expect` lines. Mostly valid;
+/// about one in four has one semantic slip (see [`slip9`]).
+pub fn synth9(rng: &mut fastrand::Rng) -> String {
+    let ntiles = rng.usize(1..=4);
+    let tiles: Vec<String> = ["floor", "wall", "hole", "door"][..ntiles]
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+    let breaking = (ntiles > 2 && rng.u8(0..3) == 0).then(|| tiles[2].clone());
+    let marks: Vec<String> = (0..rng.usize(0..=2)).map(|i| format!("m{i}")).collect();
+    let counters: Vec<(String, i64)> = (0..rng.usize(0..=2))
+        .map(|i| (format!("k{i}"), rng.i64(1..=4)))
+        .collect();
+    let mut kinds = vec![];
+    for i in 0..rng.usize(1..=3) {
+        let anon = i > 0 && rng.bool() || rng.u8(0..5) == 0;
+        let max = (anon && rng.u8(0..3) != 0).then(|| rng.i64(1..=6));
+        let poses = if rng.u8(0..3) == 0 {
+            (0..rng.usize(1..=3))
+                .map(|k| {
+                    let shape = SHAPES[rng.usize(0..SHAPES.len())].to_vec();
+                    (format!("q{k}"), shape)
+                })
+                .collect()
+        } else {
+            vec![]
+        };
+        kinds.push(Kind {
+            name: format!("p{i}"),
+            anon,
+            max,
+            poses,
+        });
+    }
+    let dirs: Vec<(String, i64, i64)> = if rng.u8(0..5) == 0 {
+        vec![("w".into(), 0, -1), ("e".into(), 0, 1)]
+    } else {
+        COMPASS
+            .iter()
+            .map(|&(n, r, c)| (n.to_string(), r as i64, c as i64))
+            .collect()
+    };
+    let mut g = Gen9 {
+        rng,
+        d: Decls {
+            tiles: tiles.clone(),
+            marks: marks.clone(),
+            counters: counters.clone(),
+            breaking: breaking.clone(),
+            kinds: kinds.clone(),
+            dirs: dirs.iter().map(|d| d.0.clone()).collect(),
+        },
+        fresh: 0,
+    };
+    let mut s = String::from("puzzle \"fuzz9\"\n");
+    let decl: Vec<String> = tiles
+        .iter()
+        .map(|t| match &breaking {
+            Some(b) if b == t => format!("{t} -> {}", tiles[0]),
+            _ => t.clone(),
+        })
+        .collect();
+    let _ = writeln!(s, "tiles {{ {} }}", decl.join(" "));
+    if ntiles > 1 && g.chance(2) {
+        let _ = writeln!(s, "outside {}", tiles[1]);
+    }
+    let single: Vec<bool> = marks.iter().map(|_| g.chance(3)).collect();
+    if !marks.is_empty() {
+        let ms: Vec<String> = marks
+            .iter()
+            .zip(&single)
+            .map(|(m, &one)| format!("{m}{}", if one { " single" } else { "" }))
+            .collect();
+        let _ = writeln!(s, "marks {{ {} }}", ms.join(" "));
+    }
+    for (c, max) in &counters {
+        let start = if g.chance(2) {
+            format!(" start {}", g.rng.i64(0..=*max))
+        } else {
+            String::new()
+        };
+        let _ = writeln!(s, "counter {c} max {max}{start}");
+    }
+    for k in &kinds {
+        let _ = write!(s, "piece {}", k.name);
+        if k.anon {
+            s.push_str(" anonymous");
+        }
+        if let Some(m) = k.max {
+            let _ = write!(s, " max {m}");
+        }
+        if !k.poses.is_empty() {
+            s.push_str(" {\n");
+            for (p, cells) in &k.poses {
+                let offs: Vec<String> = cells.iter().map(|(r, c)| format!("({r}, {c})")).collect();
+                let _ = writeln!(s, "  pose {p} {{ {} }}", offs.join(" "));
+            }
+            s.push('}');
+        }
+        s.push('\n');
+    }
+    // The legend: symbols in a seeded order.
+    let mut pool: Vec<char> = SYMBOLS9.chars().collect();
+    g.rng.shuffle(&mut pool);
+    let mut pool = pool.into_iter();
+    let mut next = || pool.next().unwrap_or('?');
+    let legend = Legend9 {
+        tiles: tiles.iter().map(|_| next()).collect(),
+        kinds: kinds
+            .iter()
+            .map(|k| {
+                if k.anon && k.footprint().len() > 1 {
+                    vec![next(), next()]
+                } else {
+                    vec![next()]
+                }
+            })
+            .collect(),
+        posed: kinds
+            .iter()
+            .map(|k| {
+                (0..k.poses.len())
+                    .filter(|_| k.poses.len() > 1 && g.rng.u8(0..3) == 0)
+                    .map(|p| (next(), p))
+                    .collect()
+            })
+            .collect(),
+        marks: marks.iter().map(|_| next()).collect(),
+        single,
+    };
+    s.push_str("legend {\n");
+    for (t, sym) in tiles.iter().zip(&legend.tiles) {
+        let _ = writeln!(s, "  '{sym}' {t}");
+    }
+    for (k, syms) in kinds.iter().zip(&legend.kinds) {
+        for sym in syms {
+            let _ = writeln!(s, "  '{sym}' {} + {}", tiles[0], k.name);
+        }
+    }
+    for (k, posed) in kinds.iter().zip(&legend.posed) {
+        for (sym, pose) in posed {
+            let _ = writeln!(
+                s,
+                "  '{sym}' {} + {}.{}",
+                tiles[0], k.name, k.poses[*pose].0
+            );
+        }
+    }
+    for (m, sym) in marks.iter().zip(&legend.marks) {
+        let _ = writeln!(s, "  '{sym}' {} + {m}", tiles[0]);
+    }
+    s.push_str("}\n");
+    let ds: Vec<String> = dirs
+        .iter()
+        .map(|(n, r, c)| format!("{n} ({r}, {c})"))
+        .collect();
+    let _ = writeln!(s, "dirs {{ {} }}", ds.join("  "));
+    let costs: &[&str] = if g.chance(4) { &["c0", "c1"] } else { &["c0"] };
+    let _ = writeln!(s, "cost {}", costs.join(", "));
+    if g.chance(8) {
+        let _ = writeln!(s, "limit {}", g.rng.usize(1..=12));
+    }
+    // Moves.
+    for m in 0..g.rng.usize(1..=3) {
+        let mut scope = Scope::default();
+        let (header, letters) = match g.rng.u8(0..5) {
+            0 => {
+                scope.cells.push("c".into());
+                ("cell c".to_string(), 1)
+            }
+            1 if dirs.len() > 1 => {
+                scope.dir = true;
+                let listed: Vec<String> = dirs
+                    .iter()
+                    .filter(|_| g.chance(2))
+                    .map(|d| d.0.clone())
+                    .collect();
+                let listed = if listed.is_empty() {
+                    vec![dirs[0].0.clone()]
+                } else {
+                    listed
+                };
+                (format!("d in {}", listed.join(", ")), listed.len())
+            }
+            _ => {
+                scope.dir = true;
+                ("d".to_string(), dirs.len())
+            }
+        };
+        let _ = writeln!(s, "move mv{m}({header}) {{");
+        if g.rng.u8(0..4) != 0 {
+            let l: String = (0..letters)
+                .map(|i| (b'a' + ((i + m * 7) % 26) as u8) as char)
+                .collect();
+            let _ = writeln!(s, "  letters \"{l}\"");
+        }
+        // With two components the first move adds to both, so neither is unused.
+        let adds = if m == 0 {
+            costs.join(", ")
+        } else {
+            costs[g.rng.usize(0..costs.len())].to_string()
+        };
+        let _ = writeln!(s, "  adds {adds}");
+        let n = g.rng.usize(0..=4);
+        g.stmts(&mut scope, n, &mut s, "  ");
+        g.effect(&scope, &mut s, "  ");
+        s.push_str("}\n");
+    }
+    if ntiles > 1 && g.chance(2) {
+        // Never the first tile, which every piece starts on.
+        let k = kinds[g.rng.usize(0..kinds.len())].clone();
+        let t = tiles[g.rng.usize(1..tiles.len())].clone();
+        let _ = writeln!(s, "forbid {} on {t}", k.name);
+    }
+    // The goal: a condition, or none when every level draws a picture.
+    let pictures = g.chance(6);
+    if !pictures || g.chance(2) {
+        let c = if g.chance(2) {
+            g.cond(&Scope::default(), 2, false, &mut vec![])
+        } else {
+            let n = g.rng.usize(1..=2);
+            let parts: Vec<String> = (0..n).map(|_| g.goal_part()).collect();
+            parts.join(" and ")
+        };
+        let _ = writeln!(s, "goal {c}");
+    }
+    // Levels.
+    for l in 0..g.rng.usize(1..=3) {
+        let (rows, cols) = (g.rng.usize(2..=5), g.rng.usize(2..=6));
+        let grid = g.grid(rows, cols, &legend, false);
+        let text = |grid: &[Vec<char>]| -> String {
+            grid.iter()
+                .map(|r| format!("  {}\n", r.iter().collect::<String>()))
+                .collect()
+        };
+        let _ = write!(s, "level \"l{l}\" \"\"\"\n{}  \"\"\"", text(&grid));
+        if pictures || g.chance(6) {
+            let (pr, pc) = if g.chance(10) {
+                (rows + 1, cols)
+            } else {
+                (rows, cols)
+            };
+            let pic = if g.chance(4) {
+                grid.clone()
+            } else {
+                g.grid(pr, pc, &legend, true)
+            };
+            let _ = write!(s, " goal \"\"\"\n{}  \"\"\"", text(&pic));
+        }
+        s.push('\n');
+        match g.rng.u8(0..6) {
+            0 | 1 => {}
+            2 => s.push_str("expect none\n"),
+            _ => {
+                let v: Vec<String> = costs.iter().map(|_| g.rng.u8(0..6).to_string()).collect();
+                let _ = writeln!(s, "expect {}", v.join(", "));
+            }
+        }
+    }
+    if g.chance(4) {
+        s = slip9(g.rng, &s);
+    }
+    s
+}
+
+/// One semantic slip in a generated file: a name, number, header or clause that the
+/// checker must refuse with a diagnostic (or, for some, accept).
+fn slip9(rng: &mut fastrand::Rng, text: &str) -> String {
+    let edits: &[(&str, &str)] = &[
+        (" anonymous max ", " max "),
+        (" anonymous", ""),
+        ("counter k0 max ", "counter k0 max -"),
+        ("counter k0 max ", "counter k0 max 99999999999"),
+        (" start ", " start 9"),
+        ("(cell c)", "(d)"),
+        ("(d)", "(cell c)"),
+        ("(d in ", "(d in zz, "),
+        (" as a", " as p"),
+        ("require ", "forbid "),
+        ("require ", "require not "),
+        ("if ", "if not "),
+        ("k0 ", "kz "),
+        (" += ", " += 4294967296"),
+        (" -= ", " = -"),
+        ("for x", "for c"),
+        (" in p0 {", " in floor {"),
+        ("create p", "create floor"),
+        ("create p0 at", "create p0.zz at"),
+        ("remove ", "remove floor "),
+        ("toggle floor ", "toggle m0 "),
+        ("change floor -> ", "change floor -> m0 "),
+        (" everywhere", " on floor"),
+        ("goal ", "goal a1 at (0, 0) as b and "),
+        ("expect ", "expect 1, 2, 3, "),
+        ("expect none", "expect -1"),
+        ("\"\"\" goal \"\"\"", "\"\"\" goal \"\"\"\n  ..\n"),
+        ("goal ", "goal count(zz) == 1 and "),
+        ("shift each ", "shift each zz "),
+        ("2d", "0d"),
+        ("2d", "99999999999d"),
+        (" on m0", " on zz"),
+        ("letters \"", "letters \"xyzzy"),
+    ];
+    let fit: Vec<&(&str, &str)> = edits.iter().filter(|(f, _)| text.contains(f)).collect();
+    let Some(&&(from, to)) = fit.get(rng.usize(0..fit.len().max(1))) else {
+        // Nothing to change: a second goal line.
+        return format!("{text}goal count(p0) >= 0\n");
+    };
+    let hits: Vec<usize> = text.match_indices(from).map(|(i, _)| i).collect();
+    let at = hits[rng.usize(0..hits.len())];
+    format!("{}{to}{}", &text[..at], &text[at + from.len()..])
+}
+
 /// A grid of legend keys: mostly tiles, one of each piece (sometimes none or two), some
 /// extra entries.
 fn grid_of(
@@ -1458,7 +2435,9 @@ fn judge_ran(
         }
         Some(0) => stats.ok += 1,
         Some(1) => {
-            if !r.stderr.contains("puz::") {
+            // `puz test` exits 1 when an expectation fails: a FAIL line says which.
+            let mismatch = step == "test" && r.stdout.contains("FAIL  ");
+            if !mismatch && !r.stderr.contains("puz::") {
                 fail(
                     format!("rule error without a code: {step}"),
                     excerpt(&r.stderr),
@@ -1470,7 +2449,10 @@ fn judge_ran(
             excerpt(&r.stderr),
         ),
         Some(2..=8) => {
-            if r.stderr.trim().is_empty() {
+            // `solve --all` says in its table (or JSON) which level failed and why.
+            let tabled = step == "solve --all"
+                && (r.stdout.contains("error (exit ") || r.stdout.contains("\"exit\":"));
+            if r.stderr.trim().is_empty() && !tabled {
                 fail(
                     format!("silent error exit {}: {step}", r.code.unwrap()),
                     String::new(),
@@ -1632,7 +2614,21 @@ pub fn run_case(c: &Case, dir: &Path, lim: &Limits, stats: &mut Stats) -> Vec<Fa
         v
     };
     judge_run("check", &[s("check"), rp.clone()], lim, stats, &mut fails);
-    if loaded && !levels.is_empty() {
+    let expects = String::from_utf8_lossy(&c.rules).contains("expect");
+    if loaded && !levels.is_empty() && c.seed % 4 == 1 && expects {
+        // Every level against its `expect` line, instead of the first level alone.
+        let mut args = vec![s("test"), rp.clone()];
+        args.extend(budget(&c.flags));
+        judge_run("test", &args, lim, stats, &mut fails);
+    } else if loaded && levels.len() > 1 && c.seed % 4 == 2 {
+        // Every level in a table, instead of the first level alone.
+        let mut args = vec![s("solve"), rp.clone(), s("--all")];
+        if c.seed % 8 == 6 {
+            args.push(s("--json"));
+        }
+        args.extend(budget(&c.flags));
+        judge_run("solve --all", &args, lim, stats, &mut fails);
+    } else if loaded && !levels.is_empty() {
         let mut args = vec![s("solve"), rp.clone()];
         if levels.len() > 1 && c.seed.is_multiple_of(3) {
             args.extend([
@@ -1664,6 +2660,8 @@ pub fn run_case(c: &Case, dir: &Path, lim: &Limits, stats: &mut Stats) -> Vec<Fa
                     lps.clone(),
                     s("--max-states"),
                     lim.states.to_string(),
+                    s("--timeout"),
+                    lim.timeout.to_string(),
                 ],
                 lim,
                 stats,
@@ -1679,6 +2677,8 @@ pub fn run_case(c: &Case, dir: &Path, lim: &Limits, stats: &mut Stats) -> Vec<Fa
                     s("json"),
                     s("--max-states"),
                     s("2000"),
+                    s("--timeout"),
+                    lim.timeout.to_string(),
                 ],
                 lim,
                 stats,
@@ -1709,6 +2709,8 @@ pub fn run_case(c: &Case, dir: &Path, lim: &Limits, stats: &mut Stats) -> Vec<Fa
                     rp.clone(),
                     s("--max-states"),
                     lim.states.to_string(),
+                    s("--timeout"),
+                    lim.timeout.to_string(),
                 ],
                 lim,
                 stats,
@@ -1731,7 +2733,12 @@ pub fn save(root: &Path, c: &Case, fails: &[Failure]) -> PathBuf {
     if let Some(j) = &c.judge {
         std::fs::write(dir.join("judge.in"), j).expect("save");
     }
-    let mut note = format!("seed {:#x} ({})\n", c.seed, c.origin);
+    let mut note = format!(
+        "seed {:#x} ({})\nflags: {}\n",
+        c.seed,
+        c.origin,
+        c.flags.join(" ")
+    );
     for f in fails {
         let _ = writeln!(
             note,
