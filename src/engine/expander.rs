@@ -94,6 +94,8 @@ pub struct Expander<'m> {
     pub(super) goal_at: Vec<(usize, Vec<bool>)>,
     /// The goal is `goal_slots`' flags alone: no `goal_at`, `goal_rest` or picture.
     pub(super) goal_slots_only: bool,
+    /// The running search's deadline (see `Space::set_deadline`).
+    pub(crate) deadline: Option<std::time::Instant>,
     /// The level's goal picture: per board cell, the piece kind covering it and its tile.
     pub(super) picture: Option<Vec<(Option<PieceId>, TileId)>>,
 }
@@ -132,6 +134,7 @@ impl<'m> Expander<'m> {
             goal_rest: vec![],
             goal_at: vec![],
             goal_slots_only: false,
+            deadline: None,
             picture: None,
         };
         e.goal_rest = model

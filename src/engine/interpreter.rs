@@ -11,6 +11,10 @@ use super::legality::{LEGAL, LIVE};
 use super::program::Actions;
 use super::program::{KOp, NO_STEP, STEP_LIVE};
 
+/// The work an expansion reports when it stopped at the deadline: more than any budget
+/// check lets pass unchecked.
+const LATE_WORK: u64 = 1 << 40;
+
 /// Successors of one state: `words` values each, and the action that led to each.
 #[derive(Default)]
 pub struct Successors {
@@ -18,12 +22,22 @@ pub struct Successors {
     pub(crate) states: Vec<u32>,
     /// The action that led to each successor.
     pub(crate) actions: Vec<Action>,
+    /// Work spent beyond one unit per successor (program runs, scaled by the copies
+    /// they check), so budgets are checked as often in a slow expansion as in many
+    /// fast ones.
+    pub(crate) work: u64,
 }
 
 impl Successors {
     /// The number of successors.
     pub(crate) fn len(&self) -> usize {
         self.actions.len()
+    }
+
+    /// Budget units for producing these successors: one, one per successor, and the
+    /// work spent.
+    pub(crate) fn units(&self) -> u64 {
+        1 + self.actions.len() as u64 + self.work
     }
 
     /// Successor `i`, for states of `words` words.
@@ -51,8 +65,23 @@ pub(super) struct Scratch {
     paints: u32,
     /// Per kind with several instances: the slot this run chose for it, or `NONE`.
     choice: Vec<u32>,
-    /// Bit `i` set when slot `i` moved (slots past 63 are always checked).
+    /// Bit `i` set when slot `i` moved, for slots 0 to 63.
     moved: u64,
+    /// The slots past 63 that moved, each once.
+    moved_high: Vec<u32>,
+    /// Program runs in this expansion.
+    runs: u64,
+    /// The deadline passed during this expansion: its successors are partial.
+    late: bool,
+    /// Per slot: the run (`stamp`) in which it was last recorded in `moved_high`.
+    moved_at: Vec<u32>,
+    /// Counts runs, wrapping; tells `moved_at` entries of this run from older ones.
+    stamp: u32,
+    /// Per padded cell: `checks << 32 | 1` while `finish` checks many moved copies at
+    /// once (see `Scratch::occ` for the stamping).
+    cover: Vec<u64>,
+    /// How many such checks ran (wraps to 1, clearing `cover`).
+    checks: u32,
 }
 
 impl Scratch {
@@ -68,6 +97,13 @@ impl Scratch {
             paints: 0,
             choice: vec![NONE; kinds],
             moved: 0,
+            moved_high: vec![],
+            runs: 0,
+            late: false,
+            moved_at: vec![],
+            stamp: 0,
+            cover: vec![],
+            checks: 0,
         }
     }
 }
@@ -78,6 +114,7 @@ impl Expander<'_> {
     pub(crate) fn successors_after(&mut self, s: &[u32], after: Action, out: &mut Successors) {
         out.states.clear();
         out.actions.clear();
+        out.work = 0;
         for (mi, flips) in self.prog.flips.iter().enumerate() {
             let Some(flips) = flips else {
                 continue;
@@ -123,6 +160,7 @@ impl Expander<'_> {
     pub(crate) fn successors(&mut self, s: &[u32], out: &mut Successors) {
         out.states.clear();
         out.actions.clear();
+        out.work = 0;
         match &self.solo {
             Some(solo) => self.solo_successors(solo, s[0], out),
             None => self.run_moves(s, out),
@@ -154,6 +192,8 @@ impl Expander<'_> {
         let (moves, free_kinds, actions) = (&runs.moves, &runs.free_kinds, &runs.actions);
         let words = self.lay.words;
         let mut painted = false;
+        self.sc.runs = 0;
+        self.sc.late = false;
         for (mi, ops) in moves.iter().enumerate() {
             let mv = MoveId(mi as u16);
             let dirs: &[usize] = match &actions[mi] {
@@ -183,6 +223,7 @@ impl Expander<'_> {
                 let (k, bits) = (local.kind, self.lay.slots[local.kind].bits);
                 let mask = (1u32 << bits) - 1;
                 let nd = self.lay.dir_delta.len();
+                out.work += (local.count * dirs.len()) as u64 / 64;
                 if !local.step.is_empty() {
                     // One-step table: the new word, then only the newly covered cells
                     // can be blocked.
@@ -299,6 +340,23 @@ impl Expander<'_> {
                 }
             }
         }
+        // A run checks the copies it moved against every other copy: its work grows
+        // with the copies; a local candidate is a few lookups.
+        let slots = self.lay.slot_kind.len() as u64;
+        out.work += self.sc.runs * (1 + slots / 64);
+        if self.sc.late {
+            out.work = LATE_WORK;
+        }
+    }
+
+    /// Whether the running search's deadline has passed; once it has, every further
+    /// run of this expansion fails at once.
+    #[cold]
+    fn past_deadline(&mut self) -> bool {
+        self.sc.late |= self
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d);
+        self.sc.late
     }
 
     /// Records in `sc.occ` which slot covers each cell in `s` (see `Scratch::occ`).
@@ -381,7 +439,21 @@ impl Expander<'_> {
         for (c, v) in self.sc.cur.iter_mut().zip(s) {
             *c = *v;
         }
+        if self.sc.runs & 255 == 255 && self.past_deadline() {
+            return false;
+        }
         self.sc.moved = 0;
+        if !self.sc.moved_high.is_empty() {
+            self.sc.moved_high.clear();
+        }
+        self.sc.runs += 1;
+        if self.lay.slot_kind.len() > 64 {
+            self.sc.stamp = self.sc.stamp.wrapping_add(1);
+            if self.sc.stamp == 0 {
+                self.sc.moved_at.fill(0);
+                self.sc.stamp = 1;
+            }
+        }
         for &k in &self.lay.multi_kinds {
             self.sc.bound[k] = self.sc.choice[k];
         }
@@ -416,29 +488,104 @@ impl Expander<'_> {
         self.sc.cur[slot] = (p as u32) << bits | pose as u32;
         if slot < 64 {
             self.sc.moved |= 1 << slot;
+        } else {
+            if self.sc.moved_at.len() <= slot {
+                self.sc.moved_at.resize(self.lay.slot_kind.len(), 0);
+            }
+            if self.sc.moved_at[slot] != self.sc.stamp {
+                self.sc.moved_at[slot] = self.sc.stamp;
+                self.sc.moved_high.push(slot as u32);
+            }
         }
     }
 
     /// Checks the moved instances and canonicalizes anonymous kinds.
     #[inline]
     fn finish(&mut self) -> bool {
-        let n = self.lay.slot_kind.len();
-        for slot in 0..n {
-            if (slot >= 64 || self.sc.moved >> slot & 1 == 1)
-                && (!self.slot_legal(&self.sc.cur, slot) || self.overlaps_any(&self.sc.cur, slot))
-            {
+        let high = self.sc.moved_high.len();
+        if high > 0 && high + self.sc.moved.count_ones() as usize > 8 {
+            // Many copies moved: one pass over every copy's cells finds any overlap (the
+            // copies that did not move did not overlap before).
+            let mut low = self.sc.moved;
+            while low != 0 {
+                let slot = low.trailing_zeros() as usize;
+                low &= low - 1;
+                if !self.slot_legal(&self.sc.cur, slot) {
+                    return false;
+                }
+            }
+            for i in 0..high {
+                if !self.slot_legal(&self.sc.cur, self.sc.moved_high[i] as usize) {
+                    return false;
+                }
+            }
+            if self.any_overlap() {
                 return false;
+            }
+        } else {
+            let mut low = self.sc.moved;
+            while low != 0 {
+                let slot = low.trailing_zeros() as usize;
+                low &= low - 1;
+                if !self.slot_legal(&self.sc.cur, slot) || self.overlaps_any(&self.sc.cur, slot) {
+                    return false;
+                }
+            }
+            for i in 0..high {
+                let slot = self.sc.moved_high[i] as usize;
+                if !self.slot_legal(&self.sc.cur, slot) || self.overlaps_any(&self.sc.cur, slot) {
+                    return false;
+                }
             }
         }
         if self.lay.any_sorted {
             for &k in &self.lay.multi_kinds {
                 let sl = &self.lay.slots[k];
                 if self.model.pieces[k].anonymous {
-                    self.sc.cur[sl.start..sl.start + sl.count].sort_unstable();
+                    let run = &mut self.sc.cur[sl.start..sl.start + sl.count];
+                    if run.len() > 64 {
+                        // Few copies moved: the run is nearly sorted, which the stable
+                        // sort finishes in about one pass.
+                        run.sort();
+                    } else {
+                        run.sort_unstable();
+                    }
                 }
             }
         }
         true
+    }
+}
+
+impl Expander<'_> {
+    /// Whether two copies in the scratch state share a cell: every copy's cells are
+    /// stamped into `sc.cover`, and a cell stamped twice is an overlap.
+    fn any_overlap(&mut self) -> bool {
+        let lay = &self.lay;
+        let sc = &mut self.sc;
+        if sc.cover.len() != lay.ptile.len() {
+            sc.cover = vec![0; lay.ptile.len()];
+        }
+        sc.checks = sc.checks.wrapping_add(1);
+        if sc.checks == 0 {
+            sc.cover.fill(0);
+            sc.checks = 1;
+        }
+        let now = (sc.checks as u64) << 32;
+        for slot in 0..lay.slot_kind.len() {
+            if sc.cur[slot] == ABSENT {
+                continue;
+            }
+            let (a, pose) = lay.anchor(&sc.cur, slot);
+            for &dl in &lay.foot[lay.slot_kind[slot] as usize][pose] {
+                let c = &mut sc.cover[(a as isize + dl) as usize];
+                if *c >= now {
+                    return true;
+                }
+                *c = now | 1;
+            }
+        }
+        false
     }
 }
 

@@ -68,7 +68,7 @@ pub fn astar<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
         space.successors(&cur, &mut succ);
         stats.expanded += 1;
         stats.generated += succ.len() as u64;
-        if let Err(c) = pacer.tick_with(1 + succ.len() as u64, budget, &stats) {
+        if let Err(c) = pacer.tick_with(succ.units(), budget, &stats) {
             done(&mut stats, &store);
             return (Outcome::Cutoff(c), stats);
         }

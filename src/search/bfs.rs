@@ -62,7 +62,7 @@ pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
         }
         stats.expanded += 1;
         stats.generated += succ.len() as u64;
-        if let Err(c) = pacer.tick_with(1 + succ.len() as u64, budget, &stats) {
+        if let Err(c) = pacer.tick_with(succ.units(), budget, &stats) {
             return (finish(&mut stats, &store, Outcome::Cutoff(c)), stats);
         }
         for i in 0..succ.len() {

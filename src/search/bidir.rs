@@ -117,7 +117,7 @@ pub fn bidirectional<S: Space>(
                     stats,
                 );
             }
-            if let Err(c) = pacer.tick_with(1 + succ.len() as u64, budget, &stats) {
+            if let Err(c) = pacer.tick_with(succ.units(), budget, &stats) {
                 finish(&mut stats, &fwd, &bwd);
                 return (Outcome::Cutoff(c), stats);
             }

@@ -100,6 +100,9 @@ pub fn dfs<S: Space>(space: &mut S, budget: &Budget, length: u32) -> (Outcome, S
         let mut succ = spare.pop().unwrap_or_default();
         space.successors(&s, &mut succ);
         stats.expanded += 1;
+        if let Err(c) = pacer.tick_with(succ.work, budget, &stats) {
+            return done(Outcome::Cutoff(c), stats);
+        }
         actions.push(a);
         stack.push(Frame {
             state: s,

@@ -349,7 +349,7 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
         space.successors(&cur, &mut succ);
         stats.expanded += 1;
         stats.generated += succ.len() as u64;
-        if let Err(c) = pacer.tick_with(1 + succ.len() as u64, budget, &stats) {
+        if let Err(c) = pacer.tick_with(succ.units(), budget, &stats) {
             finish(&mut stats, &store, &labels, &index);
             return (Outcome::Cutoff(c), stats);
         }

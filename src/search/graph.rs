@@ -68,7 +68,6 @@ impl StateGraph {
     /// [`GraphError::Cutoff`].
     pub fn build<S: Space>(space: &mut S, budget: &Budget) -> Result<StateGraph, GraphError> {
         let words = space.words();
-        let max_states = budget.max_states.unwrap_or(usize::MAX);
         let mut store = StateStore::hashed(words);
         let mut graph: DiGraph<StateNode, Action> = DiGraph::new();
         let start = space.start();
@@ -78,6 +77,22 @@ impl StateGraph {
             depth: 0,
         });
         let mut pacer = Pacer::default();
+        space.set_deadline(budget.deadline);
+        let built = Self::explore(space, budget, store, graph, &mut pacer);
+        space.set_deadline(None);
+        built
+    }
+
+    /// [`Self::build`] from the start node on.
+    fn explore<S: Space>(
+        space: &mut S,
+        budget: &Budget,
+        mut store: StateStore,
+        mut graph: DiGraph<StateNode, Action>,
+        pacer: &mut Pacer,
+    ) -> Result<StateGraph, GraphError> {
+        let words = space.words();
+        let max_states = budget.max_states.unwrap_or(usize::MAX);
         let mut cur = vec![0u32; words];
         let mut succ = Successors::default();
         // Breadth first: nodes are queued in index order, so the queue is a counter.
@@ -91,7 +106,7 @@ impl StateGraph {
             }
             store.load(id as u32, &mut cur);
             space.successors(&cur, &mut succ);
-            pacer.tick(1 + succ.len() as u64, budget)?;
+            pacer.tick(succ.units(), budget)?;
             for k in 0..succ.len() {
                 let s = succ.state(k, words);
                 let to = match store.insert(s) {

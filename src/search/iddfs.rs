@@ -124,6 +124,9 @@ fn depth_limited<S: Space>(
         let mut succ = Successors::default();
         space.successors(&s, &mut succ);
         stats.expanded += 1;
+        if let Err(c) = pacer.tick_with(succ.work, budget, stats) {
+            return Limited::Cut(c);
+        }
         actions.push(a);
         stack.push(Frame {
             state: s,

@@ -171,14 +171,23 @@ impl Backend {
         if info.needs != Needs::Nothing && !inputs.costs.unit() {
             return Err(Refusal::NotUnit(info.name));
         }
-        Ok(match self {
-            Backend::Bfs => bfs(space, budget),
-            Backend::Dijkstra => dijkstra(space, budget, inputs.costs),
-            Backend::Astar => astar(space, budget),
-            Backend::Iddfs => iddfs(space, budget),
-            Backend::Bidir => bidirectional(space, budget, inputs.goals.ok_or(Refusal::NoGoals)?),
-            Backend::Dfs => dfs(space, budget, inputs.length.ok_or(Refusal::NoLength)?),
-        })
+        space.set_deadline(budget.deadline);
+        let result = match self {
+            Backend::Bfs => Ok(bfs(space, budget)),
+            Backend::Dijkstra => Ok(dijkstra(space, budget, inputs.costs)),
+            Backend::Astar => Ok(astar(space, budget)),
+            Backend::Iddfs => Ok(iddfs(space, budget)),
+            Backend::Bidir => inputs
+                .goals
+                .ok_or(Refusal::NoGoals)
+                .map(|g| bidirectional(space, budget, g)),
+            Backend::Dfs => inputs
+                .length
+                .ok_or(Refusal::NoLength)
+                .map(|n| dfs(space, budget, n)),
+        };
+        space.set_deadline(None);
+        result
     }
 }
 
@@ -194,6 +203,11 @@ pub trait Space {
     fn is_goal(&self, s: &[u32]) -> bool;
     /// All successors of `s` in increasing action order.
     fn successors(&mut self, s: &[u32], out: &mut Successors);
+    /// While a search runs: its deadline, which an expansion that runs long checks as
+    /// it goes. Past it, the expansion stops early and reports more work than any
+    /// budget check skips (`Successors::units`), so the search's own check ends it
+    /// before the partial successors are used. Outside a search: `None`.
+    fn set_deadline(&mut self, _deadline: Option<std::time::Instant>) {}
     /// A lower bound on the moves left from `s` that changes by at most one per move;
     /// [`UNREACHABLE`] when no goal can be reached. 0 when nothing better is known.
     fn estimate(&self, _s: &[u32]) -> u32 {
@@ -236,6 +250,9 @@ impl Space for Expander<'_> {
     }
     fn successors(&mut self, s: &[u32], out: &mut Successors) {
         Expander::successors(self, s, out)
+    }
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.deadline = deadline;
     }
     fn estimate(&self, s: &[u32]) -> u32 {
         Expander::estimate(self, s)
