@@ -7,9 +7,11 @@
 //! - `expect` clauses on levels, checked by `puz test` (exit 1 on a mismatch) and by the
 //!   checker (coded diagnostics).
 
-use std::path::PathBuf;
+#[path = "common/temp.rs"]
+mod temp;
+
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use temp::TempFile;
 
 use serde_json::Value;
 
@@ -42,32 +44,6 @@ fn expect_code(o: &Output, code: i32, what: &str) {
         "{what}: wrong exit code\nstdout:\n{}\nstderr:\n{err}",
         stdout(o)
     );
-}
-
-/// A scratch file, unique per call, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(tag: &str, text: &str) -> TempFile {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let path = std::env::temp_dir().join(format!(
-            "puz-answers-{}-{}-{tag}.puz",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::write(&path, text).expect("write scratch file");
-        TempFile(path)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().expect("temp paths are UTF-8")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
 }
 
 fn shipped(name: &str) -> String {

@@ -4,9 +4,12 @@
 //! drawn shape, as before. Cells choosing different poses never share a copy; cells
 //! choosing one pose are tiled by that pose's footprint alone.
 
+#[path = "common/temp.rs"]
+mod temp;
+
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use temp::TempFile;
 
 use puz::search::{Budget, Outcome};
 use puz::solver::{path_cost, solve, EngineChoice};
@@ -317,28 +320,6 @@ fn legend_poses_are_checked() {
     );
 }
 
-/// A scratch file, unique per call, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(text: &str) -> TempFile {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let path = std::env::temp_dir().join(format!(
-            "puz-legend-pose-{}-{}.puz",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::write(&path, text).expect("write scratch file");
-        TempFile(path)
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
 fn puz(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_puz"))
         .env("NO_COLOR", "1")
@@ -350,8 +331,8 @@ fn puz(args: &[&str]) -> Output {
 
 #[test]
 fn the_binary_names_the_moves_and_draws_poses_with_their_symbols() {
-    let file = TempFile::new(&with_level(TURTLE, &["v..o"]));
-    let path = file.0.to_str().expect("utf-8 path");
+    let file = TempFile::new("pose", &with_level(TURTLE, &["v..o"]));
+    let path = file.path();
     let out = puz(&["solve", path]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
@@ -372,8 +353,8 @@ fn the_binary_names_the_moves_and_draws_poses_with_their_symbols() {
     assert_eq!(boards, ["v..o", ">..o", ".>.o", "..>o", "...>"], "{text}");
     // A turtle that starts with `t` (no pose chosen) and turns east is drawn `>`: `t`
     // would read back as north.
-    let file = TempFile::new(&with_level(TURTLE, &["t..o"]));
-    let out = puz(&["solve", file.0.to_str().expect("utf-8 path"), "--steps"]);
+    let file = TempFile::new("pose", &with_level(TURTLE, &["t..o"]));
+    let out = puz(&["solve", file.path(), "--steps"]);
     let text = String::from_utf8_lossy(&out.stdout);
     let boards: Vec<&str> = text
         .lines()
@@ -389,8 +370,8 @@ fn the_binary_names_the_moves_and_draws_poses_with_their_symbols() {
     let levels = format!(
         "{TURTLE}\nlevel \"east\" \"\"\"\n  >..o\n  \"\"\" expect 3\nlevel \"west\" \"\"\"\n  <..o\n  \"\"\" expect 5\n"
     );
-    let file = TempFile::new(&levels);
-    let out = puz(&["test", file.0.to_str().expect("utf-8 path")]);
+    let file = TempFile::new("pose", &levels);
+    let out = puz(&["test", file.path()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("2 passed, 0 failed"), "{text}");

@@ -2,9 +2,11 @@
 //! every level's warnings (`puz::lint::*`) on stderr, `--all --json` lists them per level,
 //! `puz test` counts them on its summary line, and warnings never change an exit code.
 
-use std::path::PathBuf;
+#[path = "common/temp.rs"]
+mod temp;
+
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use temp::TempFile;
 
 use serde_json::Value;
 
@@ -35,32 +37,6 @@ fn expect_code(o: &Output, code: i32, what: &str) {
         stdout(o),
         stderr(o)
     );
-}
-
-/// A rule file written to a fresh temporary path, removed on drop.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(text: &str) -> TempFile {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let path = std::env::temp_dir().join(format!(
-            "puz-workflow-lints-{}-{}.puz",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::write(&path, text).expect("write temp file");
-        TempFile(path)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().expect("temp paths are UTF-8")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
 }
 
 /// Sokoban rules and the levels given: `boxes` is clean, `empty` has no box (so `push`
@@ -103,7 +79,7 @@ fn warnings_for(err: &str, name: &str) -> usize {
 
 #[test]
 fn all_shows_each_levels_lints_on_stderr_and_keeps_the_table() {
-    let f = TempFile::new(&sokoban(&format!("{CLEAN}{LINTED}")));
+    let f = TempFile::new("lints", &sokoban(&format!("{CLEAN}{LINTED}")));
     let o = puz(&["solve", f.path(), "--all"]);
     expect_code(&o, 0, "--all with a linted level");
     let (out, err) = (stdout(&o), stderr(&o));
@@ -128,7 +104,7 @@ fn all_shows_each_levels_lints_on_stderr_and_keeps_the_table() {
 
 #[test]
 fn all_json_lists_each_levels_warnings() {
-    let f = TempFile::new(&sokoban(&format!("{CLEAN}{LINTED}")));
+    let f = TempFile::new("lints", &sokoban(&format!("{CLEAN}{LINTED}")));
     let o = puz(&["solve", f.path(), "--all", "--json"]);
     expect_code(&o, 0, "--all --json with a linted level");
     let v: Value = serde_json::from_str(&stdout(&o)).expect("stdout is one JSON value");
@@ -159,12 +135,12 @@ fn all_json_lists_each_levels_warnings() {
 fn all_exit_codes_are_unchanged_by_warnings() {
     // A broken level beside a linted one: still 1 (the broken level's code).
     let broken = "level \"broken\" \"\"\"\n  @@.T\n  \"\"\"\n";
-    let f = TempFile::new(&sokoban(&format!("{LINTED}{broken}")));
+    let f = TempFile::new("lints", &sokoban(&format!("{LINTED}{broken}")));
     let o = puz(&["solve", f.path(), "--all"]);
     expect_code(&o, 1, "--all with a broken and a linted level");
     assert!(stderr(&o).contains("puz::lint::goal_piece_missing"));
     // A cut-off level beside a linted one: still 3.
-    let f = TempFile::new(&sokoban(&format!("{LINTED}{CLEAN}")));
+    let f = TempFile::new("lints", &sokoban(&format!("{LINTED}{CLEAN}")));
     let o = puz(&["solve", f.path(), "--all", "--max-states", "1"]);
     expect_code(&o, 3, "--all cut off, with a linted level");
     assert!(stderr(&o).contains("puz::lint::goal_piece_missing"));
@@ -172,7 +148,7 @@ fn all_exit_codes_are_unchanged_by_warnings() {
 
 #[test]
 fn test_shows_lints_and_counts_them_without_failing() {
-    let f = TempFile::new(&sokoban(&format!("{CLEAN_EXPECT}{LINTED_EXPECT}")));
+    let f = TempFile::new("lints", &sokoban(&format!("{CLEAN_EXPECT}{LINTED_EXPECT}")));
     let o = puz(&["test", f.path()]);
     expect_code(&o, 0, "puz test, expectations met, with warnings");
     let (out, err) = (stdout(&o), stderr(&o));
@@ -188,7 +164,7 @@ fn test_shows_lints_and_counts_them_without_failing() {
 
 #[test]
 fn test_lints_levels_without_expectation_too() {
-    let f = TempFile::new(&sokoban(&format!("{CLEAN_EXPECT}{LINTED}")));
+    let f = TempFile::new("lints", &sokoban(&format!("{CLEAN_EXPECT}{LINTED}")));
     let o = puz(&["test", f.path()]);
     expect_code(&o, 0, "puz test with an open, linted level");
     assert!(stderr(&o).contains("puz::lint::goal_piece_missing"));
@@ -202,7 +178,7 @@ fn test_lints_levels_without_expectation_too() {
 #[test]
 fn test_exit_code_on_a_mismatch_is_unchanged_by_warnings() {
     let wrong = "level \"empty\" \"\"\"\n  @..T\n  \"\"\"\nexpect 5\n";
-    let f = TempFile::new(&sokoban(&format!("{CLEAN_EXPECT}{wrong}")));
+    let f = TempFile::new("lints", &sokoban(&format!("{CLEAN_EXPECT}{wrong}")));
     let o = puz(&["test", f.path()]);
     expect_code(&o, 1, "puz test with a wrong expectation and warnings");
     assert!(stderr(&o).contains("puz::lint::goal_piece_missing"));
@@ -211,7 +187,7 @@ fn test_exit_code_on_a_mismatch_is_unchanged_by_warnings() {
 
 #[test]
 fn clean_files_print_no_warnings() {
-    let f = TempFile::new(&sokoban(CLEAN_EXPECT));
+    let f = TempFile::new("lints", &sokoban(CLEAN_EXPECT));
     let o = puz(&["test", f.path()]);
     expect_code(&o, 0, "puz test on a clean file");
     assert!(!stderr(&o).contains("puz::lint"), "{}", stderr(&o));
@@ -229,11 +205,11 @@ fn clean_files_print_no_warnings() {
 fn an_expect_none_level_gets_no_proof_of_unsolvability() {
     // The goal mark is missing: `goal_never_holds`, which `expect none` already says.
     let none = "level \"walled\" \"\"\"\n  @B..\n  \"\"\"\nexpect none\n";
-    let f = TempFile::new(&sokoban(none));
+    let f = TempFile::new("lints", &sokoban(none));
     let o = puz(&["test", f.path()]);
     expect_code(&o, 0, "puz test, expect none");
     assert!(!stderr(&o).contains("goal_never_holds"), "{}", stderr(&o));
-    let f = TempFile::new(&sokoban(&none.replace("expect none\n", "")));
+    let f = TempFile::new("lints", &sokoban(&none.replace("expect none\n", "")));
     let o = puz(&["solve", f.path(), "--all"]);
     expect_code(&o, 0, "--all, no solution");
     assert!(stderr(&o).contains("goal_never_holds"), "{}", stderr(&o));

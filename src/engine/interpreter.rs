@@ -219,7 +219,9 @@ impl Expander<'_> {
                 painted = true;
             }
             if let Some(local) = &self.prog.local[mi] {
-                let sorted = local.count > 1 && self.model.pieces[local.kind].anonymous;
+                // An anonymous kind's copies stay sorted: (first slot, copies).
+                let run = (local.count > 1 && self.model.pieces[local.kind].anonymous)
+                    .then_some((local.slot, local.count));
                 let (k, bits) = (local.kind, self.lay.slots[local.kind].bits);
                 let mask = (1u32 << bits) - 1;
                 let nd = self.lay.dir_delta.len();
@@ -244,19 +246,8 @@ impl Expander<'_> {
                             {
                                 continue;
                             }
-                            let at = out.states.len();
-                            out.states.extend_from_slice(s);
-                            out.states[at + slot] = nw;
-                            if e & STEP_LIVE != 0 && !self.slot_legal(&out.states[at..], slot) {
-                                out.states.truncate(at);
-                                continue;
-                            }
-                            if sorted {
-                                let run =
-                                    &mut out.states[at + local.slot..at + local.slot + local.count];
-                                resort_one(run, slot - local.slot);
-                            }
-                            out.actions.push(Action::new(mv, DirId(d as u16)));
+                            let action = Action::new(mv, DirId(d as u16));
+                            self.push_moved(s, slot, nw, e & STEP_LIVE != 0, run, action, out);
                         }
                     }
                     continue;
@@ -288,28 +279,14 @@ impl Expander<'_> {
                         if nw == w {
                             continue;
                         }
+                        let action = Action::new(mv, DirId(d as u16));
                         if words == 1 {
                             out.states.push(nw);
-                        } else {
-                            if self.overlaps_painted(k, slot, nw) {
-                                continue;
-                            }
-                            let at = out.states.len();
-                            out.states.extend_from_slice(s);
-                            out.states[at + slot] = nw;
-                            if self.flags[k][nw as usize] & LIVE != 0
-                                && !self.slot_legal(&out.states[at..], slot)
-                            {
-                                out.states.truncate(at);
-                                continue;
-                            }
-                            if sorted {
-                                let run =
-                                    &mut out.states[at + local.slot..at + local.slot + local.count];
-                                resort_one(run, slot - local.slot);
-                            }
+                            out.actions.push(action);
+                        } else if !self.overlaps_painted(k, slot, nw) {
+                            let live = self.flags[k][nw as usize] & LIVE != 0;
+                            self.push_moved(s, slot, nw, live, run, action, out);
                         }
-                        out.actions.push(Action::new(mv, DirId(d as u16)));
                     }
                 }
                 continue;
@@ -357,6 +334,37 @@ impl Expander<'_> {
             .deadline
             .is_some_and(|d| std::time::Instant::now() >= d);
         self.sc.late
+    }
+
+    /// Appends `s` with `slot` at word `nw` as the successor by `action`, unless the new
+    /// place breaks a forbid on its changeable cells (checked when `live`); keeps the
+    /// sorted `run` (first slot, copies) of an anonymous kind sorted.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn push_moved(
+        &self,
+        s: &[u32],
+        slot: usize,
+        nw: u32,
+        live: bool,
+        run: Option<(usize, usize)>,
+        action: Action,
+        out: &mut Successors,
+    ) {
+        let at = out.states.len();
+        out.states.extend_from_slice(s);
+        out.states[at + slot] = nw;
+        if live && !self.slot_legal(&out.states[at..], slot) {
+            out.states.truncate(at);
+            return;
+        }
+        if let Some((start, count)) = run {
+            resort_one(
+                &mut out.states[at + start..at + start + count],
+                slot - start,
+            );
+        }
+        out.actions.push(action);
     }
 
     /// Records in `sc.occ` which slot covers each cell in `s` (see `Scratch::occ`).
