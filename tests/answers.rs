@@ -7,32 +7,13 @@
 //! - `expect` clauses on levels, checked by `puz test` (exit 1 on a mismatch) and by the
 //!   checker (coded diagnostics).
 
-#[path = "common/temp.rs"]
-mod temp;
+#[path = "common/binary.rs"]
+mod binary;
 
-use std::process::{Command, Output, Stdio};
-use temp::TempFile;
+use binary::{puz, stderr, stdout, TempFile};
+use std::process::Output;
 
 use serde_json::Value;
-
-fn puz(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_puz"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .env_remove("RUST_BACKTRACE")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run puz")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// Asserts the exit code and that nothing panicked; shows both streams on failure.
 fn expect_code(o: &Output, code: i32, what: &str) {

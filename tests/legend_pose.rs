@@ -4,12 +4,15 @@
 //! drawn shape, as before. Cells choosing different poses never share a copy; cells
 //! choosing one pose are tiled by that pose's footprint alone.
 
-#[path = "common/temp.rs"]
-mod temp;
+#[path = "common/binary.rs"]
+mod binary;
 
+#[path = "common/rules.rs"]
+mod rules;
+
+use binary::{puz, TempFile};
+use rules::{codes, load, report};
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-use temp::TempFile;
 
 use puz::search::{Budget, Outcome};
 use puz::solver::{path_cost, solve, EngineChoice};
@@ -106,29 +109,6 @@ fn with_level(rules: &str, rows: &[&str]) -> String {
 /// The train rules, its kind named or anonymous.
 fn train(anonymous: bool) -> String {
     TRAIN.replace("PLACE", if anonymous { "anonymous" } else { "" })
-}
-
-fn load(src: &str) -> Puzzle {
-    match Puzzle::load("legend_pose.puz", src.to_string()) {
-        Ok(p) => p,
-        Err(d) => panic!("does not load:\n{}\n{src}", d.render_plain(100)),
-    }
-}
-
-/// The codes of the problems loading `src` reports (empty when it loads).
-fn codes(src: &str) -> Vec<String> {
-    match Puzzle::load("legend_pose.puz", src.to_string()) {
-        Ok(_) => vec![],
-        Err(d) => d.problems.iter().map(|p| p.code_str()).collect(),
-    }
-}
-
-/// The plain report loading `src` gives.
-fn report(src: &str) -> String {
-    match Puzzle::load("legend_pose.puz", src.to_string()) {
-        Ok(_) => panic!("loads:\n{src}"),
-        Err(d) => d.render_plain(200),
-    }
 }
 
 /// The copies the first level places: (row, column, pose name) in start order.
@@ -258,7 +238,7 @@ fn cells_a_chosen_pose_does_not_cover_are_reported_where_they_are() {
     let src = with_level(&train(true), &["..<<<", "...oo"]);
     assert_eq!(codes(&src), ["puz::level::pose_not_tiled"]);
     let r = report(&src);
-    assert!(r.contains("legend_pose.puz:"), "{r}");
+    assert!(r.contains("rules.puz:"), "{r}");
     assert!(
         r.contains("the cells placing `train.west` do not split into copies of pose `west`"),
         "{r}"
@@ -282,7 +262,7 @@ fn cells_a_chosen_pose_does_not_cover_are_reported_where_they_are() {
     let src = with_level(&train(false), &["..<..", "...oo"]);
     let line = src.lines().position(|l| l == "  ..<..").expect("level row") + 1;
     let r = report(&src);
-    assert!(r.contains(&format!("legend_pose.puz:{line}:5")), "{r}");
+    assert!(r.contains(&format!("rules.puz:{line}:5")), "{r}");
 }
 
 #[test]
@@ -318,15 +298,6 @@ fn legend_poses_are_checked() {
         codes(&with_level(&twice, &["t.o"])),
         ["puz::check::repeated_placement"]
     );
-}
-
-fn puz(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_puz"))
-        .env("NO_COLOR", "1")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run puz")
 }
 
 #[test]

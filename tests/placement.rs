@@ -2,12 +2,15 @@
 //! way. Cells placing a kind split into copies where two different symbols of one
 //! meaning touch; each group is tiled exactly by the kind's footprints, one way only.
 
+#[path = "common/rules.rs"]
+mod rules;
+
+use rules::{codes, load, report};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use puz::search::{Budget, Outcome};
 use puz::solver::{path_cost, solve, EngineChoice};
-use puz::Puzzle;
 
 /// A rule file with the given pieces, legend entries and one level; one move shifts any
 /// piece of `mover` one step south, and the goal is `goal`.
@@ -47,29 +50,6 @@ fn pose_name(model: &serde_json::Value, i: usize, k: usize) -> String {
         .as_str()
         .unwrap_or("?")
         .to_string()
-}
-
-fn load(src: &str) -> Puzzle {
-    match Puzzle::load("placement.puz", src.to_string()) {
-        Ok(p) => p,
-        Err(d) => panic!("does not load:\n{}\n{src}", d.render_plain(100)),
-    }
-}
-
-/// The codes of the problems loading `src` reports (empty when it loads).
-fn codes(src: &str) -> Vec<String> {
-    match Puzzle::load("placement.puz", src.to_string()) {
-        Ok(_) => vec![],
-        Err(d) => d.problems.iter().map(|p| p.code_str()).collect(),
-    }
-}
-
-/// The plain report loading `src` gives.
-fn report(src: &str) -> String {
-    match Puzzle::load("placement.puz", src.to_string()) {
-        Ok(_) => panic!("loads:\n{src}"),
-        Err(d) => d.render_plain(200),
-    }
 }
 
 fn cost(src: &str) -> Option<Vec<u64>> {

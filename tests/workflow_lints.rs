@@ -2,32 +2,13 @@
 //! every level's warnings (`puz::lint::*`) on stderr, `--all --json` lists them per level,
 //! `puz test` counts them on its summary line, and warnings never change an exit code.
 
-#[path = "common/temp.rs"]
-mod temp;
+#[path = "common/binary.rs"]
+mod binary;
 
-use std::process::{Command, Output, Stdio};
-use temp::TempFile;
+use binary::{puz, stderr, stdout, TempFile};
+use std::process::Output;
 
 use serde_json::Value;
-
-fn puz(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_puz"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .env_remove("RUST_BACKTRACE")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run puz")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn expect_code(o: &Output, code: i32, what: &str) {
     assert_eq!(

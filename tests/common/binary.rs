@@ -1,8 +1,10 @@
-//! A scratch rule or level file for tests that run the binary on generated text.
+//! Running the `puz` binary from a test: the command, its output as text, and scratch
+//! rule or level files for generated text.
 
 #![allow(dead_code)]
 
 use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A file under the system's temporary directory, unique per call and process, removed
@@ -32,4 +34,27 @@ impl Drop for TempFile {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
     }
+}
+
+/// Runs `puz` with `args` from the crate root, without colours or backtraces, stdin
+/// closed.
+pub fn puz(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_puz"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env_remove("RUST_BACKTRACE")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run puz")
+}
+
+/// A run's standard output as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A run's standard error as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
 }
