@@ -210,6 +210,7 @@ impl Expander<'_> {
     }
 
     /// The goal conditions on the instance in `slot`, checked cell by cell in state `s`.
+    #[inline(never)]
     fn goal_live(&self, s: &[u32], slot: usize) -> bool {
         let lay = &self.lay;
         let k = lay.slot_kind[slot] as usize;
@@ -226,18 +227,23 @@ impl Expander<'_> {
             })
     }
 
-    /// Whether a state satisfies the goal.
-    #[inline]
+    /// Whether a state satisfies the goal: a flag lookup per constrained copy (small
+    /// enough to inline into the searches), the rest out of line.
+    #[inline(always)]
     pub fn is_goal(&self, s: &[u32]) -> bool {
         // An absent copy's word is 0, whose flags say GOAL for anonymous kinds only.
-        self.goal_slots.iter().all(|&(slot, k)| {
+        for &(slot, k) in &self.goal_slots {
             let f = self.flags[k][s[slot] as usize];
-            if f & LIVE != 0 {
+            let met = if f & LIVE != 0 {
                 self.goal_live(s, slot)
             } else {
                 f & GOAL != 0
+            };
+            if !met {
+                return false;
             }
-        }) && (self.goal_slots_only || self.goal_beyond_slots(s))
+        }
+        self.goal_slots_only || self.goal_beyond_slots(s)
     }
 
     /// The goal's conditions beyond `piece on place` (see `Expander::goal_slots_only`).

@@ -245,9 +245,11 @@ impl Space for Expander<'_> {
     fn start(&self) -> Vec<u32> {
         Expander::start(self)
     }
+    #[inline(always)]
     fn is_goal(&self, s: &[u32]) -> bool {
         Expander::is_goal(self, s)
     }
+    #[inline]
     fn successors(&mut self, s: &[u32], out: &mut Successors) {
         Expander::successors(self, s, out)
     }
