@@ -392,25 +392,6 @@ pub enum Problem {
         span: SourceSpan,
     },
 
-    /// A goal picture drawn with a legend symbol that chooses a pose: pictures compare the
-    /// piece kind covering each cell, never its pose, so the pose would be ignored.
-    #[error("the goal picture of level `{level}` draws {symbol}, which chooses the pose `{pose}`")]
-    #[diagnostic(code(puz::level::pose_in_picture))]
-    PoseInPicture {
-        /// The level.
-        level: String,
-        /// The symbol, e.g. `'>'`.
-        symbol: String,
-        /// The piece and the pose it chooses, e.g. `robot.east`.
-        pose: String,
-        /// The picture.
-        #[label("this picture")]
-        span: SourceSpan,
-        /// What a picture checks, and the symbol to draw instead.
-        #[help]
-        help: String,
-    },
-
     /// A direction used in a move that has none (a per-cell move).
     #[error("move `{mv}` is played on a cell, so it has no direction `{name}`")]
     #[diagnostic(

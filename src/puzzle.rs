@@ -5,7 +5,6 @@ use std::sync::Arc;
 use crate::compile::GridForm;
 use crate::compile::{compile, Model, PieceId, TileId};
 use crate::diagnostics::{Diagnostics, Problem, Warnings};
-use crate::engine::level::pose_in_picture;
 use crate::engine::lints::{lint_level, out_of_reach, OutOfReach};
 use crate::engine::Level;
 use crate::io::grid::{parse_level, LevelRows};
@@ -71,10 +70,6 @@ impl Puzzle {
                 whole: *pspan,
             };
             let pic = parse_level(&self.model, &l.name, &rows, l.form)?;
-            let drawn = crate::io::render::written(&self.model, &rows.rows, l.form);
-            if let Some(p) = pose_in_picture(&self.model, &l.name, &drawn, *pspan) {
-                return Err(vec![p]);
-            }
             let (b, p) = (&level.board, &pic.board);
             if (b.rows, b.cols) != (p.rows, p.cols) {
                 return Err(vec![Problem::PictureSize {
@@ -102,6 +97,19 @@ impl Puzzle {
                 }
             }
             level.picture = Some(cells);
+            // A cell drawn with a symbol that chooses a pose asks for the copy there to be
+            // in that pose.
+            let drawn = crate::io::render::written(&self.model, &rows.rows, l.form);
+            let poses: Vec<Option<crate::compile::PoseId>> = drawn
+                .iter()
+                .map(|k| {
+                    let sym = self.model.legend.get((*k)? as usize)?;
+                    sym.poses.iter().flatten().next().copied()
+                })
+                .collect();
+            if poses.iter().any(Option::is_some) {
+                level.picture_poses = poses;
+            }
         }
         Ok(level)
     }

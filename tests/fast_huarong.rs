@@ -237,6 +237,7 @@ fn make_level(g: &Grid, ids: &Ids, blank: usize, token: usize, targets: &[usize]
         },
         instances,
         picture: None,
+        picture_poses: vec![],
     }
 }
 

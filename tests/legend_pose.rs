@@ -370,21 +370,19 @@ fn shipped_puzzles_still_load() {
 }
 
 #[test]
-fn goal_pictures_refuse_symbols_that_choose_a_pose() {
-    // A picture checks which piece covers each cell, not its pose: `>` in a picture
-    // would promise a facing the goal never checks, so it is refused, and `t` (no pose
-    // chosen) draws the finished board.
+fn goal_pictures_check_the_pose_a_symbol_chooses() {
+    // `t` (no pose chosen) asks only for a turtle on the cell; `>` and `^` ask for that
+    // facing too, which costs the turns to reach it.
     let picture = |sym: char| {
         format!(
             "{}\nlevel \"pic\" \"\"\"\n  >...\n  \"\"\" goal \"\"\"\n  ...{sym}\n  \"\"\"\n",
             TURTLE.replace("goal turtle on goal", "")
         )
     };
-    assert_eq!(codes(&picture('>')), ["puz::level::pose_in_picture"]);
-    let r = report(&picture('>'));
-    assert!(r.contains("draw it with 't'"), "{r}");
-    // With no symbol of that meaning but the pose, the help offers a free one.
-    let r = report(&picture('>').replace("'t' floor + turtle\n", ""));
-    assert!(r.contains("add `'a' floor + turtle` to the legend"), "{r}");
+    assert_eq!(codes(&picture('>')), Vec::<String>::new());
     assert_eq!(answer(&picture('t')), (vec![3], "eee".to_string()));
+    assert_eq!(answer(&picture('>')), (vec![3], "eee".to_string()));
+    assert_eq!(answer(&picture('^')), (vec![4], "eeel".to_string()));
+    assert_eq!(answer(&picture('v')), (vec![4], "eeer".to_string()));
+    assert_eq!(answer(&picture('<')), (vec![5], "eeell".to_string()));
 }

@@ -313,8 +313,16 @@ impl Expander<'_> {
     /// Whether every board cell shows the picture's piece kind (or none) and tile.
     fn picture_holds(&self, s: &[u32], pic: &[(Option<PieceId>, TileId)]) -> bool {
         let occ = self.lay.occupancy(s);
-        occ.iter().zip(pic).enumerate().all(|(i, (o, (pk, t)))| {
+        let drawn = occ.iter().zip(pic).enumerate().all(|(i, (o, (pk, t)))| {
             *o == *pk && self.lay.tile_at(s, self.lay.board_cells[i] as usize) == Some(*t)
-        })
+        });
+        let poses = &self.level.picture_poses;
+        drawn
+            && (poses.is_empty()
+                || self
+                    .occupancy_with_poses(s)
+                    .iter()
+                    .zip(poses)
+                    .all(|(o, want)| want.is_none_or(|q| o.is_some_and(|(_, p)| p == q))))
     }
 }

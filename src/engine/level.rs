@@ -53,6 +53,9 @@ pub struct Level {
     /// The goal picture, when the level has one: per board cell, the piece kind that
     /// must cover it (or none) and its tile.
     pub picture: Option<Vec<(Option<crate::compile::PieceId>, crate::compile::TileId)>>,
+    /// Per board cell of the goal picture, the pose the copy covering it must be in,
+    /// where the picture draws it with a symbol that chooses one; empty when none does.
+    pub picture_poses: Vec<Option<PoseId>>,
 }
 
 /// A grid of legend symbol indices, with a way to point at each cell in its source.
@@ -309,6 +312,7 @@ impl Level {
                 board,
                 instances,
                 picture: None,
+                picture_poses: vec![],
             })
         } else {
             Err(problems)
@@ -320,67 +324,6 @@ impl Level {
 /// whether `q` is the first declared pose of its shape (see [`placement`]).
 pub(crate) fn placed_by_default(kind: &PieceKind, q: PoseId) -> bool {
     placement::shapes(kind, None).iter().any(|s| s.pose == q)
-}
-
-/// Why a goal picture drawn with the legend entries `drawn` (one per cell) is refused, if
-/// it is: a picture compares the piece kind covering each cell, never its pose, so a
-/// symbol that chooses a pose would say more than the goal checks.
-pub(crate) fn pose_in_picture(
-    model: &Model,
-    level: &str,
-    drawn: &[Option<u16>],
-    span: SourceSpan,
-) -> Option<Problem> {
-    let (sym, s) = drawn.iter().flatten().find_map(|&k| {
-        let s = model.legend.get(k as usize)?;
-        s.poses.iter().any(Option::is_some).then_some((k, s))
-    })?;
-    let at = s.poses.iter().position(Option::is_some)?;
-    let (pid, q) = (s.pieces[at], s.poses[at]?);
-    let kind = &model.pieces[pid.index()];
-    // The same meaning with no pose chosen.
-    // Tile, marks and pieces, in any order.
-    let meaning = |x: &crate::compile::Symbol| {
-        let mut marks: Vec<u16> = x.marks.iter().map(|k| k.0).collect();
-        let mut pieces: Vec<u16> = x.pieces.iter().map(|p| p.0).collect();
-        marks.sort_unstable();
-        pieces.sort_unstable();
-        (x.tile.0, marks, pieces)
-    };
-    let plain = model
-        .legend
-        .iter()
-        .find(|o| o.poses.iter().all(Option::is_none) && meaning(o) == meaning(s));
-    let instead = match plain {
-        Some(o) => format!("draw it with {}", o.key),
-        None => {
-            let mut what = vec![model.tiles[s.tile.index()].name.clone()];
-            what.extend(
-                s.pieces
-                    .iter()
-                    .map(|p| model.pieces[p.index()].name.clone()),
-            );
-            what.extend(s.marks.iter().map(|k| model.marks[k.index()].name.clone()));
-            match free_symbol(model, sym) {
-                Some(k) => format!(
-                    "add `{k} {}` to the legend and draw it with that",
-                    what.join(" + ")
-                ),
-                None => format!("add a symbol meaning `{}` to the legend", what.join(" + ")),
-            }
-        }
-    };
-    Some(Problem::PoseInPicture {
-        level: level.to_string(),
-        symbol: s.key.to_string(),
-        pose: format!("{}.{}", kind.name, kind.poses[q.index()].name),
-        span,
-        help: format!(
-            "a goal picture checks which piece covers each cell, not its pose: {instead}, or say the pose in the file's `goal` (`{}.{} on ...`)",
-            kind.name,
-            kind.poses[q.index()].name
-        ),
-    })
 }
 
 fn legend_help(model: &Model, f: impl Fn(&crate::compile::Symbol) -> bool) -> String {
