@@ -8,7 +8,6 @@ mod common;
 
 use common::drive::solve_described;
 use common::klotski::{random_level, Level, Move, CLASSIC};
-use puz::compile::Expect;
 use puz::engine::MoveDescription;
 use puz::Puzzle;
 
@@ -54,30 +53,11 @@ fn default_level_is_the_classic_layout_in_116_moves() {
 
 #[test]
 fn shipped_levels_match_the_reference_and_their_expectations() {
-    let puzzle = load();
-    for (i, level) in puzzle.model.levels.iter().enumerate() {
-        let text = level.rows.join("\n");
-        let reference = Level::parse(&text);
-        let want = reference.solve().0;
-        let expect = want.map_or(Expect::Unsolvable, |c| Expect::Cost(vec![c]));
-        assert_eq!(
-            level.expect.as_ref(),
-            Some(&expect),
-            "level {:?}",
-            level.name
-        );
-        if i == 0 {
-            continue; // the default level has a test of its own
-        }
-        match solve_described(&puzzle, &text) {
-            Some((cost, described)) => {
-                assert_eq!(Some(cost[0]), want, "level {:?}", level.name);
-                let replayed = reference.replay(&moves_of(&described));
-                assert_eq!(replayed, Ok((cost[0], true)), "level {:?}", level.name);
-            }
-            None => assert_eq!(want, None, "level {:?}", level.name),
-        }
-    }
+    common::corpus::shipped_levels_replay(
+        &load(),
+        |text| Level::parse(text).solve().0,
+        |text, described| Level::parse(text).replay(&moves_of(described)),
+    );
 }
 
 #[test]

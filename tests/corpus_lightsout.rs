@@ -7,7 +7,6 @@ mod common;
 
 use common::drive::solve_described;
 use common::lightsout::{random_level, Level};
-use puz::compile::Expect;
 use puz::engine::{MoveDescription, MoveTarget};
 use puz::Puzzle;
 
@@ -50,30 +49,11 @@ fn default_level_takes_15_presses() {
 
 #[test]
 fn shipped_levels_match_the_reference_and_their_expectations() {
-    let puzzle = load();
-    for (i, level) in puzzle.model.levels.iter().enumerate() {
-        let text = level.rows.join("\n");
-        let reference = Level::parse(&text);
-        let want = reference.solve_by_chasing();
-        let expect = want.map_or(Expect::Unsolvable, |c| Expect::Cost(vec![c]));
-        assert_eq!(
-            level.expect.as_ref(),
-            Some(&expect),
-            "level {:?}",
-            level.name
-        );
-        if i == 0 {
-            continue; // the default level has a test of its own
-        }
-        match solve_described(&puzzle, &text) {
-            Some((cost, described)) => {
-                assert_eq!(Some(cost[0]), want, "level {:?}", level.name);
-                let replayed = reference.replay(&presses(&described));
-                assert_eq!(replayed, Ok((cost[0], true)), "level {:?}", level.name);
-            }
-            None => assert_eq!(want, None, "level {:?}", level.name),
-        }
-    }
+    common::corpus::shipped_levels_replay(
+        &load(),
+        |text| Level::parse(text).solve_by_chasing(),
+        |text, described| Level::parse(text).replay(&presses(described)),
+    );
 }
 
 #[test]

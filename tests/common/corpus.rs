@@ -116,3 +116,36 @@ pub fn check_answer(
     }
     want
 }
+
+/// For suites that replay puz's named moves: every shipped level's `expect` (as compiled)
+/// is what the reference's `solve` finds, and every level but the default (which has a
+/// test of its own) is solved by puz at that cost with moves `replay` accepts at that cost
+/// (`Ok((cost, true))`: the goal holds after them).
+pub fn shipped_levels_replay(
+    puzzle: &Puzzle,
+    solve: impl Fn(&str) -> Option<u64>,
+    replay: impl Fn(&str, &[puz::engine::MoveDescription]) -> Result<(u64, bool), String>,
+) {
+    for (i, level) in puzzle.model.levels.iter().enumerate() {
+        let text = level.rows.join("\n");
+        let want = solve(&text);
+        let expect = want.map_or(Expect::Unsolvable, |c| Expect::Cost(vec![c]));
+        assert_eq!(
+            level.expect.as_ref(),
+            Some(&expect),
+            "level {:?}",
+            level.name
+        );
+        if i == 0 {
+            continue;
+        }
+        match crate::common::drive::solve_described(puzzle, &text) {
+            Some((cost, described)) => {
+                assert_eq!(Some(cost[0]), want, "level {:?}", level.name);
+                let replayed = replay(&text, &described);
+                assert_eq!(replayed, Ok((cost[0], true)), "level {:?}", level.name);
+            }
+            None => assert_eq!(want, None, "level {:?}", level.name),
+        }
+    }
+}
