@@ -179,8 +179,15 @@ fn cost_table(model: &Model) -> search::CostTable {
 enum Engine {
     /// A fast path matched the model's fingerprint.
     Fast(Box<dyn FastPath>),
-    /// The interpreter, with the backend to run and why no fast path runs.
-    Interp { search: Backend, reason: String },
+    /// The interpreter, with the backend to run and why no fast path runs; `auto` when
+    /// the backend was chosen, not asked for (then layered search falls back to Dijkstra
+    /// or BFS on levels it cannot split); what layered search reuses between levels.
+    Interp {
+        search: Backend,
+        reason: String,
+        auto: bool,
+        reuse: Box<search::layered::Reuse>,
+    },
 }
 
 /// A solver for one model: the engine (a fast path or the interpreter) and the search
@@ -210,8 +217,12 @@ impl<'m> Solver<'m> {
             Err(why) if engine == EngineChoice::Fast => return Err(SolveError::NoFastPath(why)),
             Err(why) => {
                 let unit = model.unit_costs();
+                let auto = search == SearchChoice::Auto;
                 let search = match search {
                     SearchChoice::Auto if unit && model.countdown().is_some() => Backend::Dfs,
+                    SearchChoice::Auto if crate::engine::inner::may_split(model) => {
+                        Backend::Layered
+                    }
                     SearchChoice::Auto if unit => Backend::Bfs,
                     SearchChoice::Auto => Backend::Dijkstra,
                     SearchChoice::Backend(b) => b,
@@ -221,7 +232,12 @@ impl<'m> Solver<'m> {
                 } else {
                     format!("no fast path matches ({why})")
                 };
-                Engine::Interp { search, reason }
+                Engine::Interp {
+                    search,
+                    reason,
+                    auto,
+                    reuse: Box::default(),
+                }
             }
         };
         Ok(Solver { model, engine })
@@ -265,7 +281,7 @@ impl<'m> Solver<'m> {
         let model = self.model;
         let mut budget = budget.clone();
         budget.max_depth = model.limit;
-        let (engine, engine_reason, search) =
+        let (engine, engine_reason, mut search) =
             (self.engine_name(), self.engine_reason(), self.search_name());
         let (outcome, stats) = match &mut self.engine {
             Engine::Fast(f) => {
@@ -312,8 +328,13 @@ impl<'m> Solver<'m> {
                 };
                 (outcome, stats)
             }
-            Engine::Interp { search, .. } => {
-                let search = *search;
+            Engine::Interp {
+                search: chosen,
+                auto,
+                reuse,
+                ..
+            } => {
+                let mut backend = *chosen;
                 let mut exp = match expander(model, level, &budget) {
                     Ok(exp) => exp,
                     Err(Ok(c)) => {
@@ -323,7 +344,7 @@ impl<'m> Solver<'m> {
                             stats,
                             engine,
                             engine_reason,
-                            search: search.info().name,
+                            search: backend.info().name,
                         });
                     }
                     Err(Err(e)) => return Err(e),
@@ -334,7 +355,27 @@ impl<'m> Solver<'m> {
                     // for A*, the goal states for bidirectional search.
                     let mut goals = None;
                     let mut length = None;
-                    match search {
+                    if backend == Backend::Layered {
+                        match search::layered::layered(&mut exp, &budget, &table, need_path, reuse)
+                        {
+                            Ok(found) => break 'run found,
+                            Err(why) if *auto => {
+                                backend = if model.unit_costs() {
+                                    Backend::Bfs
+                                } else {
+                                    Backend::Dijkstra
+                                };
+                                search = backend.info().name;
+                                let _ = why;
+                            }
+                            Err(why) => {
+                                return Err(SolveError::SearchUnavailable(format!(
+                                    "--search layered: {why}"
+                                )))
+                            }
+                        }
+                    }
+                    match backend {
                         Backend::Astar => match exp.prepare_heuristic(&budget) {
                             Ok(()) => {}
                             Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
@@ -367,14 +408,14 @@ impl<'m> Solver<'m> {
                                 )))
                             }
                         },
-                        Backend::Bfs | Backend::Dijkstra | Backend::Iddfs => {}
+                        Backend::Bfs | Backend::Dijkstra | Backend::Iddfs | Backend::Layered => {}
                     }
                     let inputs = Inputs {
                         costs: &table,
                         goals: goals.as_deref(),
                         length,
                     };
-                    match search.run(&mut exp, &budget, inputs) {
+                    match backend.run(&mut exp, &budget, inputs) {
                     Ok(found) => found,
                     Err(Refusal::NotUnit(name)) => {
                         return Err(SolveError::SearchUnavailable(format!(
@@ -387,6 +428,9 @@ impl<'m> Solver<'m> {
                             "--search dfs: {}",
                             Refusal::NoLength
                         )))
+                    }
+                    Err(Refusal::ExpanderOnly) => {
+                        unreachable!("layered search ran above")
                     }
                     Err(Refusal::NoGoals) => {
                         return Err(SolveError::NotInvertible(

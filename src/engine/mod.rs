@@ -34,6 +34,7 @@ mod describe;
 mod expander;
 mod goals;
 mod heuristic;
+pub mod inner;
 mod interpreter;
 mod layout;
 mod legality;

@@ -55,26 +55,31 @@ const ROOT: Action = Action::new(MoveId(0), DirId(0));
 
 /// One tree of projections per cost component: node 0 is the empty projection. Nodes are
 /// not shared, so two nodes may spell the same projection; comparison copes with that.
-struct Tries {
+pub(super) struct Tries {
     /// Per component: (parent, letter) of each node.
     nodes: Vec<Vec<(u32, Action)>>,
 }
 
 impl Tries {
-    fn new(components: usize) -> Tries {
+    pub(super) fn new(components: usize) -> Tries {
         Tries {
             nodes: vec![vec![(u32::MAX, ROOT)]; components],
         }
     }
 
-    fn child(&mut self, i: usize, parent: u32, letter: Action) -> u32 {
+    /// Nodes held by component `i`'s trie.
+    pub(super) fn len(&self, i: usize) -> usize {
+        self.nodes[i].len()
+    }
+
+    pub(super) fn child(&mut self, i: usize, parent: u32, letter: Action) -> u32 {
         let nodes = &mut self.nodes[i];
         nodes.push((parent, letter));
         (nodes.len() - 1) as u32
     }
 
     /// Orders two nodes of equal depth of component `i`.
-    fn cmp(&self, i: usize, mut a: u32, mut b: u32) -> std::cmp::Ordering {
+    pub(super) fn cmp(&self, i: usize, mut a: u32, mut b: u32) -> std::cmp::Ordering {
         let nodes = &self.nodes[i];
         let mut last = std::cmp::Ordering::Equal;
         while a != b && a != u32::MAX {

@@ -14,6 +14,7 @@ mod dfs;
 mod dijkstra;
 pub mod graph;
 mod iddfs;
+pub mod layered;
 
 use crate::engine::budget::UNREACHABLE;
 pub use crate::engine::budget::{peak_bytes, Budget, Cutoff, Pacer, Progress, Stats, CHECK_EVERY};
@@ -41,6 +42,9 @@ pub enum Backend {
     Bidir,
     /// Depth-first search when every solution has the same length: [`dfs()`].
     Dfs,
+    /// Dijkstra over the states outer transitions reach, with one piece's moves between
+    /// them solved as closures: [`layered::layered`].
+    Layered,
 }
 
 /// What a backend needs of the rules to give exact answers.
@@ -56,6 +60,9 @@ pub enum Needs {
     /// Unit costs, and every solution the same length, derived from the rules (every move
     /// removes one copy of a kind whose count the goal fixes).
     Countdown,
+    /// A piece that no goal names and that moves alone between the other moves
+    /// ([`crate::engine::inner`]): runs on the interpreter's expander itself.
+    InnerSplit,
 }
 
 /// One row of [`BACKENDS`].
@@ -75,7 +82,7 @@ pub struct BackendInfo {
 }
 
 /// Every search backend, with what it needs. [`Backend::run`] maps each to its function.
-pub const BACKENDS: [BackendInfo; 6] = [
+pub const BACKENDS: [BackendInfo; 7] = [
     BackendInfo {
         backend: Backend::Bfs,
         name: "bfs",
@@ -118,6 +125,13 @@ pub const BACKENDS: [BackendInfo; 6] = [
         tie_rule: true,
         summary: "depth-first search with dead states remembered, when every solution has the same length (auto picks it then)",
     },
+    BackendInfo {
+        backend: Backend::Layered,
+        name: "layered",
+        needs: Needs::InnerSplit,
+        tie_rule: true,
+        summary: "Dijkstra from push to push: one piece no goal names moves between them as a closure (auto picks it when the rules allow)",
+    },
 ];
 
 /// What a backend is given besides the space and the budget.
@@ -143,6 +157,9 @@ pub enum Refusal {
     /// [`Backend::Dfs`] was run without a proof that every solution has one length.
     #[error("--search dfs needs rules where every move removes one copy of a kind whose count the goal fixes, so every solution has the same length")]
     NoLength,
+    /// [`Backend::Layered`] runs on the interpreter's expander, not on any state space.
+    #[error("--search layered runs on the interpreter's expander only")]
+    ExpanderOnly,
 }
 
 impl Backend {
@@ -168,7 +185,7 @@ impl Backend {
         inputs: Inputs<'_>,
     ) -> Result<(Outcome, Stats), Refusal> {
         let info = self.info();
-        if info.needs != Needs::Nothing && !inputs.costs.unit() {
+        if !matches!(info.needs, Needs::Nothing | Needs::InnerSplit) && !inputs.costs.unit() {
             return Err(Refusal::NotUnit(info.name));
         }
         space.set_deadline(budget.deadline);
@@ -185,6 +202,7 @@ impl Backend {
                 .length
                 .ok_or(Refusal::NoLength)
                 .map(|n| dfs(space, budget, n)),
+            Backend::Layered => Err(Refusal::ExpanderOnly),
         };
         space.set_deadline(None);
         result
