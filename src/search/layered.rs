@@ -30,41 +30,48 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
-use hashbrown::HashMap;
-
 use super::dijkstra::Tries;
 use super::{Budget, CostTable, Cutoff, Outcome, Pacer, Path, Stats};
 use crate::engine::inner::{Closure, InnerSplit};
 use crate::engine::{Action, Expander, StateStore};
 
 /// What layered search keeps from one level to the next of the same model: the inner
-/// split and every node's edges, valid while the board (tiles, the marks the moves and
-/// forbids read, the state's layout) stays the same.
+/// split, and every node met so far with its edges, valid while the board (tiles, the
+/// marks the moves and forbids read, the state's layout) stays the same.
 #[derive(Default)]
 pub struct Reuse {
     /// The board the rest belongs to ([`Expander::reuse_key`]).
     key: Vec<u64>,
     /// The split of that board, or why there is none.
     split: Option<Result<InnerSplit, String>>,
-    /// Per node state: its edges (target state, packed cost added).
-    edges: HashMap<Box<[u32]>, Edges>,
-    /// Bytes the edges hold, roughly.
+    /// Every node met on this board, numbered.
+    nodes: Option<StateStore>,
+    /// Per node: its edges (target node, packed cost added), once expanded.
+    edges: Vec<Option<Box<[(u32, u128)]>>>,
+    /// Bytes the nodes and edges hold, roughly.
     bytes: usize,
+    /// Per node: the best cost found by the current query, valid where `seen` holds the
+    /// query's number; `done` marks the settled ones the same way.
+    cost: Vec<u128>,
+    seen: Vec<u32>,
+    done: Vec<u32>,
+    query: u32,
 }
 
-/// A node's edges: (target state, packed cost added).
-type Edges = Box<[(Box<[u32]>, u128)]>;
-
-/// The most bytes of edges kept between levels; past it the cache starts over.
+/// The most bytes of nodes and edges kept between levels; past it they start over.
 const REUSE_BYTES: usize = 256 << 20;
 
 impl Reuse {
     /// The split for `exp`'s board, computed once per board.
     fn split(&mut self, exp: &mut Expander) -> Result<&InnerSplit, String> {
         let key = exp.reuse_key();
-        if self.split.is_none() || self.key != key {
+        if self.split.is_none() || self.key != key || self.bytes > REUSE_BYTES {
             self.key = key;
+            self.nodes = None;
             self.edges.clear();
+            self.cost.clear();
+            self.seen.clear();
+            self.done.clear();
             self.bytes = 0;
             self.split = Some(exp.inner_split());
         }
@@ -72,6 +79,28 @@ impl Reuse {
             Ok(s) => Ok(s),
             Err(e) => Err(e.clone()),
         }
+    }
+
+    /// The number of node `s`, added when new.
+    fn node(&mut self, s: &[u32]) -> u32 {
+        let nodes = self
+            .nodes
+            .get_or_insert_with(|| StateStore::hashed(s.len()));
+        let id = match nodes.insert(s) {
+            Ok(i) => {
+                self.bytes += s.len() * 4 + 16;
+                i
+            }
+            Err(i) => i,
+        };
+        if id as usize >= self.edges.len() {
+            let n = id as usize + 1;
+            self.edges.resize(n, None);
+            self.cost.resize(n, u128::MAX);
+            self.seen.resize(n, 0);
+            self.done.resize(n, 0);
+        }
+        id
     }
 }
 
@@ -150,6 +179,9 @@ pub fn layered(
     let inner_comp: Vec<bool> = (0..nc)
         .map(|c| table.adds[inner_move * nc + c] != 0)
         .collect();
+    if !need_path {
+        return Ok(cost_only(exp, &split, budget, nc, &inc, inner_inc, reuse));
+    }
     let words = exp.words;
     let mut stats = Stats::default();
     let mut store = StateStore::hashed(words);
@@ -200,63 +232,12 @@ pub fn layered(
                 }
             }
             finish(&mut stats, &store, &labels, tries_len(&tries, nc));
-            if !need_path {
-                let costs = (0..nc)
-                    .map(|c| (cost >> (32 * (nc - 1 - c)) & 0xffff_ffff) as u64)
-                    .collect();
-                return Ok((Outcome::Cost(costs), stats));
-            }
             let path = rebuild(exp, &split, &store, &labels, best, &mut cl);
             return Ok((Outcome::Solved(path), stats));
         }
         labels.done[i] = true;
         stats.expanded += 1;
-        if !need_path {
-            let key: &[u32] = &cur;
-            if !reuse.edges.contains_key(key) {
-                exp.inner_closure(&split, &cur, &mut cl);
-                if let Err(c) = pacer.tick_with(cl.work, budget, &stats) {
-                    finish(&mut stats, &store, &labels, 0);
-                    return Ok((Outcome::Cutoff(c), stats));
-                }
-                let mut edges: Vec<(Box<[u32]>, u128)> = Vec::with_capacity(cl.outer.len());
-                let mut index: HashMap<&[u32], usize> = HashMap::new();
-                for (k, &(at, a)) in cl.outer.iter().enumerate() {
-                    let st = &cl.outer_states[k * words..(k + 1) * words];
-                    let d = cl.dist[at as usize] as u128 * inner_inc + inc[a.mv().index()];
-                    match index.get(st) {
-                        Some(&e) if edges[e].1 <= d => {}
-                        Some(&e) => edges[e].1 = d,
-                        None => {
-                            index.insert(st, edges.len());
-                            edges.push((st.into(), d));
-                        }
-                    }
-                }
-                drop(index);
-                if reuse.bytes > REUSE_BYTES {
-                    reuse.edges.clear();
-                    reuse.bytes = 0;
-                }
-                reuse.bytes += 64 + edges.len() * (words * 4 + 48) + words * 4;
-                reuse.edges.insert(key.into(), edges.into_boxed_slice());
-            }
-            let edges = &reuse.edges[key];
-            stats.generated += edges.len() as u64;
-            for (st, d) in edges.iter() {
-                let cand = cost + d;
-                let j = match store.insert(st) {
-                    Ok(j) | Err(j) => j,
-                };
-                labels.ensure(j, nc, false);
-                let ju = j as usize;
-                if labels.done[ju] || cand >= labels.cost[ju] {
-                    continue;
-                }
-                labels.cost[ju] = cand;
-                heap.push(Reverse((cand, j)));
-            }
-        } else {
+        {
             exp.inner_closure(&split, &cur, &mut cl);
             if let Err(c) = pacer.tick_with(cl.work, budget, &stats) {
                 finish(&mut stats, &store, &labels, tries_len(&tries, nc));
@@ -322,6 +303,111 @@ pub fn layered(
     }
     finish(&mut stats, &store, &labels, tries_len(&tries, nc));
     Ok((Outcome::Unsolvable, stats))
+}
+
+/// The cost of the cheapest solution alone, on the nodes and edges of `reuse` (the same
+/// Dijkstra without labels: no projections, no parents).
+fn cost_only(
+    exp: &mut Expander,
+    split: &InnerSplit,
+    budget: &Budget,
+    nc: usize,
+    inc: &[u128],
+    inner_inc: u128,
+    reuse: &mut Reuse,
+) -> (Outcome, Stats) {
+    let t0 = Instant::now();
+    let words = exp.words;
+    let mut stats = Stats::default();
+    let mut pacer = Pacer::default();
+    let mut cl = Closure::default();
+    reuse.query = reuse.query.wrapping_add(1);
+    if reuse.query == 0 {
+        reuse.seen.fill(0);
+        reuse.done.fill(0);
+        reuse.query = 1;
+    }
+    let q = reuse.query;
+    let start = exp.start();
+    let sid = reuse.node(&start);
+    reuse.cost[sid as usize] = 0;
+    reuse.seen[sid as usize] = q;
+    let mut touched = 1u64;
+    let mut heap: BinaryHeap<Reverse<(u128, u32)>> = BinaryHeap::new();
+    heap.push(Reverse((0, sid)));
+    let mut cur = vec![0u32; words];
+    let finish = |stats: &mut Stats, reuse: &Reuse, touched: u64| {
+        stats.stored = touched;
+        stats.store_bytes = reuse.bytes as u64;
+        stats.elapsed = t0.elapsed();
+    };
+    while let Some(Reverse((cost, id))) = heap.pop() {
+        let i = id as usize;
+        if reuse.done[i] == q || reuse.cost[i] != cost {
+            continue;
+        }
+        reuse
+            .nodes
+            .as_ref()
+            .expect("the start is a node")
+            .load(id, &mut cur);
+        if exp.is_goal(&cur) {
+            finish(&mut stats, reuse, touched);
+            let costs = (0..nc)
+                .map(|c| (cost >> (32 * (nc - 1 - c)) & 0xffff_ffff) as u64)
+                .collect();
+            return (Outcome::Cost(costs), stats);
+        }
+        reuse.done[i] = q;
+        stats.expanded += 1;
+        if reuse.edges[i].is_none() {
+            exp.inner_closure(split, &cur, &mut cl);
+            if let Err(c) = pacer.tick_with(cl.work, budget, &stats) {
+                finish(&mut stats, reuse, touched);
+                return (Outcome::Cutoff(c), stats);
+            }
+            let mut edges: Vec<(u32, u128)> = Vec::with_capacity(cl.outer.len());
+            for (k, &(at, a)) in cl.outer.iter().enumerate() {
+                let st = &cl.outer_states[k * words..(k + 1) * words];
+                let d = cl.dist[at as usize] as u128 * inner_inc + inc[a.mv().index()];
+                let j = reuse.node(st);
+                match edges.iter_mut().find(|e| e.0 == j) {
+                    Some(e) => e.1 = e.1.min(d),
+                    None => edges.push((j, d)),
+                }
+            }
+            reuse.bytes += 32 + edges.len() * 32;
+            reuse.edges[i] = Some(edges.into_boxed_slice());
+        } else if let Err(c) = pacer.tick_with(1, budget, &stats) {
+            finish(&mut stats, reuse, touched);
+            return (Outcome::Cutoff(c), stats);
+        }
+        let edges = reuse.edges[i].as_ref().expect("filled above");
+        stats.generated += edges.len() as u64;
+        for &(j, d) in edges.iter() {
+            let cand = cost + d;
+            let ju = j as usize;
+            if reuse.seen[ju] != q {
+                reuse.seen[ju] = q;
+                reuse.cost[ju] = u128::MAX;
+                touched += 1;
+            }
+            if reuse.done[ju] == q || cand >= reuse.cost[ju] {
+                continue;
+            }
+            reuse.cost[ju] = cand;
+            heap.push(Reverse((cand, j)));
+        }
+        stats.peak_frontier = stats.peak_frontier.max(heap.len() as u64);
+        if let Some(m) = budget.max_states {
+            if touched as usize >= m {
+                finish(&mut stats, reuse, touched);
+                return (Outcome::Cutoff(Cutoff::States(m)), stats);
+            }
+        }
+    }
+    finish(&mut stats, reuse, touched);
+    (Outcome::Unsolvable, stats)
 }
 
 /// Trie nodes held, for memory statistics.
