@@ -48,6 +48,19 @@ impl CostTable {
     fn adds(&self, action: Action, i: usize) -> bool {
         self.adds[action.mv().index() * self.components + i] != 0
     }
+
+    /// The projections the tie rule compares: one per component, then, with several
+    /// components, the whole move sequence (two paths of equal projections may still
+    /// interleave their moves differently; the smaller whole sequence wins).
+    pub(super) fn tracks(&self) -> usize {
+        self.components + usize::from(self.components > 1)
+    }
+
+    /// Whether `action` extends projection `t` (a component it adds to, or the whole
+    /// sequence).
+    pub(super) fn extends(&self, action: Action, t: usize) -> bool {
+        t >= self.components || self.adds(action, t)
+    }
 }
 
 /// The letter of the root of a trie, never compared.
@@ -280,7 +293,8 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
     } else {
         StateStore::hashed(words)
     };
-    let mut labels = Labels::new(nc);
+    let nt = table.tracks();
+    let mut labels = Labels::new(nt);
     let mut index = match budget.max_depth {
         None => LabelIndex::PerState { of_state: vec![] },
         Some(_) => LabelIndex::PerStateAndDepth {
@@ -289,7 +303,7 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
             settled_label: vec![],
         },
     };
-    let mut tries = Tries::new(nc);
+    let mut tries = Tries::new(nt);
     let mut pacer = Pacer::default();
     let start = space.start();
     let sid = match store.insert(&start) {
@@ -375,10 +389,10 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
             }
             if cand == labels.cost[j] {
                 let mut ord = std::cmp::Ordering::Equal;
-                for c in 0..nc {
-                    let letter = table.adds(a, c).then_some(a);
+                for c in 0..nt {
+                    let letter = table.extends(a, c).then_some(a);
                     ord =
-                        tries.cmp_ext(c, labels.node[i * nc + c], letter, labels.node[j * nc + c]);
+                        tries.cmp_ext(c, labels.node[i * nt + c], letter, labels.node[j * nt + c]);
                     if ord != std::cmp::Ordering::Equal {
                         break;
                     }
@@ -390,9 +404,9 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
                 heap.push(Reverse((cand, j as u32)));
             }
             labels.cost[j] = cand;
-            for c in 0..nc {
-                let p = labels.node[i * nc + c];
-                labels.node[j * nc + c] = if table.adds(a, c) {
+            for c in 0..nt {
+                let p = labels.node[i * nt + c];
+                labels.node[j * nt + c] = if table.extends(a, c) {
                     tries.child(c, p, a)
                 } else {
                     p

@@ -176,8 +176,9 @@ pub fn layered(
         return Err("no move steps the inner piece alone".into());
     };
     let inner_inc = inc[inner_move];
-    let inner_comp: Vec<bool> = (0..nc)
-        .map(|c| table.adds[inner_move * nc + c] != 0)
+    let nt = table.tracks();
+    let inner_comp: Vec<bool> = (0..nt)
+        .map(|c| c >= nc || table.adds[inner_move * nc + c] != 0)
         .collect();
     if !need_path {
         return Ok(cost_only(exp, &split, budget, nc, &inc, inner_inc, reuse));
@@ -186,14 +187,14 @@ pub fn layered(
     let mut stats = Stats::default();
     let mut store = StateStore::hashed(words);
     let mut labels = Labels::default();
-    let mut tries = Tries::new(nc);
+    let mut tries = Tries::new(nt);
     let mut pacer = Pacer::default();
     let mut cl = Closure::default();
     let start = exp.start();
     let sid = match store.insert(&start) {
         Ok(i) | Err(i) => i,
     };
-    labels.ensure(sid, nc, need_path);
+    labels.ensure(sid, nt, need_path);
     labels.cost[sid as usize] = 0;
     let mut heap: BinaryHeap<Reverse<(u128, u32)>> = BinaryHeap::new();
     heap.push(Reverse((0, sid)));
@@ -225,13 +226,13 @@ pub fn layered(
                     }
                     store.load(j as u32, &mut cur);
                     if exp.is_goal(&cur)
-                        && label_cmp(&labels, &tries, nc, j, best) == Ordering::Less
+                        && label_cmp(&labels, &tries, nt, j, best) == Ordering::Less
                     {
                         best = j;
                     }
                 }
             }
-            finish(&mut stats, &store, &labels, tries_len(&tries, nc));
+            finish(&mut stats, &store, &labels, tries_len(&tries, nt));
             let path = rebuild(exp, &split, &store, &labels, best, &mut cl);
             return Ok((Outcome::Solved(path), stats));
         }
@@ -240,7 +241,7 @@ pub fn layered(
         {
             exp.inner_closure(&split, &cur, &mut cl);
             if let Err(c) = pacer.tick_with(cl.work, budget, &stats) {
-                finish(&mut stats, &store, &labels, tries_len(&tries, nc));
+                finish(&mut stats, &store, &labels, tries_len(&tries, nt));
                 return Ok((Outcome::Cutoff(c), stats));
             }
             stats.generated += cl.outer.len() as u64;
@@ -252,7 +253,7 @@ pub fn layered(
                 let j = match store.insert(st) {
                     Ok(j) | Err(j) => j,
                 };
-                labels.ensure(j, nc, true);
+                labels.ensure(j, nt, true);
                 let ju = j as usize;
                 if labels.done[ju] || cand > labels.cost[ju] {
                     continue;
@@ -262,22 +263,22 @@ pub fn layered(
                     seg_of = at;
                 }
                 // The candidate's projections: the inner path, then the transition.
-                let mut nodes = [0u32; super::MAX_COMPONENTS];
-                for c in 0..nc {
-                    let mut n = labels.node[i * nc + c];
+                let mut nodes = [0u32; super::MAX_COMPONENTS + 1];
+                for c in 0..nt {
+                    let mut n = labels.node[i * nt + c];
                     if inner_comp[c] {
                         for &l in &seg {
                             n = tries.child(c, n, l);
                         }
                     }
-                    if table.adds[a.mv().index() * nc + c] != 0 {
+                    if table.extends(a, c) {
                         n = tries.child(c, n, a);
                     }
                     nodes[c] = n;
                 }
                 if cand == labels.cost[ju] {
-                    let ord = (0..nc)
-                        .map(|c| tries.cmp(c, nodes[c], labels.node[ju * nc + c]))
+                    let ord = (0..nt)
+                        .map(|c| tries.cmp(c, nodes[c], labels.node[ju * nt + c]))
                         .find(|o| *o != Ordering::Equal)
                         .unwrap_or(Ordering::Equal);
                     if ord != Ordering::Less {
@@ -290,18 +291,18 @@ pub fn layered(
                 labels.parent[ju] = id;
                 labels.portal[ju] = cl.words[at as usize];
                 labels.action[ju] = a;
-                labels.node[ju * nc..ju * nc + nc].copy_from_slice(&nodes[..nc]);
+                labels.node[ju * nt..ju * nt + nt].copy_from_slice(&nodes[..nt]);
             }
         }
         stats.peak_frontier = stats.peak_frontier.max(heap.len() as u64);
         if let Some(m) = budget.max_states {
             if store.len() >= m {
-                finish(&mut stats, &store, &labels, tries_len(&tries, nc));
+                finish(&mut stats, &store, &labels, tries_len(&tries, nt));
                 return Ok((Outcome::Cutoff(Cutoff::States(m)), stats));
             }
         }
     }
-    finish(&mut stats, &store, &labels, tries_len(&tries, nc));
+    finish(&mut stats, &store, &labels, tries_len(&tries, nt));
     Ok((Outcome::Unsolvable, stats))
 }
 
