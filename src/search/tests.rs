@@ -76,6 +76,31 @@ fn unit(actions: usize) -> CostTable {
     costs(1, &vec![&[0usize][..]; actions])
 }
 
+/// The backends that run on any state space, hand-made graphs included: not those that
+/// need a fixed solution length (tested apart) or the interpreter's expander (layered
+/// search, tested in tests/layered.rs).
+fn on_graphs() -> impl Iterator<Item = &'static super::BackendInfo> {
+    BACKENDS
+        .iter()
+        .filter(|b| !matches!(b.needs, Needs::Countdown | Needs::InnerSplit))
+}
+
+#[test]
+fn layered_search_runs_on_the_expander_only() {
+    let table = unit(6);
+    let inputs = Inputs {
+        costs: &table,
+        goals: None,
+        length: None,
+    };
+    assert_eq!(
+        Backend::Layered
+            .run(&mut diamond(), &Budget::default(), inputs)
+            .err(),
+        Some(Refusal::ExpanderOnly)
+    );
+}
+
 fn run(b: Backend, g: &mut Graph, budget: &Budget, table: &CostTable) -> Outcome {
     let goals: Vec<Vec<u32>> = g.goals.iter().map(|&v| vec![v]).collect();
     let inputs = Inputs {
@@ -120,7 +145,7 @@ fn diamond() -> Graph {
 #[test]
 fn ties_go_to_the_lowest_action_first() {
     let table = unit(6);
-    for b in BACKENDS.iter().filter(|b| b.needs != Needs::Countdown) {
+    for b in on_graphs() {
         let Outcome::Solved(p) = run(b.backend, &mut diamond(), &Budget::default(), &table) else {
             panic!("{} finds the diamond's goal", b.name);
         };
@@ -137,7 +162,7 @@ fn ties_go_to_the_lowest_action_first() {
 fn unsolvable_when_no_goal_is_reachable() {
     // Goal 3 sits in another component.
     let table = unit(2);
-    for b in BACKENDS.iter().filter(|b| b.needs != Needs::Countdown) {
+    for b in on_graphs() {
         let mut g = Graph::undirected(4, &[(0, 1, 0), (1, 2, 1), (3, 3, 0)], &[3]);
         assert!(
             matches!(
@@ -153,7 +178,7 @@ fn unsolvable_when_no_goal_is_reachable() {
 #[test]
 fn the_start_may_be_a_goal() {
     let table = unit(6);
-    for b in BACKENDS.iter().filter(|b| b.needs != Needs::Countdown) {
+    for b in on_graphs() {
         let mut g = diamond();
         g.goals = vec![0, 3];
         let Outcome::Solved(p) = run(b.backend, &mut g, &Budget::default(), &table) else {
@@ -168,7 +193,7 @@ fn the_move_limit_is_exact() {
     // A path 0 - 1 - 2 - 3 - 4, goal 4: four moves.
     let table = unit(1);
     let line = || Graph::undirected(5, &[(0, 1, 0), (1, 2, 0), (2, 3, 0), (3, 4, 0)], &[4]);
-    for b in BACKENDS.iter().filter(|b| b.needs != Needs::Countdown) {
+    for b in on_graphs() {
         let at = |m| Budget {
             max_depth: Some(m),
             ..Budget::default()
@@ -233,7 +258,7 @@ fn dijkstra_under_a_limit_keeps_dearer_shorter_labels() {
 #[test]
 fn cutoffs_stop_every_backend() {
     let table = unit(6);
-    for b in BACKENDS.iter().filter(|b| b.needs != Needs::Countdown) {
+    for b in on_graphs() {
         let states = Budget {
             max_states: Some(2),
             ..Budget::default()
@@ -256,7 +281,7 @@ fn cutoffs_stop_every_backend() {
 #[test]
 fn run_refuses_what_a_backend_cannot_do() {
     let vector = costs(2, &[&[0], &[1], &[0], &[1], &[0], &[1]]);
-    for b in BACKENDS.iter().filter(|b| b.needs != Needs::Countdown) {
+    for b in on_graphs() {
         let goals = vec![vec![3]];
         let inputs = Inputs {
             costs: &vector,
@@ -266,6 +291,7 @@ fn run_refuses_what_a_backend_cannot_do() {
         let res = b.backend.run(&mut diamond(), &Budget::default(), inputs);
         match b.needs {
             Needs::Nothing => assert!(res.is_ok(), "{}", b.name),
+            Needs::InnerSplit => unreachable!("not run on graphs"),
             _ => assert_eq!(res.err(), Some(Refusal::NotUnit(b.name))),
         }
     }
