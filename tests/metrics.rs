@@ -437,3 +437,60 @@ fn analyze_counts_the_graph_of_counted_moves() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// A one-man serpentine through `n` x `n` cells: one counted move under `chain`, whose
+/// closure walks the whole board.
+fn serpentine(n: usize) -> (String, String) {
+    let rules = "tiles { floor wall }\nmarks { exit }\npiece man\n\
+        legend { '.' floor  '#' wall  'M' floor + man  'E' floor + exit }\n\
+        dirs { n (-1, 0)  s (1, 0)  w (0, -1)  e (0, 1) }\n\
+        metric paths { chain walk }\nmove walk(d) { shift man d }\n\
+        forbid man on wall\ngoal man on exit\n";
+    let mut rows = vec![vec![b'.'; n]; n];
+    rows[0][0] = b'M';
+    for (r, row) in rows.iter_mut().enumerate().take(n - 1).skip(1) {
+        if r % 2 == 1 {
+            row.fill(b'#');
+            row[if (r / 2) % 2 == 0 { n - 1 } else { 0 }] = b'.';
+        }
+    }
+    rows[n - 1][n - 1] = b'E';
+    let level: String = rows
+        .into_iter()
+        .map(|r| String::from_utf8(r).expect("ASCII") + "\n")
+        .collect();
+    (rules.to_string(), level)
+}
+
+#[test]
+fn long_closures_answer_and_stop_at_the_deadline() {
+    let (rules, level) = serpentine(201);
+    let r = binary::TempFile::new("serpentine", &rules);
+    let l = binary::TempFile::new("serpentine-level", &level);
+    let o = puz(&["solve", r.path(), l.path(), "--metric", "paths", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["counted_moves"], 1);
+    let plain = puz(&["solve", r.path(), l.path(), "--json"]);
+    let p: serde_json::Value = serde_json::from_str(&stdout(&plain)).expect("JSON");
+    assert_eq!(
+        v["unit_steps"], p["move_count"],
+        "the one counted move is a shortest walk"
+    );
+    // A closure longer than the time limit stops at it.
+    let (rules, level) = serpentine(401);
+    let r = binary::TempFile::new("serpentine", &rules);
+    let l = binary::TempFile::new("serpentine-level", &level);
+    let t0 = std::time::Instant::now();
+    let o = puz(&[
+        "solve",
+        r.path(),
+        l.path(),
+        "--metric",
+        "paths",
+        "--timeout",
+        "0.1",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(t0.elapsed().as_secs_f64() < 5.0, "{:?}", t0.elapsed());
+}

@@ -42,6 +42,8 @@ struct Node {
     parent: Option<u32>,
     /// The unit action that reached it.
     action: Action,
+    /// The first unit action of its representative (its root's action).
+    first: Action,
     /// The tracked piece after the step: its kind and slot value; `None` when the step
     /// moved no piece that stayed on the board (it cannot be extended).
     piece: Option<(PieceId, u32)>,
@@ -151,6 +153,7 @@ impl<'e, 'm> Compound<'e, 'm> {
             nodes.push(Node {
                 parent: None,
                 action: a,
+                first: a,
                 piece,
                 at: states.len(),
                 children: vec![],
@@ -163,27 +166,37 @@ impl<'e, 'm> Compound<'e, 'm> {
         while head < nodes.len() {
             let n = head;
             head += 1;
+            // A first step whose state an earlier first step reached (another move with
+            // the same effect) is not a counted move, but its own applications still
+            // extend it.
             let Some((kind, value)) = nodes[n].piece else {
                 continue;
             };
-            if !nodes[n].counted {
-                continue;
-            }
-            let root_action = nodes[n].action;
-            let mv = root_action.mv();
+            // Under `straight` every step repeats the first; under `chain` the move does.
+            let (first, mv) = (nodes[n].first, nodes[n].first.mv());
             let Some(combine) = self.combine[mv.index()] else {
                 continue;
             };
             let cur = states[nodes[n].at..nodes[n].at + words].to_vec();
             self.exp.successors(&cur, &mut inner);
             work += inner.units();
+            // A closure over a large board runs many short expansions, none long enough
+            // to look at the clock itself: look every 1024 of them.
+            if n % 1024 == 1023
+                && self
+                    .exp
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                work = work.max(LATE);
+            }
             if work >= LATE {
                 break;
             }
             for i in 0..inner.len() {
                 let a = inner.actions[i];
                 let ok = match combine {
-                    Combine::Straight => a == root_action,
+                    Combine::Straight => a == first,
                     Combine::Chain => a.mv() == mv,
                 };
                 if !ok {
@@ -208,6 +221,7 @@ impl<'e, 'm> Compound<'e, 'm> {
                 nodes.push(Node {
                     parent: Some(n as u32),
                     action: a,
+                    first,
                     piece: Some((k, to)),
                     at: states.len(),
                     children: vec![],
@@ -239,17 +253,9 @@ impl<'e, 'm> Compound<'e, 'm> {
         out
     }
 
-    /// The root of node `i`: the first unit step of its representative.
-    fn root(nodes: &[Node], mut i: u32) -> u32 {
-        while let Some(p) = nodes[i as usize].parent {
-            i = p;
-        }
-        i
-    }
-
     /// The action a counted move is listed with: `(move, rank)`, or its first unit step.
     fn label(&self, nodes: &[Node], i: u32, rank: usize) -> Action {
-        let first = nodes[Self::root(nodes, i) as usize].action;
+        let first = nodes[i as usize].first;
         if self.first_step {
             first
         } else {
