@@ -391,7 +391,7 @@ fn json_answers_group_unit_steps_under_counted_moves() {
 
 #[test]
 fn searches_that_cannot_count_moves_are_refused() {
-    for search in ["astar", "bidir", "iddfs", "dfs"] {
+    for search in ["astar", "bidir", "iddfs", "dfs", "layered"] {
         let o = puz(&[
             "solve",
             "puzzles/rushhour.puz",
