@@ -494,3 +494,59 @@ fn long_closures_answer_and_stop_at_the_deadline() {
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(t0.elapsed().as_secs_f64() < 5.0, "{:?}", t0.elapsed());
 }
+
+#[test]
+fn bfs_and_dijkstra_give_the_same_counted_answer() {
+    // Both follow the tie rule over counted moves (Dijkstra compares them by their rank
+    // among a state's counted moves, BFS finds them in that order): the same unit steps,
+    // grouped the same way.
+    let p = load("puzzles/klotski.puz");
+    let model = &p.model;
+    let mut rng = fastrand::Rng::with_seed(11);
+    let mut compared = 0;
+    while compared < 8 {
+        let (level, unit) = klotski::random_level(&mut rng, 800);
+        if unit.is_none() {
+            continue;
+        }
+        let text = level.text(&mut rng);
+        for name in ["slides", "paths"] {
+            let metric = model.metric_index(name);
+            let run = |b: puz::search::Backend| {
+                let lvl = p.level_from_file("random", text.clone()).expect("level");
+                let ans =
+                    Solver::for_metric(model, EngineChoice::Auto, SearchChoice::Backend(b), metric)
+                        .and_then(|mut s| s.solve(lvl, &Budget::default(), true))
+                        .expect("solves");
+                let Outcome::Solved(path) = ans.outcome else {
+                    panic!("solvable:\n{text}");
+                };
+                (path.actions, ans.counted.expect("grouped").groups)
+            };
+            let bfs = run(puz::search::Backend::Bfs);
+            let dijkstra = run(puz::search::Backend::Dijkstra);
+            assert_eq!(bfs, dijkstra, "metric {name}:\n{text}");
+        }
+        compared += 1;
+    }
+}
+
+#[test]
+fn every_level_solves_under_a_metric_with_all() {
+    let o = puz(&[
+        "solve",
+        "puzzles/klotski.puz",
+        "--all",
+        "--metric",
+        "slides",
+    ]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for row in [
+        "classic   90 moves",
+        "corner    12 moves",
+        "stuck     no solution",
+    ] {
+        assert!(out.contains(row), "missing {row:?} in\n{out}");
+    }
+}
