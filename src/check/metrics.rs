@@ -1,7 +1,8 @@
 //! Metrics: every `metric` names known moves once each, combines them in a way that is
 //! well defined (a `chain` needs a move that moves a piece, a `straight` one that has a
-//! direction and provably advances along it), and every level's `expect` clauses name
-//! known metrics, one clause per metric at most.
+//! direction and provably advances a piece along it, which a move that moves no piece
+//! never does), and every level's `expect` clauses name known metrics, one clause per
+//! metric at most.
 
 use std::collections::HashMap;
 
@@ -135,18 +136,19 @@ fn one_metric(
                 continue;
             }
             listed.insert(&n.text, n.span);
-            if !moves_a_piece(&m.body) {
-                out.push(Problem::ChainWithoutPiece {
-                    combine: group.combine.keyword(),
-                    mv: n.text.clone(),
-                    span: n.span.into(),
-                    declared: m.name.span.into(),
-                });
+            if group.combine == Combine::Chain {
+                if !moves_a_piece(&m.body) {
+                    out.push(Problem::ChainWithoutPiece {
+                        combine: group.combine.keyword(),
+                        mv: n.text.clone(),
+                        span: n.span.into(),
+                        declared: m.name.span.into(),
+                    });
+                }
                 continue;
             }
-            if group.combine != Combine::Straight {
-                continue;
-            }
+            // `straight`: a direction, and a step along it (a move that only toggles
+            // tiles has none, and may cycle).
             match &m.param {
                 MoveParam::Cell(param) => out.push(Problem::StraightWithoutDirection {
                     mv: n.text.clone(),
@@ -260,6 +262,10 @@ mod tests {
         assert_eq!(
             codes("metric a { straight spin }"),
             ["puz::check::compound_may_cycle"]
+        );
+        assert_eq!(
+            codes("metric a { straight press }"),
+            ["puz::check::straight_without_direction"]
         );
     }
 
