@@ -852,6 +852,102 @@ pub enum Problem {
         span: SourceSpan,
     },
 
+    /// A move listed twice in one metric: `metric m { straight walk  chain walk }`.
+    #[error("move `{mv}` is listed twice in metric `{metric}`")]
+    #[diagnostic(
+        code(puz::check::metric_repeated_move),
+        help(
+            "a move combines one way in a metric: keep it under `straight` or under `chain`, once"
+        )
+    )]
+    MetricRepeatsMove {
+        /// The move.
+        mv: String,
+        /// The metric.
+        metric: String,
+        /// The second listing.
+        #[label("listed again here")]
+        span: SourceSpan,
+        /// The first listing.
+        #[label("first listed here")]
+        first: SourceSpan,
+    },
+
+    /// Two `expect` clauses for the same metric (or two plain ones) on one level.
+    #[error("level \"{level}\" has two expectations {what}")]
+    #[diagnostic(
+        code(puz::check::duplicate_expect),
+        help("a level records one answer per metric: remove one of them")
+    )]
+    DuplicateExpect {
+        /// The level.
+        level: String,
+        /// "for the plain count" or "under metric `m`".
+        what: String,
+        /// The second clause.
+        #[label("expected again here")]
+        span: SourceSpan,
+        /// The first clause.
+        #[label("first expected here")]
+        first: SourceSpan,
+    },
+
+    /// `chain` or `straight` of a move that moves no piece (a Lights Out press): there is
+    /// no piece whose consecutive applications could be combined.
+    #[error("`{combine}` of move `{mv}`, which moves no piece")]
+    #[diagnostic(
+        code(puz::check::chain_without_piece),
+        help("metrics combine consecutive moves of one piece; a move that only changes tiles or counters counts one per application: leave it out of the metric")
+    )]
+    ChainWithoutPiece {
+        /// `chain` or `straight`.
+        combine: &'static str,
+        /// The move.
+        mv: String,
+        /// The move in the metric.
+        #[label("moves no piece")]
+        span: SourceSpan,
+        /// The move's declaration.
+        #[label("declared here")]
+        declared: SourceSpan,
+    },
+
+    /// `straight` of a move that has no direction: `move press(cell c)`.
+    #[error("`straight` of move `{mv}`, which has no direction")]
+    #[diagnostic(
+        code(puz::check::straight_without_direction),
+        help("`straight` repeats a move in one direction; use `chain` for a move played on cells")
+    )]
+    StraightWithoutDirection {
+        /// The move.
+        mv: String,
+        /// The move in the metric.
+        #[label("no direction to go straight in")]
+        span: SourceSpan,
+        /// The move's parameter.
+        #[label("played on a cell")]
+        param: SourceSpan,
+    },
+
+    /// `straight` of a move whose repeated application may not advance: it could return to
+    /// a state it left (no unconditional `shift`, `swap` or `slide` by a positive multiple
+    /// of `d`, or a `turn` whose offsets do not all advance along the direction).
+    #[error("`straight` of move `{mv}` may cycle: its step does not provably advance along its direction")]
+    #[diagnostic(
+        code(puz::check::compound_may_cycle),
+        help("a straight compound needs a move that always advances a piece along `d`: an unconditional `shift`, `swap` or `slide` by `d` (or `2d`), or a `turn` whose offsets all point along the direction; use `chain` otherwise")
+    )]
+    CompoundMayCycle {
+        /// The move.
+        mv: String,
+        /// The move in the metric.
+        #[label("may not advance")]
+        span: SourceSpan,
+        /// The move's declaration.
+        #[label("declared here")]
+        declared: SourceSpan,
+    },
+
     /// A level with rows of different lengths.
     #[error("level row {row} has {found} cells, but the first row has {expected}")]
     #[diagnostic(

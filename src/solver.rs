@@ -6,6 +6,7 @@
 //! onto them.
 
 use crate::compile::{Action, Model};
+use crate::engine::compound::{Compound, Counted};
 use crate::engine::{Expander, Level, PrepareError, SetupError};
 use crate::fast::{FastOutcome, FastPath};
 use crate::search::{self, Backend, Budget, Inputs, Outcome, Path, Refusal, Stats};
@@ -83,6 +84,8 @@ pub struct Answer {
     pub engine_reason: String,
     /// The search that ran (`fast` on a fast path).
     pub search: &'static str,
+    /// Under a metric: how the path's unit steps group into counted moves.
+    pub counted: Option<Counted>,
 }
 
 /// Why a level could not be solved at all (a cutoff is an [`Outcome`], not an error).
@@ -196,6 +199,9 @@ enum Engine {
 pub struct Solver<'m> {
     model: &'m Model,
     engine: Engine,
+    /// The metric answers count in (an index into [`Model::metrics`]); `None` counts
+    /// every application.
+    metric: Option<usize>,
 }
 
 impl<'m> Solver<'m> {
@@ -240,7 +246,53 @@ impl<'m> Solver<'m> {
                 }
             }
         };
-        Ok(Solver { model, engine })
+        Ok(Solver {
+            model,
+            engine,
+            metric: None,
+        })
+    }
+
+    /// [`Solver::new`] counting moves under `metric` (an index into [`Model::metrics`];
+    /// `None` is [`Solver::new`]). Counted moves run on the interpreter with breadth-first
+    /// search for unit costs, else Dijkstra; every other backend and `--engine fast` are
+    /// refused.
+    pub fn for_metric(
+        model: &'m Model,
+        engine: EngineChoice,
+        search: SearchChoice,
+        metric: Option<usize>,
+    ) -> Result<Solver<'m>, SolveError> {
+        let Some(m) = metric else {
+            return Solver::new(model, engine, search);
+        };
+        let name = &model.metrics[m].name;
+        if engine == EngineChoice::Fast {
+            return Err(SolveError::NoFastPath(format!(
+                "metric `{name}` runs on the interpreter"
+            )));
+        }
+        let backend = match search {
+            SearchChoice::Auto if model.unit_costs() => Backend::Bfs,
+            SearchChoice::Auto => Backend::Dijkstra,
+            SearchChoice::Backend(b @ (Backend::Bfs | Backend::Dijkstra)) => b,
+            SearchChoice::Backend(b) => {
+                return Err(SolveError::SearchUnavailable(format!(
+                    "--search {} does not run under metric `{name}`: counted moves are searched with bfs or dijkstra",
+                    b.info().name
+                )))
+            }
+        };
+        Ok(Solver {
+            model,
+            engine: Engine::Interp {
+                search: backend,
+                reason: format!("metric `{name}` counts moves on the interpreter"),
+                auto: false,
+                reuse: Box::default(),
+            },
+            metric: Some(m),
+        })
     }
 
     /// The name of the engine that runs: a fast path's name, or `interpreter`.
@@ -283,6 +335,8 @@ impl<'m> Solver<'m> {
         budget.max_depth = model.limit;
         let (engine, engine_reason, mut search) =
             (self.engine_name(), self.engine_reason(), self.search_name());
+        let mut counted = None;
+        let metric = self.metric;
         let (outcome, stats) = match &mut self.engine {
             Engine::Fast(f) => {
                 let (out, stats) = f.solve(&level, &budget, need_path);
@@ -300,6 +354,7 @@ impl<'m> Solver<'m> {
                                     engine,
                                     engine_reason,
                                     search,
+                                    counted: None,
                                 })
                             }
                             Err(Err(e)) => return Err(e),
@@ -333,7 +388,7 @@ impl<'m> Solver<'m> {
                 auto,
                 reuse,
                 ..
-            } => {
+            } => 'interp: {
                 let mut backend = *chosen;
                 let mut exp = match expander(model, level, &budget) {
                     Ok(exp) => exp,
@@ -345,11 +400,17 @@ impl<'m> Solver<'m> {
                             engine,
                             engine_reason,
                             search: backend.info().name,
+                            counted: None,
                         });
                     }
                     Err(Err(e)) => return Err(e),
                 };
                 let table = cost_table(model);
+                if let Some(m) = metric {
+                    let (outcome, stats, c) = solve_counted(&mut exp, m, backend, &budget, &table)?;
+                    counted = c;
+                    break 'interp (outcome, stats);
+                }
                 let (outcome, stats) = 'run: {
                     // What a backend needs beyond unit costs is prepared here: the heuristic
                     // for A*, the goal states for bidirectional search.
@@ -456,8 +517,52 @@ impl<'m> Solver<'m> {
             engine,
             engine_reason,
             search,
+            counted,
         })
     }
+}
+
+/// Searches the counted moves of metric `metric` with `search` (breadth-first search or
+/// Dijkstra, chosen by [`Solver::for_metric`]), expands the path found into unit steps
+/// grouped into counted moves, and checks it unit step by unit step.
+fn solve_counted(
+    exp: &mut Expander,
+    metric: usize,
+    search: Backend,
+    budget: &Budget,
+    table: &search::CostTable,
+) -> Result<(Outcome, Stats, Option<Counted>), SolveError> {
+    let model = exp.model;
+    let mut space = Compound::new(exp, metric);
+    let inputs = Inputs {
+        costs: table,
+        goals: None,
+        length: None,
+    };
+    let (outcome, stats) = search.run(&mut space, budget, inputs).map_err(|e| {
+        SolveError::SearchUnavailable(format!(
+            "{e}; this puzzle's cost is ({}); use --search dijkstra",
+            model.costs.join(", ")
+        ))
+    })?;
+    let Outcome::Solved(path) = outcome else {
+        return Ok((outcome, stats, None));
+    };
+    let (actions, states, groups) = space
+        .expand(&path.states, &path.actions)
+        .ok_or_else(|| SolveError::BadPath("a counted move has no unit steps".into()))?;
+    space
+        .check(&actions, &states, &groups)
+        .map_err(SolveError::BadPath)?;
+    let counted = Counted {
+        metric: model.metrics[metric].name.clone(),
+        groups,
+    };
+    Ok((
+        Outcome::Solved(Path { actions, states }),
+        stats,
+        Some(counted),
+    ))
 }
 
 /// Solves one `level` as `opts` says. Builds a [`Solver`] for this level alone: to solve

@@ -9,6 +9,7 @@
 mod judge;
 mod legend;
 pub mod limits;
+mod metrics;
 mod moves;
 mod names;
 mod pieces;
@@ -36,6 +37,7 @@ pub fn check(file: &File) -> Result<Symbols, Vec<Problem>> {
     problems.extend(legend::check(file, &syms));
     problems.extend(moves::check(file, &syms));
     problems.extend(rules::check(file, &syms));
+    problems.extend(metrics::check(file, &syms));
     problems.extend(judge::check(file, &syms));
     if problems.is_empty() {
         Ok(syms)

@@ -23,33 +23,35 @@ pub fn check(file: &File) -> Vec<Problem> {
         let ItemKind::Level(level) = &item.kind else {
             continue;
         };
-        let Some(cost) = level.expect.as_ref().and_then(|e| e.cost.as_ref()) else {
-            continue;
-        };
-        for v in cost.iter().filter(|v| v.value < 0) {
-            out.push(Problem::NegativeExpect {
-                value: v.value,
-                span: v.span.into(),
-            });
-        }
-        if cost.len() != components.len() {
-            let span = level.expect.as_ref().map_or(level.text, |e| e.span);
-            let help = if has_cost {
-                format!(
-                    "give {} numbers, one per component of `cost`, in its order: {}",
-                    components.len(),
-                    components.join(", ")
-                )
-            } else {
-                "without `cost` an answer costs its number of moves: give one number".to_string()
+        for clause in &level.expects {
+            let Some(cost) = clause.cost.as_ref() else {
+                continue;
             };
-            out.push(Problem::ExpectArity {
-                given: cost.len(),
-                want: components.len(),
-                components: components.join(", "),
-                span: span.into(),
-                help,
-            });
+            for v in cost.iter().filter(|v| v.value < 0) {
+                out.push(Problem::NegativeExpect {
+                    value: v.value,
+                    span: v.span.into(),
+                });
+            }
+            if cost.len() != components.len() {
+                let help = if has_cost {
+                    format!(
+                        "give {} numbers, one per component of `cost`, in its order: {}",
+                        components.len(),
+                        components.join(", ")
+                    )
+                } else {
+                    "without `cost` an answer costs its number of moves: give one number"
+                        .to_string()
+                };
+                out.push(Problem::ExpectArity {
+                    given: cost.len(),
+                    want: components.len(),
+                    components: components.join(", "),
+                    span: clause.span.into(),
+                    help,
+                });
+            }
         }
     }
     for item in &file.items {

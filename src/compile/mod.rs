@@ -58,11 +58,25 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
         goal_rest: vec![],
         counters: vec![],
         levels: vec![],
+        metrics: vec![],
         judge: None,
         facts: Default::default(),
         spans: Spans::default(),
     };
     let c = Compiler { syms };
+    // Metric names in declaration order (the checker reported repeats; the first wins).
+    let mut metric_names: Vec<&str> = vec![];
+    for item in &file.items {
+        if let ItemKind::Metric(d) = &item.kind {
+            if !metric_names.contains(&d.name.text.as_str()) {
+                metric_names.push(&d.name.text);
+            }
+        }
+    }
+    let expect = |e: &ast::ExpectClause| match &e.cost {
+        None => Expect::Unsolvable,
+        Some(v) => Expect::Cost(v.iter().map(|i| i.value.max(0) as u64).collect()),
+    };
     for item in &file.items {
         match &item.kind {
             ItemKind::Puzzle(t) => m.title = t.value.clone(),
@@ -187,10 +201,16 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
                     .goal
                     .as_ref()
                     .map(|(rows, starts, span)| (rows.clone(), starts.clone(), (*span).into())),
-                expect: l.expect.as_ref().map(|e| match &e.cost {
-                    None => Expect::Unsolvable,
-                    Some(v) => Expect::Cost(v.iter().map(|i| i.value.max(0) as u64).collect()),
-                }),
+                expect: l.expects.iter().find(|e| e.metric.is_none()).map(expect),
+                metric_expects: l
+                    .expects
+                    .iter()
+                    .filter_map(|e| {
+                        let name = e.metric.as_ref()?;
+                        let i = metric_names.iter().position(|&n| n == name.text)?;
+                        Some((i, expect(e)))
+                    })
+                    .collect(),
             }),
             ItemKind::Judge(stmts) => m.judge = Some(c.judge(stmts)),
             ItemKind::Marks(ks) => {
@@ -202,7 +222,7 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
                     })
                     .collect()
             }
-            ItemKind::Move(_) | ItemKind::Cost(_) => {}
+            ItemKind::Move(_) | ItemKind::Cost(_) | ItemKind::Metric(_) => {}
         }
     }
     // Moves last: turn tables need every direction.
@@ -225,6 +245,25 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
             m.moves.push(prog);
             m.spans.moves.push(mv.name.span.into());
             m.spans.ops.push(spans);
+        }
+    }
+    for item in &file.items {
+        if let ItemKind::Metric(d) = &item.kind {
+            if m.metrics.iter().any(|x| x.name == d.name.text) {
+                continue;
+            }
+            let mut combine = vec![None; m.moves.len()];
+            for g in &d.groups {
+                for n in &g.moves {
+                    if let Some(i) = m.moves.iter().position(|mv| mv.name == n.text) {
+                        combine[i].get_or_insert(g.combine);
+                    }
+                }
+            }
+            m.metrics.push(Metric {
+                name: d.name.text.clone(),
+                combine,
+            });
         }
     }
     m.learn_facts();

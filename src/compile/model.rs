@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-pub use crate::syntax::ast::{AssignOp, CmpOp};
+pub use crate::syntax::ast::{AssignOp, CmpOp, Combine};
 
 use miette::SourceSpan;
 
@@ -105,6 +105,8 @@ pub struct Model {
     pub counters: Vec<Counter>,
     /// Inline levels; the first is the default.
     pub levels: Vec<LevelText>,
+    /// Named metrics (`metric slides { straight step }`), in declaration order.
+    pub metrics: Vec<Metric>,
     /// How `puz judge` reads input and prints answers, when declared.
     pub judge: Option<JudgeFormat>,
     /// Facts derived from the fields above, computed once when compiling.
@@ -586,8 +588,22 @@ pub struct LevelText {
     /// The goal picture's rows, row starts and text block, when the level has one.
     #[serde(skip)]
     pub(crate) picture: Option<(Vec<String>, Vec<u32>, SourceSpan)>,
-    /// The answer its `expect` clause records, checked by `puz test`.
+    /// The answer its plain `expect` clause records, checked by `puz test`.
     pub expect: Option<Expect>,
+    /// The answers its `expect NAME ...` clauses record: (index into
+    /// [`Model::metrics`], answer), in source order.
+    pub metric_expects: Vec<(usize, Expect)>,
+}
+
+/// A named way of counting moves: consecutive applications of a listed move by the same
+/// piece form one counted move.
+#[derive(Clone, Debug, Serialize)]
+pub struct Metric {
+    /// The name as declared.
+    pub name: String,
+    /// Per move (indexed by [`MoveId`]): how its applications combine, or `None` when
+    /// the metric does not list it (each application counts one).
+    pub combine: Vec<Option<Combine>>,
 }
 
 /// A level's known answer, from its `expect` clause.
@@ -665,6 +681,11 @@ impl Model {
             Param::Cell => format!("cell {}", action.dir().0),
             Param::Dirs(_) => self.dirs[action.dir().index()].name.clone(),
         }
+    }
+
+    /// The index of the metric called `name`.
+    pub fn metric_index(&self, name: &str) -> Option<usize> {
+        self.metrics.iter().position(|m| m.name == name)
     }
 
     /// Whether move `mv` is played on a cell (its actions number cells, not directions).

@@ -175,6 +175,23 @@ impl Expander<'_> {
             .collect()
     }
 
+    /// The piece a move moved, as the answer names it (see the module header): its kind
+    /// and its slot values (anchor and pose) before and after, or `None` when no piece is
+    /// on the board both before and after the move. Metrics follow this piece from one
+    /// application of a move to the next.
+    pub(crate) fn moved_piece(
+        &self,
+        before: &[u32],
+        after: &[u32],
+        action: Action,
+    ) -> Option<(PieceId, u32, u32)> {
+        let ctx = Context::geometry(self);
+        match ctx.moved_values(before, after, action).first() {
+            Some(&(k, Some(from), Some(to))) => Some((PieceId(k as u16), from, to)),
+            _ => None,
+        }
+    }
+
     /// What covers each board cell (in reading order) in state `s`: the piece kind and the
     /// pose of the copy there, so a board can be drawn with symbols that choose poses.
     pub(crate) fn occupancy_with_poses(&self, s: &[u32]) -> Vec<Option<(PieceId, PoseId)>> {
@@ -220,6 +237,16 @@ struct Context<'e, 'm> {
 
 impl<'e, 'm> Context<'e, 'm> {
     fn new(exp: &'e Expander<'m>) -> Context<'e, 'm> {
+        let mut ctx = Context::geometry(exp);
+        let mut changeable: Vec<u32> = exp.lay.mut_cells.clone();
+        changeable.sort_unstable();
+        ctx.changeable = changeable;
+        ctx
+    }
+
+    /// The board geometry alone, without the changeable cells: enough to tell which
+    /// pieces moved.
+    fn geometry(exp: &'e Expander<'m>) -> Context<'e, 'm> {
         let board = &exp.level.board;
         let lay = &exp.lay;
         let (base, width, pad_c) = if board.cols == 0 {
@@ -230,14 +257,12 @@ impl<'e, 'm> Context<'e, 'm> {
             let width = (lay.to_padded(board.cols as u32) as i64 - base).max(1);
             (base, width, (width - board.cols as i64) / 2)
         };
-        let mut changeable: Vec<u32> = lay.mut_cells.clone();
-        changeable.sort_unstable();
         Context {
             exp,
             base,
             width,
             pad_c,
-            changeable,
+            changeable: vec![],
         }
     }
 
@@ -286,44 +311,16 @@ impl<'e, 'm> Context<'e, 'm> {
 
     fn describe(&self, before: &[u32], after: &[u32], action: Action) -> MoveDescription {
         let model = self.exp.model;
-        let lay = &self.exp.lay;
-        let step = self.step(action);
-        let mut moved = vec![];
-        for (k, sl) in lay.slots.iter().enumerate() {
-            let range = sl.start..sl.start + sl.count;
-            let (b, a) = (&before[range.clone()], &after[range]);
-            if b == a {
-                continue;
-            }
-            let name = &model.pieces[k].name;
-            let mk = |from: Option<CellPos>, to: Option<CellPos>| PieceMove {
+        let moved = self
+            .moved_values(before, after, action)
+            .into_iter()
+            .map(|(k, from, to)| PieceMove {
                 piece: PieceId(k as u16),
-                name: name.clone(),
-                from,
-                to,
-            };
-            if !model.pieces[k].anonymous {
-                for (&x, &y) in b.iter().zip(a) {
-                    if x != y {
-                        moved.push(mk(self.anchor(k, x), self.anchor(k, y)));
-                    }
-                }
-                continue;
-            }
-            let (gone, came) = multiset_diff(b, a);
-            let gone: Vec<CellPos> = gone.iter().filter_map(|&v| self.anchor(k, v)).collect();
-            let came: Vec<CellPos> = came.iter().filter_map(|&v| self.anchor(k, v)).collect();
-            // A copy that only turned in place vanished and appeared at one anchor.
-            for (from, to) in pair_copies(&gone, &came, step) {
-                moved.push(mk(from, to));
-            }
-        }
-        if let Some(i) = moved
-            .iter()
-            .position(|p| p.from.is_some() && p.to.is_some())
-        {
-            moved[..=i].rotate_right(1);
-        }
+                name: model.pieces[k].name.clone(),
+                from: from.and_then(|v| self.anchor(k, v)),
+                to: to.and_then(|v| self.anchor(k, v)),
+            })
+            .collect();
         MoveDescription {
             mv: model.moves[action.mv().index()].name.clone(),
             target: self.target(action),
@@ -332,6 +329,56 @@ impl<'e, 'm> Context<'e, 'm> {
             tiles: self.tiles(before, after),
             counters: self.counters(before, after),
         }
+    }
+
+    /// Every piece the move changed as (kind, slot value before, slot value after), the
+    /// main piece first (see the module header); `None` where it was absent.
+    fn moved_values(
+        &self,
+        before: &[u32],
+        after: &[u32],
+        action: Action,
+    ) -> Vec<(usize, Option<u32>, Option<u32>)> {
+        let model = self.exp.model;
+        let lay = &self.exp.lay;
+        let step = self.step(action);
+        let present = |v: u32| (v != ABSENT).then_some(v);
+        let mut moved = vec![];
+        for (k, sl) in lay.slots.iter().enumerate() {
+            let range = sl.start..sl.start + sl.count;
+            let (b, a) = (&before[range.clone()], &after[range]);
+            if b == a {
+                continue;
+            }
+            if !model.pieces[k].anonymous {
+                for (&x, &y) in b.iter().zip(a) {
+                    if x != y {
+                        moved.push((k, present(x), present(y)));
+                    }
+                }
+                continue;
+            }
+            let (gone, came) = multiset_diff(b, a);
+            let at = |vals: &[u32]| -> Vec<(CellPos, u32)> {
+                vals.iter()
+                    .filter_map(|&v| Some((self.anchor(k, v)?, v)))
+                    .collect()
+            };
+            let (gone, came) = (at(&gone), at(&came));
+            let value = |list: &[(CellPos, u32)], pos: Option<CellPos>| {
+                pos.and_then(|p| list.iter().find(|(q, _)| *q == p).map(|&(_, v)| v))
+            };
+            let gone_at: Vec<CellPos> = gone.iter().map(|&(p, _)| p).collect();
+            let came_at: Vec<CellPos> = came.iter().map(|&(p, _)| p).collect();
+            // A copy that only turned in place vanished and appeared at one anchor.
+            for (from, to) in pair_copies(&gone_at, &came_at, step) {
+                moved.push((k, value(&gone, from), value(&came, to)));
+            }
+        }
+        if let Some(i) = moved.iter().position(|p| p.1.is_some() && p.2.is_some()) {
+            moved[..=i].rotate_right(1);
+        }
+        moved
     }
 
     /// The counters whose value differs between the states.

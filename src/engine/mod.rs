@@ -11,6 +11,7 @@
 //! | `legality.rs` | legality and goal flags: per-place tables, forbids and overlaps in play, the goal test |
 //! | `heuristic.rs` | the relaxation heuristic for A* |
 //! | `goals.rs` | goal-state enumeration for bidirectional search |
+//! | `compound.rs` | counted moves under a metric: a state space whose moves are closures of unit steps by one piece |
 //! | `describe.rs` | answers for people: what each move moved, and which tiles changed |
 //! | `lints/` | warnings about one level (moves that never apply, goals that never hold, slides off the board, goal pieces out of reach) and the explanation of "no solution" |
 //! | `budget.rs`, `store.rs`, `level.rs` | budgets, state stores, levels |
@@ -30,6 +31,7 @@
 //! needs no change.)
 
 pub mod budget;
+pub mod compound;
 mod describe;
 mod expander;
 mod goals;

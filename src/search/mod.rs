@@ -9,6 +9,7 @@
 mod astar;
 mod bfs;
 mod bidir;
+mod compound;
 pub mod count;
 mod dfs;
 mod dijkstra;

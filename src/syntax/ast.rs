@@ -77,6 +77,8 @@ pub(crate) enum ItemKind {
     Dirs(Vec<DirDef>),
     /// `cost a, b`
     Cost(Vec<Name>),
+    /// `metric name { straight m, ...  chain m, ... }`
+    Metric(MetricDecl),
     /// `limit 10`
     Limit(Int),
     /// `move name(d) { ... }`
@@ -211,6 +213,47 @@ impl MoveParam {
             MoveParam::Dir { name, .. } | MoveParam::Cell(name) => name,
         }
     }
+}
+
+/// `metric slides { straight step_big, step_wide  chain hop }`: a named way of counting
+/// moves.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct MetricDecl {
+    /// The metric's name.
+    pub(crate) name: Name,
+    /// Its `straight` and `chain` lists, in source order.
+    pub(crate) groups: Vec<MetricGroup>,
+}
+
+/// How a metric combines consecutive applications of a move by one piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Combine {
+    /// `straight`: the same action repeated (one direction, any distance).
+    Straight,
+    /// `chain`: any applications of the move in a row (a free path, a multi-jump).
+    Chain,
+}
+
+impl Combine {
+    /// The keyword as written.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Combine::Straight => "straight",
+            Combine::Chain => "chain",
+        }
+    }
+}
+
+/// `straight M, N` or `chain M, N` inside a metric.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct MetricGroup {
+    /// How the listed moves combine.
+    pub(crate) combine: Combine,
+    /// The keyword.
+    pub(crate) keyword: Span,
+    /// The moves listed.
+    pub(crate) moves: Vec<Name>,
 }
 
 /// `counter keys max 9 [start 0]`.
@@ -579,13 +622,16 @@ pub(crate) struct LevelDecl {
     pub(crate) text: Span,
     /// `goal """..."""`: the finished board's rows, their starts and its text block.
     pub(crate) goal: Option<(Vec<String>, Vec<u32>, Span)>,
-    /// The `expect` clause, when written.
-    pub(crate) expect: Option<ExpectClause>,
+    /// The `expect` clauses, in source order: the plain one and one per metric.
+    pub(crate) expects: Vec<ExpectClause>,
 }
 
-/// `expect 31`, `expect 6, 8` or `expect none`: a level's known answer.
+/// `expect 31`, `expect 6, 8`, `expect none` or `expect slides 90`: a level's known answer,
+/// plain or under a metric.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct ExpectClause {
+    /// The metric it is under; `None` for the plain count.
+    pub(crate) metric: Option<Name>,
     /// The cost vector, one number per cost component; `None` for `expect none`.
     pub(crate) cost: Option<Vec<Int>>,
     /// The whole clause.

@@ -56,8 +56,9 @@ fn describe(rule: &Rule) -> String {
     let s = match rule {
         EOI => "end of file",
         item | puzzle_decl | tiles_decl | outside_decl | marks_decl | piece_decl | legend_decl
-        | dirs_decl | cost_decl | limit_decl | counter_decl | move_decl | forbid_decl | goal_decl
-        | level_decl | judge_decl => "a declaration (`puzzle`, `tiles`, `piece`, `legend`, `dirs`, `counter`, `move`, `forbid`, `goal`, `level`, `judge`, ...)",
+        | dirs_decl | cost_decl | metric_decl | limit_decl | counter_decl | move_decl | forbid_decl
+        | goal_decl | level_decl | judge_decl => "a declaration (`puzzle`, `tiles`, `piece`, `legend`, `dirs`, `counter`, `move`, `forbid`, `goal`, `level`, `judge`, ...)",
+        metric_group => "`straight` or `chain` and the moves it combines",
         piece_max => "`max N`",
         move_param => "a move parameter (`d`, `d in w, e` or `cell c`)",
         tile_def => "a tile name",
@@ -89,7 +90,7 @@ fn describe(rule: &Rule) -> String {
         char_lit | char_inner => "a character in single quotes",
         text_block | text_body => "a text block in triple quotes `\"\"\"`",
         level_goal => "`goal` and the finished board in triple quotes",
-        expect_clause => "`expect` and the level's cost, or `none`",
+        expect_clause => "`expect`, maybe a metric's name, and the level's cost, or `none`",
         lbrace => "`{`",
         rbrace => "`}`",
         lparen => "`(`",
@@ -209,7 +210,7 @@ fn syntax_problem(src: &str, mut e: pest::error::Error<Rule>) -> Problem {
                     .then(|| {
                         [
                             "puzzle", "tiles", "outside", "marks", "piece", "legend", "dirs",
-                            "cost", "limit", "move", "forbid", "goal", "level", "judge",
+                            "cost", "metric", "limit", "move", "forbid", "goal", "level", "judge",
                         ]
                         .map(str::to_string)
                         .to_vec()
@@ -484,6 +485,27 @@ impl Lowerer {
             ),
             Rule::cost_decl => ItemKind::Cost(rest.into_iter().map(|n| self.name(n)).collect()),
             Rule::limit_decl => ItemKind::Limit(self.int(rest[0].clone())),
+            Rule::metric_decl => {
+                let mut it = rest.into_iter();
+                let name = self.name(it.next().expect("metric name"));
+                let groups = it
+                    .map(|g| {
+                        let mut q = g.into_inner().filter(|x| !is_punct(x.as_rule()));
+                        let kw = q.next().expect("straight or chain");
+                        let combine = if kw.as_rule() == Rule::kw_straight {
+                            Combine::Straight
+                        } else {
+                            Combine::Chain
+                        };
+                        MetricGroup {
+                            combine,
+                            keyword: span_of(&kw),
+                            moves: q.map(|n| self.name(n)).collect(),
+                        }
+                    })
+                    .collect();
+                ItemKind::Metric(MetricDecl { name, groups })
+            }
             Rule::move_decl => {
                 let mut it = rest.into_iter();
                 let name = self.name(it.next().expect("move name"));
@@ -963,10 +985,10 @@ impl Lowerer {
         let text = span_of(&next);
         let (rows, row_starts) = self.text_rows(next);
         let mut goal = None;
-        let mut expect = None;
+        let mut expects = vec![];
         for extra in it {
             if extra.as_rule() == Rule::expect_clause {
-                expect = Some(self.expect(extra));
+                expects.push(self.expect(extra));
             } else if extra.as_rule() == Rule::level_goal {
                 let block = extra
                     .into_inner()
@@ -984,7 +1006,7 @@ impl Lowerer {
             row_starts,
             text,
             goal,
-            expect,
+            expects,
         }
     }
 
@@ -994,9 +1016,11 @@ impl Lowerer {
         let span = span_of(&p);
         let mut cost = vec![];
         let mut none = false;
+        let mut metric = None;
         for q in p.into_inner() {
             match q.as_rule() {
                 Rule::kw_none => none = true,
+                Rule::name => metric = Some(self.name(q)),
                 Rule::int => cost.push(self.int_within(
                     q,
                     EXPECT_LIMIT,
@@ -1006,6 +1030,7 @@ impl Lowerer {
             }
         }
         ExpectClause {
+            metric,
             cost: (!none).then_some(cost),
             span,
         }
