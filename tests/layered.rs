@@ -322,3 +322,33 @@ fn budgets_stop_layered_search() {
         ans.outcome
     );
 }
+
+#[test]
+fn a_huge_board_stops_at_the_time_limit_while_building_the_split() {
+    // 1200 x 1200 open floor: the table of moves on an empty board alone is 11.5M
+    // entries, built under the budget like everything else.
+    let mut text = String::with_capacity(1200 * 1201);
+    for r in 0..1200 {
+        let mut row = vec![b'.'; 1200];
+        if r == 600 {
+            row[10] = b'S';
+            row[12] = b'B';
+            row[1100] = b'T';
+        }
+        text.push_str(std::str::from_utf8(&row).expect("ASCII"));
+        text.push('\n');
+    }
+    let f = TempFile::new("huge.level", &text);
+    let o = puz(&[
+        "solve",
+        "puzzles/sokoban.puz",
+        f.path(),
+        "--engine",
+        "interp",
+        "--search",
+        "layered",
+        "--timeout",
+        "0.2",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+}

@@ -19,10 +19,29 @@
 
 use crate::compile::{Action, DirId, MoveId, Op, Param, Step, Subject};
 
+use super::budget::{Budget, Cutoff, Pacer};
 use super::expander::Expander;
 use super::interpreter::Successors;
 use super::layout::ABSENT;
 use super::legality::LEGAL;
+
+/// The largest table of moves on an empty board (entries): 64 MiB.
+const QUIET_MAX: usize = 1 << 24;
+
+/// Why a level has no inner split.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SplitError {
+    /// The rules or the level do not allow one; the message says why.
+    Refused(String),
+    /// A budget ran out while building the tables.
+    Cutoff(Cutoff),
+}
+
+impl From<Cutoff> for SplitError {
+    fn from(c: Cutoff) -> SplitError {
+        SplitError::Cutoff(c)
+    }
+}
 
 /// Whether the rules may allow an inner split on some level (the level decides): the
 /// seed mechanics on tiles that never change, no move limit, and a named piece that no
@@ -285,23 +304,25 @@ impl Expander<'_> {
         key
     }
 
-    /// The inner split of this level, or why there is none (see the module header).
-    pub fn inner_split(&mut self) -> Result<InnerSplit, String> {
+    /// The inner split of this level, or why there is none (see the module header),
+    /// built within `budget`'s time and memory.
+    pub fn inner_split(&mut self, budget: &Budget) -> Result<InnerSplit, SplitError> {
         let model = self.model;
+        let refuse = |why: &str| Err(SplitError::Refused(why.into()));
         if !model.basic() {
-            return Err("the rules go beyond the seed mechanics".into());
+            return refuse("the rules go beyond the seed mechanics");
         }
         if model.limit.is_some() {
-            return Err("the rules limit the number of moves".into());
+            return refuse("the rules limit the number of moves");
         }
         if self.lay.mutable_count > 0 {
-            return Err("tiles change during play".into());
+            return refuse("tiles change during play");
         }
         if self.picture.is_some() {
-            return Err("the level draws its goal as a picture".into());
+            return refuse("the level draws its goal as a picture, which places every piece");
         }
         if self.lay.words != self.lay.slot_kind.len() {
-            return Err("the state holds more than piece places".into());
+            return refuse("the state holds more than piece places");
         }
         let mut why = String::from("no piece moves alone between the moves a goal depends on");
         for kind in 0..model.pieces.len() {
@@ -312,16 +333,17 @@ impl Expander<'_> {
             {
                 continue;
             }
-            match self.split_on(kind) {
+            match self.split_on(kind, budget) {
                 Ok(s) => return Ok(s),
-                Err(e) => why = e,
+                Err(SplitError::Refused(e)) => why = e,
+                Err(c) => return Err(c),
             }
         }
-        Err(why)
+        Err(SplitError::Refused(why))
     }
 
     /// The split with `kind` as the inner piece.
-    fn split_on(&mut self, kind: usize) -> Result<InnerSplit, String> {
+    fn split_on(&mut self, kind: usize, budget: &Budget) -> Result<InnerSplit, SplitError> {
         let model = self.model;
         let slot = self.lay.slots[kind].start;
         let bits = self.lay.slots[kind].bits;
@@ -329,7 +351,7 @@ impl Expander<'_> {
         let mut actions = vec![];
         for (mi, m) in model.moves.iter().enumerate() {
             let Param::Dirs(ds) = &m.param else {
-                return Err("a move ranges over cells".into());
+                return Err(SplitError::Refused("a move ranges over cells".into()));
             };
             actions.extend(ds.iter().map(|d| Action::new(MoveId(mi as u16), *d)));
         }
@@ -339,7 +361,9 @@ impl Expander<'_> {
         for pose in 0..poses {
             for a in &actions {
                 let ops = &model.moves[a.mv().index()].ops;
-                let z = zone(self, kind, ops, a.dir().index(), pose)?.unwrap_or_default();
+                let z = zone(self, kind, ops, a.dir().index(), pose)
+                    .map_err(SplitError::Refused)?
+                    .unwrap_or_default();
                 zone_at.push((zones.len() as u32, (zones.len() + z.len()) as u32));
                 zones.extend(z);
             }
@@ -347,6 +371,14 @@ impl Expander<'_> {
         let radix = self.radix()[slot] as usize;
         let cells = self.lay.ptile.len();
         // The quiet table: every move on a board holding the inner piece alone.
+        if radix.saturating_mul(na) > QUIET_MAX {
+            return Err(SplitError::Refused(format!(
+                "the table of moves on an empty board would have {} entries (at most {QUIET_MAX})",
+                radix.saturating_mul(na)
+            )));
+        }
+        budget.room_for((radix * na * 4) as u64)?;
+        let mut pacer = Pacer::default();
         let mut quiet = vec![NO_MOVE; radix * na];
         let mut inner_adds: Option<Vec<u32>> = None;
         let mut inner_move = vec![false; model.moves.len()];
@@ -358,6 +390,7 @@ impl Expander<'_> {
             }
             lone[slot] = w as u32;
             self.successors(&lone, &mut succ);
+            pacer.tick(na as u64 + succ.units(), budget)?;
             for i in 0..succ.len() {
                 let st = succ.state(i, self.words);
                 if st
@@ -365,7 +398,9 @@ impl Expander<'_> {
                     .enumerate()
                     .any(|(j, &v)| j != slot && v != ABSENT)
                 {
-                    return Err("a move changes more than the piece alone on an empty board".into());
+                    return Err(SplitError::Refused(
+                        "a move changes more than the piece alone on an empty board".into(),
+                    ));
                 }
                 let a = succ.actions[i];
                 let ai = actions
@@ -400,7 +435,10 @@ impl Expander<'_> {
             .enumerate()
             .any(|(i, &nw)| nw != NO_MOVE && !inner_move[actions[i % na].mv().index()]);
         let Some(inner_adds) = inner_adds else {
-            return Err(format!("`{}` never moves alone", model.pieces[kind].name));
+            return Err(SplitError::Refused(format!(
+                "`{}` never moves alone",
+                model.pieces[kind].name
+            )));
         };
         Ok(InnerSplit {
             slot,

@@ -32,7 +32,9 @@ use std::time::Instant;
 
 use super::dijkstra::Tries;
 use super::{Budget, CostTable, Cutoff, Outcome, Pacer, Path, Stats};
-use crate::engine::inner::{Closure, InnerSplit};
+use std::sync::Arc;
+
+use crate::engine::inner::{Closure, InnerSplit, SplitError};
 use crate::engine::{Action, Expander, StateStore};
 
 /// What layered search keeps from one level to the next of the same model: the inner
@@ -43,11 +45,11 @@ pub struct Reuse {
     /// The board the rest belongs to ([`Expander::reuse_key`]).
     key: Vec<u64>,
     /// The split of that board, or why there is none.
-    split: Option<Result<InnerSplit, String>>,
+    split: Option<Result<Arc<InnerSplit>, String>>,
     /// Every node met on this board, numbered.
     nodes: Option<StateStore>,
     /// Per node: its edges (target node, packed cost added), once expanded.
-    edges: Vec<Option<Box<[(u32, u128)]>>>,
+    edges: Vec<Option<Edges>>,
     /// Bytes the nodes and edges hold, roughly.
     bytes: usize,
     /// Per node: the best cost found by the current query, valid where `seen` holds the
@@ -58,12 +60,20 @@ pub struct Reuse {
     query: u32,
 }
 
+/// A node's edges: (target node, packed cost added).
+type Edges = Box<[(u32, u128)]>;
+
 /// The most bytes of nodes and edges kept between levels; past it they start over.
 const REUSE_BYTES: usize = 256 << 20;
 
 impl Reuse {
-    /// The split for `exp`'s board, computed once per board.
-    fn split(&mut self, exp: &mut Expander) -> Result<&InnerSplit, String> {
+    /// The split for `exp`'s board, computed once per board; `Err` when a budget ran out
+    /// while building it.
+    fn split(
+        &mut self,
+        exp: &mut Expander,
+        budget: &Budget,
+    ) -> Result<Result<Arc<InnerSplit>, String>, Cutoff> {
         let key = exp.reuse_key();
         if self.split.is_none() || self.key != key || self.bytes > REUSE_BYTES {
             self.key = key;
@@ -73,12 +83,14 @@ impl Reuse {
             self.seen.clear();
             self.done.clear();
             self.bytes = 0;
-            self.split = Some(exp.inner_split());
+            self.split = None;
+            self.split = Some(match exp.inner_split(budget) {
+                Ok(s) => Ok(Arc::new(s)),
+                Err(SplitError::Refused(why)) => Err(why),
+                Err(SplitError::Cutoff(c)) => return Err(c),
+            });
         }
-        match self.split.as_ref().expect("set above") {
-            Ok(s) => Ok(s),
-            Err(e) => Err(e.clone()),
-        }
+        Ok(self.split.clone().expect("set above"))
     }
 
     /// The number of node `s`, added when new.
@@ -102,11 +114,6 @@ impl Reuse {
         }
         id
     }
-}
-
-/// Whether layered search applies to `exp`'s level: `Err` says why not.
-pub fn layered_applies(exp: &mut Expander, reuse: &mut Reuse) -> Result<(), String> {
-    reuse.split(exp).map(|_| ())
 }
 
 /// Packs a cost vector as Dijkstra does: 32 bits per component, the first most
@@ -165,7 +172,16 @@ pub fn layered(
     reuse: &mut Reuse,
 ) -> Result<(Outcome, Stats), String> {
     let t0 = Instant::now();
-    let split = reuse.split(exp)?.clone();
+    let split = match reuse.split(exp, budget) {
+        Ok(s) => s?,
+        Err(c) => {
+            let stats = Stats {
+                elapsed: t0.elapsed(),
+                ..Stats::default()
+            };
+            return Ok((Outcome::Cutoff(c), stats));
+        }
+    };
     let nc = table.components;
     let moves = table.adds.len() / nc;
     let inc: Vec<u128> = (0..moves)
