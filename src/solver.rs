@@ -183,8 +183,9 @@ enum Engine {
     /// A fast path matched the model's fingerprint.
     Fast(Box<dyn FastPath>),
     /// The interpreter, with the backend to run and why no fast path runs; `auto` when
-    /// the backend was chosen, not asked for (then layered search falls back to Dijkstra
-    /// or BFS on levels it cannot split); what layered search reuses between levels.
+    /// the backend was chosen, not asked for (then layered search falls back to A* (or
+    /// BFS for unit costs), and A* to Dijkstra, on levels they cannot run); what layered
+    /// search reuses between levels.
     Interp {
         search: Backend,
         reason: String,
@@ -230,7 +231,7 @@ impl<'m> Solver<'m> {
                         Backend::Layered
                     }
                     SearchChoice::Auto if unit => Backend::Bfs,
-                    SearchChoice::Auto => Backend::Dijkstra,
+                    SearchChoice::Auto => Backend::Astar,
                     SearchChoice::Backend(b) => b,
                 };
                 let reason = if engine == EngineChoice::Interp || why.starts_with("--search") {
@@ -424,7 +425,7 @@ impl<'m> Solver<'m> {
                                 backend = if model.unit_costs() {
                                     Backend::Bfs
                                 } else {
-                                    Backend::Dijkstra
+                                    Backend::Astar
                                 };
                                 search = backend.info().name;
                                 let _ = why;
@@ -440,6 +441,10 @@ impl<'m> Solver<'m> {
                         Backend::Astar => match exp.prepare_heuristic(&budget) {
                             Ok(()) => {}
                             Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
+                            Err(PrepareError::Refused(_)) if *auto => {
+                                backend = Backend::Dijkstra;
+                                search = backend.info().name;
+                            }
                             Err(PrepareError::Refused(e)) => {
                                 return Err(SolveError::SearchUnavailable(format!(
                                     "--search astar: no heuristic can be derived: {e}"
@@ -470,6 +475,12 @@ impl<'m> Solver<'m> {
                             }
                         },
                         Backend::Bfs | Backend::Dijkstra | Backend::Iddfs | Backend::Layered => {}
+                    }
+                    // Solve searches never store states that cannot reach a goal.
+                    if matches!(backend, Backend::Bfs | Backend::Dijkstra | Backend::Astar) {
+                        if let Err(PrepareError::Cutoff(c)) = exp.prepare_pruning(&budget) {
+                            break 'run cut_off(c, t0);
+                        }
                     }
                     let inputs = Inputs {
                         costs: &table,

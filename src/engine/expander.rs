@@ -83,8 +83,10 @@ pub struct Expander<'m> {
     /// Set when every move is local and one-step and there is one instance and no
     /// mutable cell.
     pub(super) solo: Option<Solo>,
-    /// Per kind with goal conditions: relaxed distance to the goal of every place.
-    pub(super) heuristic: Option<Vec<Option<Vec<u32>>>>,
+    /// The bounds derived from the rules (`engine::heuristic`), once prepared.
+    pub(super) heuristic: Option<super::heuristic::Bounds>,
+    /// The pruning hook: solve searches drop dead successors ([`Expander::retain_live`]).
+    pub(super) prune: bool,
     pub(super) sc: Scratch,
     /// The goal's conditions beyond `piece on place`, lowered for this level, without
     /// those folded into `goal_at`.
@@ -131,6 +133,7 @@ impl<'m> Expander<'m> {
             goal_slots,
             solo: None,
             heuristic: None,
+            prune: false,
             goal_rest: vec![],
             goal_at: vec![],
             goal_slots_only: false,

@@ -20,6 +20,10 @@
 //!
 //! Projections are interned as nodes of one trie per component; comparing two nodes of
 //! equal depth walks up to where they diverge.
+//!
+//! The same search, ordered by a consistent bound on the first component, is A*
+//! ([`super::astar()`], whose header proves it exact under the tie rule): [`labelled`]
+//! runs both, Dijkstra being the bound 0.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -27,7 +31,7 @@ use std::time::Instant;
 
 use hashbrown::HashMap;
 
-use super::{Budget, Cutoff, Outcome, Pacer, Path, Space, Stats};
+use super::{Budget, Cutoff, Outcome, Pacer, Path, Space, Stats, UNREACHABLE};
 use crate::compile::{DirId, MoveId};
 use crate::engine::{Action, StateStore, Successors};
 
@@ -135,6 +139,9 @@ struct Labels {
     depth: Vec<u32>,
     /// The state id.
     state: Vec<u32>,
+    /// The bound on the first component still to pay from the state ([`NOT_YET`] until
+    /// computed; 0 for Dijkstra).
+    h: Vec<u32>,
     /// Settled: taken from the queue, so its cost and projections are final.
     done: Vec<bool>,
 }
@@ -149,6 +156,7 @@ impl Labels {
             action: vec![],
             depth: vec![],
             state: vec![],
+            h: vec![],
             done: vec![],
         }
     }
@@ -160,6 +168,7 @@ impl Labels {
         self.action.push(ROOT);
         self.depth.push(depth);
         self.state.push(state);
+        self.h.push(NOT_YET);
         self.done.push(false);
         (self.cost.len() - 1) as u32
     }
@@ -171,7 +180,8 @@ impl Labels {
                 + self.parent.capacity()
                 + self.action.capacity()
                 + self.depth.capacity()
-                + self.state.capacity())
+                + self.state.capacity()
+                + self.h.capacity())
                 * 4
             + self.done.capacity()
     }
@@ -265,12 +275,29 @@ impl LabelIndex {
 /// Most cost components a packed cost holds.
 pub use crate::check::limits::MAX_COST_COMPONENTS as MAX_COMPONENTS;
 
+/// A label's bound before it is computed.
+const NOT_YET: u32 = UNREACHABLE - 1;
+
 /// Dijkstra over lexicographic cost vectors with the projection tie rule.
 ///
 /// With `budget.max_depth` set, labels are kept per (state, moves made) and a label is
 /// dropped only when a settled label of the same state has no more moves (see the module
 /// header), so the answer is the cheapest within the limit.
 pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> (Outcome, Stats) {
+    labelled(space, budget, table, false)
+}
+
+/// The label search of the module header. With `guided`, labels are taken in the order
+/// of `(g + h, g0)`, where `h` is [`Space::estimate`] added to the first component and
+/// `g0` is the first component paid so far (A*); otherwise in the order of their cost
+/// (Dijkstra). States whose bound is [`UNREACHABLE`], or that cannot finish within the
+/// move limit by it, are not queued.
+pub(super) fn labelled<S: Space>(
+    space: &mut S,
+    budget: &Budget,
+    table: &CostTable,
+    guided: bool,
+) -> (Outcome, Stats) {
     assert!(
         table.components <= MAX_COMPONENTS,
         "checked: at most four cost components"
@@ -278,6 +305,15 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
     let t0 = Instant::now();
     let words = space.words();
     let nc = table.components;
+    // Where the first component sits in a packed cost.
+    let shift = 32 * (nc as u32 - 1);
+    let first = |cost: u128| (cost >> shift) as u32;
+    // The queue key of a cost and a bound: `f` with the bound added to the first
+    // component (`None` past the packing), then the first component paid.
+    let key = |cost: u128, h: u32| -> Option<(u128, u32)> {
+        let f = cost.checked_add((h as u128) << shift)?;
+        (first(f) as u64 == first(cost) as u64 + h as u64).then_some((f, first(cost)))
+    };
     // The packed increment of each move.
     let inc: Vec<u128> = (0..table.adds.len() / nc)
         .map(|a| (0..nc).fold(0u128, |acc, i| acc << 32 | table.adds[a * nc + i] as u128))
@@ -311,8 +347,12 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
     };
     let l0 = index.get(&mut labels, sid, 0);
     labels.cost[l0 as usize] = 0;
-    let mut heap: BinaryHeap<Reverse<(u128, u32)>> = BinaryHeap::new();
-    heap.push(Reverse((0, l0)));
+    let h0 = if guided { space.estimate(&start) } else { 0 };
+    labels.h[l0 as usize] = h0;
+    let mut heap: BinaryHeap<Reverse<(u128, u32, u32)>> = BinaryHeap::new();
+    if h0 != UNREACHABLE && budget.max_depth.is_none_or(|m| h0 <= m) {
+        heap.push(Reverse(((h0 as u128) << shift, 0, l0)));
+    }
     let mut cur = vec![0u32; words];
     let mut succ = Successors::default();
     let finish = |stats: &mut Stats, store: &StateStore, labels: &Labels, index: &LabelIndex| {
@@ -320,9 +360,10 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
         stats.store_bytes = (store.bytes() + labels.bytes() + index.bytes()) as u64;
         stats.elapsed = t0.elapsed();
     };
-    while let Some(Reverse((cost, l))) = heap.pop() {
+    while let Some(Reverse((f, g0, l))) = heap.pop() {
         let i = l as usize;
-        if labels.done[i] || labels.cost[i] != cost {
+        let cost = labels.cost[i];
+        if labels.done[i] || key(cost, labels.h[i]) != Some((f, g0)) {
             continue;
         }
         let (state, depth) = (labels.state[i], labels.depth[i]);
@@ -338,10 +379,11 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
         }
         store.load(state, &mut cur);
         if space.is_goal(&cur) {
-            // Every label of this cost is final: the best goal among them wins.
+            // Every label of this key is final, and every goal among them costs `cost`
+            // (a goal's bound is 0): the best goal among them wins.
             let mut best = i;
-            while let Some(&Reverse((c, j))) = heap.peek() {
-                if c != cost {
+            while let Some(&Reverse((fj, gj, j))) = heap.peek() {
+                if (fj, gj) != (f, g0) {
                     break;
                 }
                 heap.pop();
@@ -387,6 +429,24 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
             if labels.done[j] || cand > labels.cost[j] {
                 continue;
             }
+            if labels.h[j] == NOT_YET {
+                labels.h[j] = if guided {
+                    space.estimate_next(&cur, labels.h[i], succ.state(k, words))
+                } else {
+                    0
+                };
+            }
+            let hj = labels.h[j];
+            if hj == UNREACHABLE
+                || budget
+                    .max_depth
+                    .is_some_and(|m| (depth + 1) as u64 + hj as u64 > m as u64)
+            {
+                continue;
+            }
+            let Some((fj, gj)) = key(cand, hj) else {
+                continue;
+            };
             if cand == labels.cost[j] {
                 let mut ord = std::cmp::Ordering::Equal;
                 for c in 0..nt {
@@ -401,7 +461,7 @@ pub fn dijkstra<S: Space>(space: &mut S, budget: &Budget, table: &CostTable) -> 
                     continue;
                 }
             } else {
-                heap.push(Reverse((cand, j as u32)));
+                heap.push(Reverse((fj, gj, j as u32)));
             }
             labels.cost[j] = cand;
             for c in 0..nt {

@@ -101,9 +101,9 @@ pub const BACKENDS: [BackendInfo; 7] = [
     BackendInfo {
         backend: Backend::Astar,
         name: "astar",
-        needs: Needs::UnitCosts,
-        tie_rule: false,
-        summary: "A* guided by a lower bound on the moves left",
+        needs: Needs::Nothing,
+        tie_rule: true,
+        summary: "A* guided by a consistent lower bound on the first cost component",
     },
     BackendInfo {
         backend: Backend::Iddfs,
@@ -193,7 +193,7 @@ impl Backend {
         let result = match self {
             Backend::Bfs => Ok(bfs(space, budget)),
             Backend::Dijkstra => Ok(dijkstra(space, budget, inputs.costs)),
-            Backend::Astar => Ok(astar(space, budget)),
+            Backend::Astar => Ok(astar(space, budget, inputs.costs)),
             Backend::Iddfs => Ok(iddfs(space, budget)),
             Backend::Bidir => inputs
                 .goals
@@ -227,10 +227,17 @@ pub trait Space {
     /// budget check skips (`Successors::units`), so the search's own check ends it
     /// before the partial successors are used. Outside a search: `None`.
     fn set_deadline(&mut self, _deadline: Option<std::time::Instant>) {}
-    /// A lower bound on the moves left from `s` that changes by at most one per move;
-    /// [`UNREACHABLE`] when no goal can be reached. 0 when nothing better is known.
+    /// A lower bound on the first cost component still to pay from `s`: 0 on goal
+    /// states, and consistent (a move lowers it by at most what it adds to the first
+    /// component); [`UNREACHABLE`] when no goal can be reached. 0 when nothing better is
+    /// known.
     fn estimate(&self, _s: &[u32]) -> u32 {
         0
+    }
+    /// [`Space::estimate`] of `to`, a successor of `from` whose estimate is `h_from` (a
+    /// space may reuse `h_from` when the move changed nothing the bound reads).
+    fn estimate_next(&self, _from: &[u32], _h_from: u32, to: &[u32]) -> u32 {
+        self.estimate(to)
     }
     /// Whether every move flips fixed parts of the state: moves commute and undo
     /// themselves. Then a shortest path never repeats a move, every order of its moves
@@ -270,7 +277,8 @@ impl Space for Expander<'_> {
     }
     #[inline]
     fn successors(&mut self, s: &[u32], out: &mut Successors) {
-        Expander::successors(self, s, out)
+        Expander::successors(self, s, out);
+        self.retain_live(out);
     }
     fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
         self.deadline = deadline;
@@ -278,11 +286,15 @@ impl Space for Expander<'_> {
     fn estimate(&self, s: &[u32]) -> u32 {
         Expander::estimate(self, s)
     }
+    fn estimate_next(&self, from: &[u32], h_from: u32, to: &[u32]) -> u32 {
+        Expander::estimate_next(self, from, h_from, to)
+    }
     fn commuting(&self) -> bool {
         Expander::commuting(self)
     }
     fn successors_after(&mut self, s: &[u32], after: Action, out: &mut Successors) {
-        Expander::successors_after(self, s, after, out)
+        Expander::successors_after(self, s, after, out);
+        self.retain_live(out);
     }
 }
 
@@ -316,33 +328,6 @@ pub enum Outcome {
     Unsolvable,
     /// A limit of the budget was reached first: no answer.
     Cutoff(Cutoff),
-}
-
-/// The path to state `goal` from per-id parent and action arrays (`u32::MAX` parent at
-/// the start).
-fn path_from_parents(
-    store: &crate::engine::StateStore,
-    parent: &[u32],
-    action: &[Action],
-    goal: usize,
-    words: usize,
-) -> Path {
-    let mut states = vec![];
-    let mut actions = vec![];
-    let mut at = goal;
-    loop {
-        let mut s = vec![0; words];
-        store.load(at as u32, &mut s);
-        states.push(s);
-        if parent[at] == u32::MAX {
-            break;
-        }
-        actions.push(action[at]);
-        at = parent[at] as usize;
-    }
-    states.reverse();
-    actions.reverse();
-    Path { actions, states }
 }
 
 /// Rebuilds the actions between consecutive states by re-expanding each parent: the
