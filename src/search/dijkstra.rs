@@ -25,8 +25,7 @@
 //! ([`super::astar()`], whose header proves it exact under the tie rule): [`labelled`]
 //! runs both, Dijkstra being the bound 0.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 use hashbrown::HashMap;
@@ -275,6 +274,38 @@ impl LabelIndex {
 /// Most cost components a packed cost holds.
 pub use crate::check::limits::MAX_COST_COMPONENTS as MAX_COMPONENTS;
 
+/// The queue of labels: one bucket per key, taken smallest key first. Keys are few (cost
+/// vectors of small numbers) and labels many, so a bucket queue beats a binary heap;
+/// the order within a bucket never matters, as every label of one key is final before
+/// any is taken (see the module header).
+#[derive(Default)]
+struct Queue {
+    buckets: BTreeMap<(u128, u32), Vec<u32>>,
+    len: usize,
+}
+
+impl Queue {
+    fn push(&mut self, key: (u128, u32), label: u32) {
+        self.buckets.entry(key).or_default().push(label);
+        self.len += 1;
+    }
+
+    fn pop(&mut self) -> Option<((u128, u32), u32)> {
+        let mut first = self.buckets.first_entry()?;
+        let key = *first.key();
+        let label = first.get_mut().pop().expect("buckets are never empty");
+        if first.get().is_empty() {
+            first.remove();
+        }
+        self.len -= 1;
+        Some((key, label))
+    }
+
+    fn peek(&self) -> Option<(u128, u32)> {
+        self.buckets.first_key_value().map(|(k, _)| *k)
+    }
+}
+
 /// A label's bound before it is computed.
 const NOT_YET: u32 = UNREACHABLE - 1;
 
@@ -349,9 +380,9 @@ pub(super) fn labelled<S: Space>(
     labels.cost[l0 as usize] = 0;
     let h0 = if guided { space.estimate(&start) } else { 0 };
     labels.h[l0 as usize] = h0;
-    let mut heap: BinaryHeap<Reverse<(u128, u32, u32)>> = BinaryHeap::new();
+    let mut heap = Queue::default();
     if h0 != UNREACHABLE && budget.max_depth.is_none_or(|m| h0 <= m) {
-        heap.push(Reverse(((h0 as u128) << shift, 0, l0)));
+        heap.push(((h0 as u128) << shift, 0), l0);
     }
     let mut cur = vec![0u32; words];
     let mut succ = Successors::default();
@@ -360,7 +391,7 @@ pub(super) fn labelled<S: Space>(
         stats.store_bytes = (store.bytes() + labels.bytes() + index.bytes()) as u64;
         stats.elapsed = t0.elapsed();
     };
-    while let Some(Reverse((f, g0, l))) = heap.pop() {
+    while let Some(((f, g0), l)) = heap.pop() {
         let i = l as usize;
         let cost = labels.cost[i];
         if labels.done[i] || key(cost, labels.h[i]) != Some((f, g0)) {
@@ -382,11 +413,8 @@ pub(super) fn labelled<S: Space>(
             // Every label of this key is final, and every goal among them costs `cost`
             // (a goal's bound is 0): the best goal among them wins.
             let mut best = i;
-            while let Some(&Reverse((fj, gj, j))) = heap.peek() {
-                if (fj, gj) != (f, g0) {
-                    break;
-                }
-                heap.pop();
+            while heap.peek() == Some((f, g0)) {
+                let Some((_, j)) = heap.pop() else { break };
                 let j = j as usize;
                 if labels.cost[j] != cost || j == best {
                     continue;
@@ -461,7 +489,7 @@ pub(super) fn labelled<S: Space>(
                     continue;
                 }
             } else {
-                heap.push(Reverse((fj, gj, j as u32)));
+                heap.push((fj, gj), j as u32);
             }
             labels.cost[j] = cand;
             for c in 0..nt {
@@ -475,7 +503,7 @@ pub(super) fn labelled<S: Space>(
             labels.parent[j] = l;
             labels.action[j] = a;
         }
-        stats.peak_frontier = stats.peak_frontier.max(heap.len() as u64);
+        stats.peak_frontier = stats.peak_frontier.max(heap.len as u64);
         if let Some(m) = budget.max_states {
             if store.len() >= m {
                 finish(&mut stats, &store, &labels, &index);

@@ -1,0 +1,185 @@
+//! A* follows the tie rule: on seeded random levels of several puzzles, `--search astar`
+//! (guided by the bounds derived from the rules, with dead-position pruning) returns
+//! exactly the path of a plain search run here on a bare expander, with no bound and no
+//! pruning: Dijkstra for cost vectors (Sokoban with one box and with many), BFS for unit
+//! costs (Bloxorz, Sokoban counted in moves). Same cost, same letters, same verdict when
+//! there is no solution. `--search auto` on cost vectors picks A* and gives the same.
+
+mod common;
+
+use puz::engine::{Expander, Level};
+use puz::search::{self, Budget, CostTable, Outcome};
+use puz::solver::{solve_opts, EngineChoice, SearchChoice, SolveOptions};
+use puz::Puzzle;
+
+use puz::search::Backend;
+
+fn load(path: &str) -> Puzzle {
+    let text = std::fs::read_to_string(path).expect("read");
+    Puzzle::load(path, text).unwrap_or_else(|d| panic!("{path}: {}", d.render_plain(80)))
+}
+
+/// The cost table of the model, as the solver builds it.
+fn table(p: &Puzzle) -> CostTable {
+    let m = &p.model;
+    let components = m.costs.len().max(1);
+    let mut adds = vec![];
+    for mv in &m.moves {
+        if m.costs.is_empty() {
+            adds.push(1);
+        } else {
+            adds.extend(mv.adds.iter().map(|&x| u8::from(x > 0)));
+        }
+    }
+    CostTable { components, adds }
+}
+
+fn letters(p: &Puzzle, out: &Outcome) -> Option<String> {
+    match out {
+        Outcome::Solved(path) => Some(path.actions.iter().map(|&a| p.model.letter(a)).collect()),
+        Outcome::Unsolvable => None,
+        other => panic!("unbudgeted search gave {other:?}"),
+    }
+}
+
+/// The plain search's answer: BFS for unit costs, Dijkstra otherwise, on an expander
+/// with no bound and no pruning.
+fn plain(p: &Puzzle, level: Level) -> Option<String> {
+    let mut exp = Expander::new(&p.model, level, &Budget::default()).expect("setup");
+    let t = table(p);
+    let budget = Budget {
+        max_depth: p.model.limit,
+        ..Budget::default()
+    };
+    let (out, _) = if t.unit() {
+        search::bfs(&mut exp, &budget)
+    } else {
+        search::dijkstra(&mut exp, &budget, &t)
+    };
+    letters(p, &out)
+}
+
+fn solved_with(p: &Puzzle, level: Level, search: SearchChoice) -> (Option<String>, &'static str) {
+    let opts = SolveOptions {
+        engine: EngineChoice::Interp,
+        search,
+        budget: Budget::default(),
+        need_path: true,
+    };
+    let ans = solve_opts(&p.model, level, &opts).expect("solve");
+    (letters(p, &ans.outcome), ans.search)
+}
+
+/// Compares A* (and auto) with the plain search on `n` levels drawn by `gen`; returns
+/// (solved, unsolvable) counts.
+fn compare(path: &str, n: usize, seed: u64, gen: impl Fn(&mut fastrand::Rng) -> String) -> (usize, usize) {
+    let p = load(path);
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let (mut solved, mut none) = (0, 0);
+    for i in 0..n {
+        let text = gen(&mut rng);
+        let level = || {
+            p.level_from_file("random", text.clone())
+                .unwrap_or_else(|d| panic!("{path} #{i}: {}\n{text}", d.render_plain(80)))
+        };
+        let want = plain(&p, level());
+        let (astar, _) = solved_with(&p, level(), SearchChoice::Backend(Backend::Astar));
+        assert_eq!(astar, want, "{path} #{i}: A* differs from the plain search\n{text}");
+        let (auto, ran) = solved_with(&p, level(), SearchChoice::Auto);
+        assert_eq!(auto, want, "{path} #{i}: auto ({ran}) differs\n{text}");
+        if !table(&p).unit() {
+            assert_eq!(ran, "astar", "{path}: auto picks A* for cost vectors");
+        }
+        if want.is_some() {
+            solved += 1;
+        } else {
+            none += 1;
+        }
+    }
+    (solved, none)
+}
+
+/// A random room in the standard notation: walls, `boxes` boxes and as many goals.
+fn room(rng: &mut fastrand::Rng, boxes: usize, max: usize) -> String {
+    loop {
+        let (h, w) = (rng.usize(3..=max), rng.usize(3..=max));
+        let mut g: Vec<Vec<u8>> = (0..h)
+            .map(|_| {
+                (0..w)
+                    .map(|_| if rng.u8(0..100) < 12 { b'#' } else { b' ' })
+                    .collect()
+            })
+            .collect();
+        let mut cells: Vec<(usize, usize)> = (0..h)
+            .flat_map(|r| (0..w).map(move |c| (r, c)))
+            .filter(|&(r, c)| g[r][c] == b' ')
+            .collect();
+        if cells.len() < 2 * boxes + 1 {
+            continue;
+        }
+        rng.shuffle(&mut cells);
+        g[cells[0].0][cells[0].1] = b'@';
+        for k in 0..boxes {
+            let (r, c) = cells[1 + k];
+            g[r][c] = b'$';
+            let (r, c) = cells[1 + boxes + k];
+            // Now and then a box starts on a goal.
+            g[r][c] = if rng.u8(0..6) == 0 { b'*' } else { b'.' };
+            if g[r][c] == b'*' {
+                let (r, c) = cells[1 + k];
+                g[r][c] = b' ';
+            }
+        }
+        return g
+            .iter()
+            .map(|r| String::from_utf8(r.clone()).expect("ascii") + "\n")
+            .collect();
+    }
+}
+
+#[test]
+fn many_boxes_astar_matches_dijkstra_path_for_path() {
+    let (solved, none) = compare("puzzles/sokoban-boxes.puz", 250, 0xa57a_0001, |rng| {
+        let boxes = rng.usize(1..=3);
+        room(rng, boxes, 6)
+    });
+    assert!(solved > 60 && none > 20, "solved {solved}, unsolvable {none}");
+}
+
+#[test]
+fn one_box_astar_matches_dijkstra_path_for_path() {
+    let shape = common::sokoban::agreement_shape(7);
+    let (solved, none) = compare("puzzles/sokoban.puz", 300, 0xa57a_0002, |rng| {
+        common::sokoban::board(rng, &common::sokoban::ORIGINAL, &shape)
+    });
+    assert!(solved > 60 && none > 20, "solved {solved}, unsolvable {none}");
+}
+
+#[test]
+fn bloxorz_astar_matches_bfs_path_for_path() {
+    let (solved, none) = compare("puzzles/bloxorz.puz", 250, 0xa57a_0003, |rng| {
+        common::bloxorz::board(rng, 8).0
+    });
+    assert!(solved > 60 && none > 20, "solved {solved}, unsolvable {none}");
+}
+
+/// Sokoban counted in moves (walks and pushes alike): unit costs, so A* must give BFS's
+/// smallest shortest move sequence.
+#[test]
+fn unit_cost_sokoban_astar_matches_bfs_path_for_path() {
+    let rules = std::fs::read_to_string("puzzles/sokoban-boxes.puz")
+        .expect("read")
+        .replace("cost pushes, walks", "cost moves")
+        .replace("adds walks", "adds moves")
+        .replace("adds pushes", "adds moves");
+    let dir = std::env::temp_dir().join(format!("puz-astar-ties-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("moves.puz");
+    std::fs::write(&path, rules).expect("write");
+    let (solved, none) = compare(path.to_str().expect("utf-8"), 200, 0xa57a_0004, |rng| {
+        let boxes = rng.usize(1..=2);
+        room(rng, boxes, 5)
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(solved > 50 && none > 10, "solved {solved}, unsolvable {none}");
+}
