@@ -1052,6 +1052,7 @@ fn solve_cmd(
                 let mut v = serde_json::json!({
                     "puzzle": model.title, "level": level_name, "engine": ans.engine, "engine_reason": ans.engine_reason,
                     "search": ans.search, "solved": true, "cost": costs, "path": letters,
+                    "canonical": puz::search::canonical(ans.search),
                     "move_count": groups.len(),
                     "moves": moves,
                     "stats": ans.stats,
@@ -1114,6 +1115,13 @@ fn solve_cmd(
                 );
                 outln!(o, "cost: {}", cost_text(&cost, &cost_names));
                 outln!(o, "moves ({}): {}", path.actions.len(), letters);
+                if !puz::search::canonical(ans.search) {
+                    outln!(
+                        o,
+                        "note: one optimal path, not necessarily the tie rule's (--search {})",
+                        ans.search
+                    );
+                }
                 let width = described.len().to_string().len();
                 for (k, d) in described.iter().enumerate() {
                     outln!(o, "{:>width$}. {}", k + 1, d.line());

@@ -165,7 +165,7 @@ pub fn path_cost(model: &Model, actions: &[Action]) -> Vec<u64> {
 
 /// Which components each move adds to (moves count as one component when no cost is
 /// declared).
-fn cost_table(model: &Model) -> search::CostTable {
+pub fn cost_table(model: &Model) -> search::CostTable {
     let components = model.costs.len().max(1);
     let mut adds = vec![];
     for m in &model.moves {

@@ -21,17 +21,7 @@ fn load(path: &str) -> Puzzle {
 
 /// The cost table of the model, as the solver builds it.
 fn table(p: &Puzzle) -> CostTable {
-    let m = &p.model;
-    let components = m.costs.len().max(1);
-    let mut adds = vec![];
-    for mv in &m.moves {
-        if m.costs.is_empty() {
-            adds.push(1);
-        } else {
-            adds.extend(mv.adds.iter().map(|&x| u8::from(x > 0)));
-        }
-    }
-    CostTable { components, adds }
+    puz::solver::cost_table(&p.model)
 }
 
 fn letters(p: &Puzzle, out: &Outcome) -> Option<String> {
@@ -106,7 +96,7 @@ fn room(rng: &mut fastrand::Rng, boxes: usize, max: usize) -> String {
         let mut g: Vec<Vec<u8>> = (0..h)
             .map(|_| {
                 (0..w)
-                    .map(|_| if rng.u8(0..100) < 12 { b'#' } else { b' ' })
+                    .map(|_| if rng.u8(0..100) < 6 { b'#' } else { b' ' })
                     .collect()
             })
             .collect();
@@ -139,11 +129,12 @@ fn room(rng: &mut fastrand::Rng, boxes: usize, max: usize) -> String {
 
 #[test]
 fn many_boxes_astar_matches_dijkstra_path_for_path() {
-    let (solved, none) = compare("puzzles/sokoban-boxes.puz", 250, 0xa57a_0001, |rng| {
+    // Random boxes are often stuck for good: most rooms have no solution.
+    let (solved, none) = compare("puzzles/sokoban-boxes.puz", 400, 0xa57a_0001, |rng| {
         let boxes = rng.usize(1..=3);
         room(rng, boxes, 6)
     });
-    assert!(solved > 60 && none > 20, "solved {solved}, unsolvable {none}");
+    assert!(solved > 70 && none > 20, "solved {solved}, unsolvable {none}");
 }
 
 #[test]
@@ -171,7 +162,9 @@ fn unit_cost_sokoban_astar_matches_bfs_path_for_path() {
         .expect("read")
         .replace("cost pushes, walks", "cost moves")
         .replace("adds walks", "adds moves")
-        .replace("adds pushes", "adds moves");
+        .replace("adds pushes", "adds moves")
+        .replace("expect 8, 25", "expect 33")
+        .replace("expect 3, 13", "expect 16");
     let dir = std::env::temp_dir().join(format!("puz-astar-ties-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("moves.puz");

@@ -135,6 +135,13 @@ pub const BACKENDS: [BackendInfo; 7] = [
     },
 ];
 
+/// Whether an answer found by the search named `search` (a backend's name, or `fast` for
+/// a fast path, which gives the interpreter's answer) is the one the tie rule picks;
+/// otherwise it is one optimal answer among several (bidirectional search).
+pub fn canonical(search: &str) -> bool {
+    Backend::from_name(search).is_none_or(|b| b.info().tie_rule)
+}
+
 /// What a backend is given besides the space and the budget.
 #[derive(Clone, Copy)]
 pub struct Inputs<'a> {
