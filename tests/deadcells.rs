@@ -3,6 +3,7 @@
 //! searches, and that never changes an answer or a "no solution" verdict; `analyze`
 //! still counts every state.
 //!
+//! - Boxes that block each other's every push (frozen) off the goals are dead too.
 //! - A box in a corner off the goals is dead in Sokoban, derived from the rules: the push
 //!   needs the man behind the box. Renaming every piece and tile keeps it; a rule set
 //!   where the man pulls boxes instead makes corners live again.
@@ -90,6 +91,32 @@ fn a_box_in_a_corner_is_dead_and_nothing_is_stored_past_the_start() {
     let (found, stats) = plain(&p, CORNER);
     assert_eq!(found, None);
     assert!(stats.stored > 10, "{}", stats.stored);
+}
+
+/// Two boxes side by side against the top wall, off the goals: each could reach a goal on
+/// that row alone, but each push needs the cell the other holds.
+const FROZEN: &str = "#######\n#.$$ .#\n#  @  #\n#     #\n#######\n";
+
+#[test]
+fn boxes_that_block_each_other_are_frozen_and_nothing_is_stored_past_the_start() {
+    let p = load_text("boxes", boxes_rules());
+    let (want, plain_stats) = plain(&p, FROZEN);
+    assert_eq!(want, None);
+    assert!(plain_stats.stored > 10);
+    for search in [
+        SearchChoice::Auto,
+        SearchChoice::Backend(Backend::Dijkstra),
+        SearchChoice::Backend(Backend::Astar),
+    ] {
+        let (found, stats) = run(&p, FROZEN, search);
+        assert_eq!(found, None, "{search:?}");
+        assert_eq!(stats.stored, 1, "{search:?}: only the start is stored");
+    }
+    // One box alone on that row is not frozen: it reaches the goal at the end.
+    let one = FROZEN.replacen("$$ ", " $ ", 1).replacen(".#\n#  @", " #\n#  @", 1);
+    let (found, _) = run(&p, &one, SearchChoice::Auto);
+    assert_eq!(found, plain(&p, &one).0);
+    assert!(found.is_some(), "{one}");
 }
 
 #[test]

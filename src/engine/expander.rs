@@ -87,6 +87,8 @@ pub struct Expander<'m> {
     pub(super) heuristic: Option<super::heuristic::Bounds>,
     /// The pruning hook: solve searches drop dead successors ([`Expander::retain_live`]).
     pub(super) prune: bool,
+    /// With `prune`: the start itself is dead, so every state is (nothing is kept).
+    pub(super) dead_start: bool,
     pub(super) sc: Scratch,
     /// The goal's conditions beyond `piece on place`, lowered for this level, without
     /// those folded into `goal_at`.
@@ -134,6 +136,7 @@ impl<'m> Expander<'m> {
             solo: None,
             heuristic: None,
             prune: false,
+            dead_start: false,
             goal_rest: vec![],
             goal_at: vec![],
             goal_slots_only: false,

@@ -33,8 +33,17 @@
 //!   (one copy moved one relaxed step), so `h(u) <= h(v) + c0(m)`.
 //!
 //! Several constrained kinds combine by the maximum, which keeps both properties.
-//! A state where some copy's `dist` is infinite can never reach a goal: solve searches
-//! drop such states ([`Expander::retain_live`]).
+//!
+//! **Dead positions.** A state where some copy's `dist` is infinite can never reach a
+//! goal: solve searches drop such states ([`Expander::retain_live`]). So is a state with
+//! a *frozen* copy off the goal, for kinds whose moves never change two copies and whose
+//! poses cover just their anchor: each relaxed step with offsets needs some cells free of
+//! other copies (where the copy lands, where each required piece stands before and after
+//! the move); the frozen copies are the greatest set in which every step of every copy
+//! needs a cell holding another copy of the set (steps of programs relaxed without
+//! offsets never count as blocked). No copy of the set can move first, since its move
+//! would be one of its relaxed steps with a needed cell taken, so none ever moves again:
+//! in Sokoban, two boxes side by side against a wall, or a 2x2 block of boxes.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -65,13 +74,40 @@ struct KindBound {
     /// Per place word: the relaxed first-component distance to a goal place.
     dist: Vec<u32>,
     combine: Combine,
+    /// The relaxed steps with the cells each needs, for the frozen-copy test.
+    freeze: Option<Freeze>,
 }
+
+/// Most cells a relaxed step may need free for the frozen-copy test (a step needing more
+/// counts as never blocked).
+const MAX_NEEDS: usize = 6;
+
+/// The relaxed steps of one kind, for the frozen-copy test (see the module header).
+struct Freeze {
+    /// Pose bits of the kind's words.
+    bits: u32,
+    /// Per place word: the range of `needs` holding its steps.
+    at: Vec<(u32, u32)>,
+    /// Per step: the padded cells it needs free of other copies.
+    needs: Vec<([u32; MAX_NEEDS], u8)>,
+    /// Per place word: some step from it can never be blocked (a program relaxed without
+    /// offsets, or one needing too many cells).
+    free: Vec<bool>,
+    /// Per place word: its flags' GOAL bit.
+    goal: Vec<bool>,
+}
+
+/// A relaxed step with offsets: the place reached and the cells it needs free of other
+/// copies of the moving kind (`None`: too many to list).
+type Step = ((usize, usize), Option<([u32; MAX_NEEDS], u8)>);
 
 /// The bounds of a level (see the module header).
 pub(crate) struct Bounds {
     kinds: Vec<KindBound>,
     /// Scratch for the assignment problem.
     scratch: RefCell<Hungarian>,
+    /// Scratch for the frozen-copy test: per padded cell, the copy on it (`u16::MAX`).
+    occ: RefCell<Vec<u16>>,
 }
 
 /// What a piece kind other than the relaxed one is known to be, inside one relaxed move.
@@ -138,24 +174,41 @@ impl Expander<'_> {
         let Some(b) = &self.heuristic else {
             return false;
         };
-        b.kinds
-            .iter()
-            .any(|kb| s[kb.slots.clone()].iter().any(|&w| kb.dist[w as usize] == UNREACHABLE))
+        b.kinds.iter().any(|kb| {
+            let words = &s[kb.slots.clone()];
+            words.iter().any(|&w| kb.dist[w as usize] == UNREACHABLE)
+                || kb.freeze.as_ref().is_some_and(|f| f.frozen_off_goal(words, &b.occ))
+        })
     }
 
-    /// The pruning hook of solve searches: drops the successors that are [dead], when
-    /// [`Expander::prepare_pruning`] turned pruning on.
+    /// The pruning hook of solve searches: drops the successors of `from` that are
+    /// [dead] or hold a frozen copy off the goal (see the module header), when
+    /// [`Expander::prepare_pruning`] turned pruning on. Successors whose constrained
+    /// copies stand where they stood in `from` are kept unchecked: `from` was checked
+    /// when it was generated, unless it is the start, checked once when pruning began
+    /// (a dead start keeps nothing).
     ///
     /// [dead]: Expander::dead
     #[inline]
-    pub(crate) fn retain_live(&self, out: &mut Successors) {
+    pub(crate) fn retain_live(&self, from: &[u32], out: &mut Successors) {
         if !self.prune {
             return;
         }
+        if self.dead_start {
+            out.actions.clear();
+            out.states.clear();
+            return;
+        }
+        let Some(b) = &self.heuristic else { return };
         let words = self.words;
         let mut kept = 0;
         for i in 0..out.len() {
-            if self.dead(out.state(i, words)) {
+            let s = out.state(i, words);
+            let same = b
+                .kinds
+                .iter()
+                .all(|kb| from[kb.slots.clone()] == s[kb.slots.clone()]);
+            if !same && self.dead(s) {
                 continue;
             }
             if kept != i {
@@ -180,6 +233,7 @@ impl Expander<'_> {
             }
         }
         self.prune = true;
+        self.dead_start = self.dead(&self.start());
         Ok(true)
     }
 
@@ -218,7 +272,7 @@ impl Expander<'_> {
             if !self.goal_slots.iter().any(|&(_, kk)| kk == k) {
                 continue;
             }
-            let edges = self.relaxed_edges(k, &weight, budget, &mut pacer)?;
+            let (edges, steps) = self.relaxed_edges(k, &weight, budget, &mut pacer)?;
             let flags = &self.flags[k];
             let goals: Vec<u32> = (0..flags.len() as u32)
                 .filter(|&w| flags[w as usize] & (LEGAL | GOAL) == LEGAL | GOAL)
@@ -247,33 +301,64 @@ impl Expander<'_> {
             } else {
                 Combine::Sum
             };
+            let freeze = (no_swap && one_cell && sl.count > 1).then(|| {
+                let n = flags.len();
+                let mut at = vec![(0u32, 0u32); n];
+                let mut needs = vec![];
+                let mut free = vec![false; n];
+                for (w, list) in steps.into_iter().enumerate() {
+                    let from = needs.len() as u32;
+                    for need in list {
+                        match need {
+                            Some(cells) => needs.push(cells),
+                            None => free[w] = true,
+                        }
+                    }
+                    at[w] = (from, needs.len() as u32);
+                }
+                Freeze {
+                    bits,
+                    at,
+                    needs,
+                    free,
+                    goal: flags.iter().map(|&f| f & GOAL != 0).collect(),
+                }
+            });
             kinds.push(KindBound {
                 slots: sl.start..sl.start + sl.count,
                 dist,
                 combine,
+                freeze,
             });
         }
+        let cells = self.lay.ptile.len();
+        budget.room_for(cells as u64 * 2)?;
         self.heuristic = Some(Bounds {
             kinds,
             scratch: RefCell::new(Hungarian::default()),
+            occ: RefCell::new(vec![u16::MAX; cells]),
         });
         Ok(())
     }
 
-    /// The relaxed steps of kind `k` as `(to, from, weight)`, sorted by `to`.
+    /// The relaxed steps of kind `k` as `(to, from, weight)`, sorted by `to`; and per
+    /// place word, the cells each step from it needs free of other copies (`None`: a
+    /// step relaxed without offsets, never blocked).
+    #[allow(clippy::type_complexity)]
     fn relaxed_edges(
         &self,
         k: usize,
         weight: &[u32],
         budget: &Budget,
         pacer: &mut Pacer,
-    ) -> Result<Vec<(u32, u32, u32)>, PrepareError> {
+    ) -> Result<(Vec<(u32, u32, u32)>, Vec<Vec<Option<([u32; MAX_NEEDS], u8)>>>), PrepareError> {
         let nd = self.lay.dir_delta.len();
         let flags = &self.flags[k];
         let n = flags.len();
         let bits = self.lay.slots[k].bits;
         budget.room_for(n as u64 * 4)?;
         let mut edges = vec![];
+        let mut steps = vec![vec![]; n];
         let mut cands: Vec<(usize, usize)> = vec![];
         let mut next: Vec<(usize, usize)> = vec![];
         for w in 0..n {
@@ -286,8 +371,14 @@ impl Expander<'_> {
                 for d in 0..nd {
                     work += ops.len() as u64;
                     cands.clear();
+                    let mut need = None;
                     match self.relax_with_offsets(k, ops, place, d) {
-                        Some(to) => cands.extend(to),
+                        Some(to) => {
+                            if let Some((to, cells)) = to {
+                                cands.push(to);
+                                need = cells;
+                            }
+                        }
                         None => {
                             cands.push(place);
                             for op in ops {
@@ -303,6 +394,7 @@ impl Expander<'_> {
                         let to = a << bits | p;
                         if to != w && to < n && flags[to] & LEGAL != 0 {
                             edges.push((to as u32, w as u32, weight[mi]));
+                            steps[w].push(need);
                         }
                     }
                 }
@@ -311,7 +403,7 @@ impl Expander<'_> {
         }
         edges.sort_unstable();
         edges.dedup();
-        Ok(edges)
+        Ok((edges, steps))
     }
 
     /// Where the copy of kind `k` at `(a, pose)` is after the straight-line program
@@ -326,7 +418,7 @@ impl Expander<'_> {
         ops: &[KOp],
         (a, pose): (usize, usize),
         d: usize,
-    ) -> Option<Option<(usize, usize)>> {
+    ) -> Option<Option<Step>> {
         let lay = &self.lay;
         let nd = lay.dir_delta.len();
         let len = lay.ptile.len() as isize;
@@ -463,7 +555,27 @@ impl Expander<'_> {
                 }
             }
         }
-        Some(Some((x as usize, xp)))
+        // The cells other copies must leave free: where the copy lands (not where it
+        // stood) and where every required one-cell piece stands before and after.
+        let mut cells = vec![];
+        if x != a as isize {
+            cells.push(x);
+        }
+        for (kind, o) in others.iter().enumerate() {
+            if one_cell(kind) {
+                cells.extend([o.init, o.at].into_iter().flatten().filter(|&c| c != a as isize));
+            }
+        }
+        cells.sort_unstable();
+        cells.dedup();
+        let need = (cells.len() <= MAX_NEEDS).then(|| {
+            let mut out = [0u32; MAX_NEEDS];
+            for (o, &c) in out.iter_mut().zip(&cells) {
+                *o = c as u32;
+            }
+            (out, cells.len() as u8)
+        });
+        Some(Some(((x as usize, xp), need)))
     }
 
     /// Whether some pose of `kind` may stand with its anchor at padded cell `at`.
@@ -477,6 +589,53 @@ impl Expander<'_> {
                     .get((at as usize) << bits | p)
                     .is_some_and(|f| f & LEGAL != 0)
             })
+    }
+}
+
+impl Freeze {
+    /// Whether some copy (`words`, 0 = absent) is frozen off the goal (see the module
+    /// header): the greatest set of copies each of whose steps needs a cell held by
+    /// another copy of the set, found by releasing copies until none can be.
+    fn frozen_off_goal(&self, words: &[u32], occ: &RefCell<Vec<u16>>) -> bool {
+        let mut occ = occ.borrow_mut();
+        let n = words.len().min(u16::MAX as usize);
+        let mut frozen = [false; 64];
+        if n > frozen.len() {
+            return false;
+        }
+        for (i, &w) in words[..n].iter().enumerate() {
+            if w != 0 {
+                occ[(w >> self.bits) as usize] = i as u16;
+                frozen[i] = !self.free[w as usize];
+            }
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for i in 0..n {
+                if !frozen[i] {
+                    continue;
+                }
+                let (from, to) = self.at[words[i] as usize];
+                let moves = self.needs[from as usize..to as usize].iter().any(|(cells, len)| {
+                    !cells[..*len as usize].iter().any(|&c| {
+                        let j = occ[c as usize];
+                        j != u16::MAX && j as usize != i && frozen[j as usize]
+                    })
+                });
+                if moves {
+                    frozen[i] = false;
+                    changed = true;
+                }
+            }
+        }
+        let dead = (0..n).any(|i| frozen[i] && !self.goal[words[i] as usize]);
+        for &w in &words[..n] {
+            if w != 0 {
+                occ[(w >> self.bits) as usize] = u16::MAX;
+            }
+        }
+        dead
     }
 }
 

@@ -285,7 +285,7 @@ impl Space for Expander<'_> {
     #[inline]
     fn successors(&mut self, s: &[u32], out: &mut Successors) {
         Expander::successors(self, s, out);
-        self.retain_live(out);
+        self.retain_live(s, out);
     }
     fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
         self.deadline = deadline;
@@ -301,7 +301,7 @@ impl Space for Expander<'_> {
     }
     fn successors_after(&mut self, s: &[u32], after: Action, out: &mut Successors) {
         Expander::successors_after(self, s, after, out);
-        self.retain_live(out);
+        self.retain_live(s, out);
     }
 }
 
