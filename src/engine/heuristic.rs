@@ -78,6 +78,9 @@ struct KindBound {
     freeze: Option<Freeze>,
 }
 
+/// The largest relaxation (places times actions) derived only for pruning.
+const MAX_PRUNING_WORK: usize = 1 << 22;
+
 /// Most cells a relaxed step may need free for the frozen-copy test (a step needing more
 /// counts as never blocked).
 const MAX_NEEDS: usize = 6;
@@ -160,7 +163,7 @@ impl Expander<'_> {
     #[inline]
     pub(crate) fn estimate_next(&self, from: &[u32], h_from: u32, to: &[u32]) -> u32 {
         let Some(b) = &self.heuristic else { return 0 };
-        if b.kinds.iter().all(|kb| from[kb.slots.clone()] == to[kb.slots.clone()]) {
+        if b.kinds.iter().all(|kb| same_words(from, to, &kb.slots)) {
             h_from
         } else {
             self.estimate(to)
@@ -204,10 +207,7 @@ impl Expander<'_> {
         let mut kept = 0;
         for i in 0..out.len() {
             let s = out.state(i, words);
-            let same = b
-                .kinds
-                .iter()
-                .all(|kb| from[kb.slots.clone()] == s[kb.slots.clone()]);
+            let same = b.kinds.iter().all(|kb| same_words(from, s, &kb.slots));
             if !same && self.dead(s) {
                 continue;
             }
@@ -225,6 +225,14 @@ impl Expander<'_> {
     /// which count every state): derives the bounds when the rules allow it. `Ok(false)`
     /// when they do not (nothing is pruned); cut off when `budget` runs out.
     pub(crate) fn prepare_pruning(&mut self, budget: &Budget) -> Result<bool, PrepareError> {
+        // One piece alone: the search itself is its relaxation, nothing to gain. A
+        // relaxation larger than a small search is not worth its setup either.
+        let work = self.flags.iter().map(Vec::len).sum::<usize>()
+            * self.prog.runs.moves.len()
+            * self.lay.dir_delta.len();
+        if self.lay.slot_kind.len() < 2 || work > MAX_PRUNING_WORK {
+            return Ok(false);
+        }
         if self.heuristic.is_none() {
             match self.prepare_heuristic(budget) {
                 Ok(()) => {}
@@ -637,6 +645,13 @@ impl Freeze {
         }
         dead
     }
+}
+
+/// Whether `a` and `b` agree on the words of `slots` (a plain loop: these slices are a
+/// few words, where a call to `memcmp` costs more than the comparison).
+#[inline(always)]
+fn same_words(a: &[u32], b: &[u32], slots: &std::ops::Range<usize>) -> bool {
+    a[slots.clone()].iter().zip(&b[slots.clone()]).all(|(x, y)| x == y)
 }
 
 /// The lightest relaxed path from every place to one of `goals` (0-1 breadth-first

@@ -280,29 +280,53 @@ pub use crate::check::limits::MAX_COST_COMPONENTS as MAX_COMPONENTS;
 /// any is taken (see the module header).
 #[derive(Default)]
 struct Queue {
-    buckets: BTreeMap<(u128, u32), Vec<u32>>,
+    /// Per key, the index of its bucket in `pool`.
+    index: BTreeMap<(u128, u32), usize>,
+    pool: Vec<Vec<u32>>,
+    /// Buckets of `pool` not in use.
+    spare: Vec<usize>,
+    /// The key pushed last and its bucket: successors of one label share few keys.
+    last: Option<((u128, u32), usize)>,
     len: usize,
 }
 
 impl Queue {
     fn push(&mut self, key: (u128, u32), label: u32) {
-        self.buckets.entry(key).or_default().push(label);
+        let b = match self.last {
+            Some((k, b)) if k == key => b,
+            _ => {
+                let (pool, spare) = (&mut self.pool, &mut self.spare);
+                let b = *self.index.entry(key).or_insert_with(|| {
+                    spare.pop().unwrap_or_else(|| {
+                        pool.push(vec![]);
+                        pool.len() - 1
+                    })
+                });
+                self.last = Some((key, b));
+                b
+            }
+        };
+        self.pool[b].push(label);
         self.len += 1;
     }
 
     fn pop(&mut self) -> Option<((u128, u32), u32)> {
-        let mut first = self.buckets.first_entry()?;
-        let key = *first.key();
-        let label = first.get_mut().pop().expect("buckets are never empty");
-        if first.get().is_empty() {
+        let first = self.index.first_entry()?;
+        let (key, b) = (*first.key(), *first.get());
+        let label = self.pool[b].pop().expect("buckets in use are never empty");
+        if self.pool[b].is_empty() {
             first.remove();
+            self.spare.push(b);
+            if self.last.is_some_and(|(_, l)| l == b) {
+                self.last = None;
+            }
         }
         self.len -= 1;
         Some((key, label))
     }
 
     fn peek(&self) -> Option<(u128, u32)> {
-        self.buckets.first_key_value().map(|(k, _)| *k)
+        self.index.first_key_value().map(|(k, _)| *k)
     }
 }
 
