@@ -125,6 +125,13 @@ struct Other {
 }
 
 impl Expander<'_> {
+    /// Whether the rules let [`Expander::prepare_heuristic`] derive bounds (on any level
+    /// whose tiles stay put): plain mechanics, tiles that never change, a goal about
+    /// pieces. The solver's automatic choice reads it once per model.
+    pub fn bounds_derive(model: &crate::compile::Model) -> bool {
+        model.basic() && model.static_tiles() && !model.goal.is_empty()
+    }
+
     /// The bound on the first cost component still to pay from `s` (0 until
     /// [`Expander::prepare_heuristic`]; [`UNREACHABLE`] when no goal can be reached).
     #[inline]
