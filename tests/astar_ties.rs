@@ -62,7 +62,12 @@ fn solved_with(p: &Puzzle, level: Level, search: SearchChoice) -> (Option<String
 
 /// Compares A* (and auto) with the plain search on `n` levels drawn by `gen`; returns
 /// (solved, unsolvable) counts.
-fn compare(path: &str, n: usize, seed: u64, gen: impl Fn(&mut fastrand::Rng) -> String) -> (usize, usize) {
+fn compare(
+    path: &str,
+    n: usize,
+    seed: u64,
+    gen: impl Fn(&mut fastrand::Rng) -> String,
+) -> (usize, usize) {
     let p = load(path);
     let mut rng = fastrand::Rng::with_seed(seed);
     let (mut solved, mut none) = (0, 0);
@@ -74,7 +79,10 @@ fn compare(path: &str, n: usize, seed: u64, gen: impl Fn(&mut fastrand::Rng) -> 
         };
         let want = plain(&p, level());
         let (astar, _) = solved_with(&p, level(), SearchChoice::Backend(Backend::Astar));
-        assert_eq!(astar, want, "{path} #{i}: A* differs from the plain search\n{text}");
+        assert_eq!(
+            astar, want,
+            "{path} #{i}: A* differs from the plain search\n{text}"
+        );
         let (auto, ran) = solved_with(&p, level(), SearchChoice::Auto);
         assert_eq!(auto, want, "{path} #{i}: auto ({ran}) differs\n{text}");
         if !table(&p).unit() {
@@ -134,7 +142,10 @@ fn many_boxes_astar_matches_dijkstra_path_for_path() {
         let boxes = rng.usize(1..=3);
         room(rng, boxes, 6)
     });
-    assert!(solved > 70 && none > 20, "solved {solved}, unsolvable {none}");
+    assert!(
+        solved > 70 && none > 20,
+        "solved {solved}, unsolvable {none}"
+    );
 }
 
 #[test]
@@ -143,7 +154,10 @@ fn one_box_astar_matches_dijkstra_path_for_path() {
     let (solved, none) = compare("puzzles/sokoban.puz", 300, 0xa57a_0002, |rng| {
         common::sokoban::board(rng, &common::sokoban::ORIGINAL, &shape)
     });
-    assert!(solved > 60 && none > 20, "solved {solved}, unsolvable {none}");
+    assert!(
+        solved > 60 && none > 20,
+        "solved {solved}, unsolvable {none}"
+    );
 }
 
 #[test]
@@ -151,7 +165,10 @@ fn bloxorz_astar_matches_bfs_path_for_path() {
     let (solved, none) = compare("puzzles/bloxorz.puz", 250, 0xa57a_0003, |rng| {
         common::bloxorz::board(rng, 8).0
     });
-    assert!(solved > 60 && none > 20, "solved {solved}, unsolvable {none}");
+    assert!(
+        solved > 60 && none > 20,
+        "solved {solved}, unsolvable {none}"
+    );
 }
 
 /// Sokoban counted in moves (walks and pushes alike): unit costs, so A* must give BFS's
@@ -174,5 +191,8 @@ fn unit_cost_sokoban_astar_matches_bfs_path_for_path() {
         room(rng, boxes, 5)
     });
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(solved > 50 && none > 10, "solved {solved}, unsolvable {none}");
+    assert!(
+        solved > 50 && none > 10,
+        "solved {solved}, unsolvable {none}"
+    );
 }

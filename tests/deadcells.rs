@@ -113,7 +113,9 @@ fn boxes_that_block_each_other_are_frozen_and_nothing_is_stored_past_the_start()
         assert_eq!(stats.stored, 1, "{search:?}: only the start is stored");
     }
     // One box alone on that row is not frozen: it reaches the goal at the end.
-    let one = FROZEN.replacen("$$ ", " $ ", 1).replacen(".#\n#  @", " #\n#  @", 1);
+    let one = FROZEN
+        .replacen("$$ ", " $ ", 1)
+        .replacen(".#\n#  @", " #\n#  @", 1);
     let (found, _) = run(&p, &one, SearchChoice::Auto);
     assert_eq!(found, plain(&p, &one).0);
     assert!(found.is_some(), "{one}");
@@ -152,7 +154,10 @@ fn a_man_who_pulls_can_free_a_corner_box() {
         "  require box at man + d      // binds the box in front; it is the one that moves\n  shift box d\n  shift man d",
         "  require box at man - d\n  shift man d\n  shift box d",
     );
-    assert!(pull.contains("require box at man - d"), "the rules changed shape");
+    assert!(
+        pull.contains("require box at man - d"),
+        "the rules changed shape"
+    );
     let p = load_text("pull", pull);
     let level = "######\n#$   #\n#  @ #\n#  . #\n#    #\n######\n";
     let (found, _) = run(&p, level, SearchChoice::Auto);
@@ -164,7 +169,12 @@ fn a_man_who_pulls_can_free_a_corner_box() {
 #[test]
 fn analyze_still_counts_every_state() {
     let level = TempFile::new("deadcells", CORNER);
-    let out = puz(&["analyze", "puzzles/sokoban-boxes.puz", level.path(), "--json"]);
+    let out = puz(&[
+        "analyze",
+        "puzzles/sokoban-boxes.puz",
+        level.path(),
+        "--json",
+    ]);
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
     let p = load_text("boxes", boxes_rules());
@@ -242,5 +252,8 @@ fn pruning_never_changes_an_answer_or_a_verdict() {
         }
     }
     // Random boxes are often stuck for good: most rooms have no solution.
-    assert!(solved > 50 && none > 30 && pruned > 50, "solved {solved}, none {none}, pruned {pruned}");
+    assert!(
+        solved > 50 && none > 30 && pruned > 50,
+        "solved {solved}, none {none}, pruned {pruned}"
+    );
 }

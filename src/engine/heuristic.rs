@@ -141,7 +141,11 @@ impl Expander<'_> {
         for kb in &b.kinds {
             let words = &s[kb.slots.clone()];
             let v = match &kb.combine {
-                Combine::Max => words.iter().map(|&w| kb.dist[w as usize]).max().unwrap_or(0),
+                Combine::Max => words
+                    .iter()
+                    .map(|&w| kb.dist[w as usize])
+                    .max()
+                    .unwrap_or(0),
                 Combine::Sum => words
                     .iter()
                     .try_fold(0u32, |acc, &w| {
@@ -187,7 +191,10 @@ impl Expander<'_> {
         b.kinds.iter().any(|kb| {
             let words = &s[kb.slots.clone()];
             words.iter().any(|&w| kb.dist[w as usize] == UNREACHABLE)
-                || kb.freeze.as_ref().is_some_and(|f| f.frozen_off_goal(words, &b.occ))
+                || kb
+                    .freeze
+                    .as_ref()
+                    .is_some_and(|f| f.frozen_off_goal(words, &b.occ))
         })
     }
 
@@ -220,7 +227,8 @@ impl Expander<'_> {
             }
             if kept != i {
                 out.actions[kept] = out.actions[i];
-                out.states.copy_within(i * words..(i + 1) * words, kept * words);
+                out.states
+                    .copy_within(i * words..(i + 1) * words, kept * words);
             }
             kept += 1;
         }
@@ -366,7 +374,13 @@ impl Expander<'_> {
         weight: &[u32],
         budget: &Budget,
         pacer: &mut Pacer,
-    ) -> Result<(Vec<(u32, u32, u32)>, Vec<Vec<Option<([u32; MAX_NEEDS], u8)>>>), PrepareError> {
+    ) -> Result<
+        (
+            Vec<(u32, u32, u32)>,
+            Vec<Vec<Option<([u32; MAX_NEEDS], u8)>>>,
+        ),
+        PrepareError,
+    > {
         let nd = self.lay.dir_delta.len();
         let flags = &self.flags[k];
         let n = flags.len();
@@ -578,7 +592,12 @@ impl Expander<'_> {
         }
         for (kind, o) in others.iter().enumerate() {
             if one_cell(kind) {
-                cells.extend([o.init, o.at].into_iter().flatten().filter(|&c| c != a as isize));
+                cells.extend(
+                    [o.init, o.at]
+                        .into_iter()
+                        .flatten()
+                        .filter(|&c| c != a as isize),
+                );
             }
         }
         cells.sort_unstable();
@@ -632,12 +651,14 @@ impl Freeze {
                     continue;
                 }
                 let (from, to) = self.at[words[i] as usize];
-                let moves = self.needs[from as usize..to as usize].iter().any(|(cells, len)| {
-                    !cells[..*len as usize].iter().any(|&c| {
-                        let j = occ[c as usize];
-                        j != u16::MAX && j as usize != i && frozen[j as usize]
-                    })
-                });
+                let moves = self.needs[from as usize..to as usize]
+                    .iter()
+                    .any(|(cells, len)| {
+                        !cells[..*len as usize].iter().any(|&c| {
+                            let j = occ[c as usize];
+                            j != u16::MAX && j as usize != i && frozen[j as usize]
+                        })
+                    });
                 if moves {
                     frozen[i] = false;
                     changed = true;
@@ -658,7 +679,10 @@ impl Freeze {
 /// few words, where a call to `memcmp` costs more than the comparison).
 #[inline(always)]
 fn same_words(a: &[u32], b: &[u32], slots: &std::ops::Range<usize>) -> bool {
-    a[slots.clone()].iter().zip(&b[slots.clone()]).all(|(x, y)| x == y)
+    a[slots.clone()]
+        .iter()
+        .zip(&b[slots.clone()])
+        .all(|(x, y)| x == y)
 }
 
 /// The lightest relaxed path from every place to one of `goals` (0-1 breadth-first
