@@ -546,6 +546,16 @@ fn astar_finds_the_bfs_cost_on_every_row() {
             (Ran::Answered(..), Ran::Refused(_)) => {
                 assert!(r.refused.contains(&Astar), "{}", describe(r))
             }
+            // Cost vectors: BFS is refused, A* bounds the first component; it must find
+            // Dijkstra's cost.
+            (Ran::Refused(_), Ran::Answered(ca, _)) => {
+                match run(&l, r, Dijkstra, EngineChoice::Interp) {
+                    Ran::Answered(cd, _) => {
+                        assert_eq!(ca, &cd, "{}: A* differs from Dijkstra", describe(r))
+                    }
+                    other => panic!("{}: dijkstra {other:?}", describe(r)),
+                }
+            }
             other => panic!("{}: {other:?}", describe(r)),
         }
     }
