@@ -434,13 +434,14 @@ fn limit_with_every_cost_shape_matches_brute_force_on_every_backend() {
                 SearchChoice::Backend(Backend::Bfs)
                     | SearchChoice::Backend(Backend::Iddfs)
                     | SearchChoice::Backend(Backend::Dijkstra)
+                    | SearchChoice::Backend(Backend::Astar)
                     | SearchChoice::Auto
             );
             // A backend that can run on these rules must run, and one that cannot must say so.
             let can_run = match search {
-                SearchChoice::Backend(Backend::Bfs)
-                | SearchChoice::Backend(Backend::Iddfs)
-                | SearchChoice::Backend(Backend::Astar) => shape.unit(),
+                SearchChoice::Backend(Backend::Bfs) | SearchChoice::Backend(Backend::Iddfs) => {
+                    shape.unit()
+                }
                 SearchChoice::Backend(Backend::Bidir) => shape.invertible(),
                 _ => true,
             };
