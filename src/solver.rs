@@ -28,8 +28,8 @@ pub enum EngineChoice {
 /// The backends themselves are listed once, in [`search::BACKENDS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SearchChoice {
-    /// A fast path when one applies; else breadth-first search for unit costs, Dijkstra
-    /// for cost vectors.
+    /// A fast path when one applies; else (see [`Solver::new`]) DFS, A*, layered search,
+    /// BFS or Dijkstra, whichever the rules allow and answers soonest.
     #[default]
     Auto,
     /// This backend, on the interpreter.
@@ -208,7 +208,9 @@ pub struct Solver<'m> {
 impl<'m> Solver<'m> {
     /// Chooses the engine for `model`: a fast path when its rules match one and `engine`
     /// and `search` allow it, else the interpreter with the backend `search` names (auto:
-    /// breadth-first search for unit costs, Dijkstra otherwise).
+    /// DFS when every solution has one length; A* for cost vectors when a bound derives
+    /// from the rules; layered search when the rules may split; else BFS for unit costs
+    /// and A* (Dijkstra where no bound derives) for cost vectors).
     pub fn new(
         model: &'m Model,
         engine: EngineChoice,
