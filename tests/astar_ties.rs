@@ -4,8 +4,12 @@
 //! pruning: Dijkstra for cost vectors (Sokoban with one box and with many), BFS for unit
 //! costs (Bloxorz, Sokoban counted in moves). Same cost, same letters, same verdict when
 //! there is no solution. `--search auto` on cost vectors picks A* and gives the same.
+//! Bidirectional answers, which break ties otherwise, say so.
 
 mod common;
+
+#[path = "common/binary.rs"]
+mod binary;
 
 use puz::engine::{Expander, Level};
 use puz::search::{self, Budget, CostTable, Outcome};
@@ -195,4 +199,41 @@ fn unit_cost_sokoban_astar_matches_bfs_path_for_path() {
         solved > 50 && none > 10,
         "solved {solved}, unsolvable {none}"
     );
+}
+
+/// Bidirectional search gives one optimal path, not necessarily the tie rule's: its
+/// answer says so (a `note:` line, `"canonical": false`); every other search's answer is
+/// canonical.
+#[test]
+fn answers_say_whether_they_follow_the_tie_rule() {
+    let run = |search: &str, json: bool| {
+        let mut args = vec![
+            "solve",
+            "puzzles/bloxorz.puz",
+            "--engine",
+            "interp",
+            "--search",
+            search,
+        ];
+        if json {
+            args.push("--json");
+        }
+        let o = binary::puz(&args);
+        assert!(o.status.success(), "{search}: {}", binary::stderr(&o));
+        binary::stdout(&o)
+    };
+    for (search, canonical) in [("bidir", false), ("astar", true), ("bfs", true)] {
+        let v: serde_json::Value = serde_json::from_str(&run(search, true)).expect("json");
+        assert_eq!(
+            v["canonical"],
+            serde_json::Value::Bool(canonical),
+            "{search}"
+        );
+        let text = run(search, false);
+        assert_eq!(
+            text.contains("note: one optimal path"),
+            !canonical,
+            "{search}: {text}"
+        );
+    }
 }
