@@ -227,15 +227,16 @@ impl<'m> Solver<'m> {
             Err(why) => {
                 let unit = model.unit_costs();
                 let auto = search == SearchChoice::Auto;
-                // Cost vectors with a bound from the rules: A*, which gives Dijkstra's
-                // answer and, with the bound and dead-position pruning, beats layered
-                // search on Sokoban (scripts/microban; the judge mazes of scripts/bench).
+                // Layered search where a piece moves alone between the moves that matter
+                // (with the rules' bound and dead-position pruning it beats A* over whole
+                // states: scripts/bench's Sokoban mazes, scripts/microban); else, for cost
+                // vectors with a bound from the rules, A*, which gives Dijkstra's answer.
                 let search = match search {
                     SearchChoice::Auto if unit && model.countdown().is_some() => Backend::Dfs,
-                    SearchChoice::Auto if !unit && Expander::bounds_derive(model) => Backend::Astar,
                     SearchChoice::Auto if crate::engine::inner::may_split(model) => {
                         Backend::Layered
                     }
+                    SearchChoice::Auto if !unit && Expander::bounds_derive(model) => Backend::Astar,
                     SearchChoice::Auto if unit => Backend::Bfs,
                     SearchChoice::Auto => Backend::Astar,
                     SearchChoice::Backend(b) => b,

@@ -656,9 +656,9 @@ fn verbose_names_engine_and_search() {
             o.stdout
         );
     }
-    // Sokoban's auto search on the interpreter is A*: a bound derives from its rules.
+    // Sokoban's auto search on the interpreter is layered: the man walks between pushes.
     let o = puz(&["solve", &puzzle("sokoban"), "--engine", "interp", "-v"]);
-    assert!(o.stderr.contains("search astar"), "{}", o.stderr);
+    assert!(o.stderr.contains("search layered"), "{}", o.stderr);
 }
 
 /// `solve` words an unsolvable answer as "no solution: all N reachable states explored",

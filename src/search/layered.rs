@@ -34,8 +34,9 @@ use super::dijkstra::Tries;
 use super::{Budget, CostTable, Cutoff, Outcome, Pacer, Path, Stats};
 use std::sync::Arc;
 
+use crate::engine::budget::UNREACHABLE;
 use crate::engine::inner::{Closure, InnerSplit, SplitError};
-use crate::engine::{Action, Expander, StateStore};
+use crate::engine::{Action, Expander, PrepareError, StateStore};
 
 /// What layered search keeps from one level to the next of the same model: the inner
 /// split, and every node met so far with its edges, valid while the board (tiles, the
@@ -131,6 +132,8 @@ struct Labels {
     portal: Vec<u32>,
     action: Vec<Action>,
     done: Vec<bool>,
+    /// The bound on the first cost component still to pay ([`UNREACHABLE`]: dead).
+    h: Vec<u32>,
     /// Per node and component: the projection's trie node (when a path is wanted).
     node: Vec<u32>,
 }
@@ -147,6 +150,7 @@ impl Labels {
                 Action::new(crate::compile::MoveId(0), crate::compile::DirId(0)),
             );
             self.done.resize(n, false);
+            self.h.resize(n, 0);
             if path {
                 self.node.resize(n * nc, 0);
             }
@@ -212,8 +216,26 @@ pub fn layered(
     };
     labels.ensure(sid, nt, need_path);
     labels.cost[sid as usize] = 0;
-    let mut heap: BinaryHeap<Reverse<(u128, u32)>> = BinaryHeap::new();
-    heap.push(Reverse((0, sid)));
+    // A* when the rules give a bound on the first cost component (see the module header):
+    // nodes taken by (bound + cost, cost), and nodes the bound proves dead never stored.
+    let bounded = match exp.prepare_heuristic(budget) {
+        Ok(()) => true,
+        Err(PrepareError::Refused(_)) => false,
+        Err(PrepareError::Cutoff(c)) => {
+            let stats = Stats {
+                elapsed: t0.elapsed(),
+                ..Stats::default()
+            };
+            return Ok((Outcome::Cutoff(c), stats));
+        }
+    };
+    let shift = 32 * (nc as u32 - 1);
+    let mut heap: BinaryHeap<Reverse<(u128, u128, u32)>> = BinaryHeap::new();
+    let h0 = if bounded { exp.estimate(&start) } else { 0 };
+    if h0 != UNREACHABLE && !(bounded && exp.dead(&start)) {
+        labels.h[sid as usize] = h0;
+        heap.push(Reverse(((h0 as u128) << shift, 0, sid)));
+    }
     let mut cur = vec![0u32; words];
     let mut seg: Vec<Action> = vec![];
     let finish = |stats: &mut Stats, store: &StateStore, labels: &Labels, tries_len: usize| {
@@ -221,7 +243,7 @@ pub fn layered(
         stats.store_bytes = (store.bytes() + labels.bytes() + tries_len * 8) as u64;
         stats.elapsed = t0.elapsed();
     };
-    while let Some(Reverse((cost, id))) = heap.pop() {
+    while let Some(Reverse((f, cost, id))) = heap.pop() {
         let i = id as usize;
         if labels.done[i] || labels.cost[i] != cost {
             continue;
@@ -230,9 +252,9 @@ pub fn layered(
         if exp.is_goal(&cur) {
             let mut best = i;
             if need_path {
-                // Every label of this cost is final: the best goal among them wins.
-                while let Some(&Reverse((c, j))) = heap.peek() {
-                    if c != cost {
+                // Every label of this key is final: the best goal among them wins.
+                while let Some(&Reverse((fj, c, j))) = heap.peek() {
+                    if (fj, c) != (f, cost) {
                         break;
                     }
                     heap.pop();
@@ -254,6 +276,7 @@ pub fn layered(
         }
         labels.done[i] = true;
         stats.expanded += 1;
+        let hi = labels.h[i];
         {
             exp.inner_closure(&split, &cur, &mut cl);
             if let Err(c) = pacer.tick_with(cl.work, budget, &stats) {
@@ -267,11 +290,25 @@ pub fn layered(
                 let st = &cl.outer_states[k * words..(k + 1) * words];
                 let cand = cost + cl.dist[at as usize] as u128 * inner_inc + inc[a.mv().index()];
                 let j = match store.insert(st) {
-                    Ok(j) | Err(j) => j,
+                    Ok(j) => {
+                        labels.ensure(j, nt, true);
+                        let h = if bounded {
+                            let h = exp.estimate_next(&cur, hi, st);
+                            if h == UNREACHABLE || exp.dead(st) {
+                                UNREACHABLE
+                            } else {
+                                h
+                            }
+                        } else {
+                            0
+                        };
+                        labels.h[j as usize] = h;
+                        j
+                    }
+                    Err(j) => j,
                 };
-                labels.ensure(j, nt, true);
                 let ju = j as usize;
-                if labels.done[ju] || cand > labels.cost[ju] {
+                if labels.h[ju] == UNREACHABLE || labels.done[ju] || cand > labels.cost[ju] {
                     continue;
                 }
                 if seg_of != at {
@@ -301,7 +338,7 @@ pub fn layered(
                         continue;
                     }
                 } else {
-                    heap.push(Reverse((cand, j)));
+                    heap.push(Reverse((cand + ((labels.h[ju] as u128) << shift), cand, j)));
                 }
                 labels.cost[ju] = cand;
                 labels.parent[ju] = id;
