@@ -477,8 +477,9 @@ fn long_closures_answer_and_stop_at_the_deadline() {
         v["unit_steps"], p["move_count"],
         "the one counted move is a shortest walk"
     );
-    // A closure longer than the time limit stops at it.
-    let (rules, level) = serpentine(401);
+    // A closure longer than the time limit stops at it (a million cells: longer than
+    // 0.1 s on any machine, in debug and release builds alike).
+    let (rules, level) = serpentine(1001);
     let r = binary::TempFile::new("serpentine", &rules);
     let l = binary::TempFile::new("serpentine-level", &level);
     let t0 = std::time::Instant::now();

@@ -338,8 +338,11 @@ pub enum Outcome {
 }
 
 /// Rebuilds the actions between consecutive states by re-expanding each parent: the
-/// lowest action leading to the child is the one a search in action order took.
+/// lowest action leading to the child is the one a search in action order took. The
+/// search is over, so its deadline no longer applies: an expansion cut short by it (a
+/// long closure of counted moves) would miss the child.
 fn actions_between<S: Space>(space: &mut S, states: &[Vec<u32>]) -> Option<Vec<Action>> {
+    space.set_deadline(None);
     let words = space.words();
     let mut succ = Successors::default();
     let mut actions = Vec::with_capacity(states.len().saturating_sub(1));
