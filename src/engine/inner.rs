@@ -88,11 +88,6 @@ pub struct InnerSplit {
 }
 
 impl InnerSplit {
-    /// The number of actions.
-    pub fn action_count(&self) -> usize {
-        self.actions.len()
-    }
-
     /// Whether a step of the inner piece alone by move `m` is an inner step.
     pub fn is_inner_move(&self, m: usize) -> bool {
         self.inner_move.get(m).copied().unwrap_or(false)
@@ -525,7 +520,6 @@ impl Expander<'_> {
         }
         cl.cells = occupied;
         let na = sp.actions.len();
-        let mask = (1u32 << sp.bits) - 1;
         let w0 = s[sp.slot];
         cl.seen[w0 as usize] = stamp;
         cl.words.push(w0);
@@ -599,6 +593,5 @@ impl Expander<'_> {
             }
             i += 1;
         }
-        let _ = mask;
     }
 }

@@ -139,7 +139,7 @@ struct Labels {
 }
 
 impl Labels {
-    fn ensure(&mut self, id: u32, nc: usize, path: bool) {
+    fn ensure(&mut self, id: u32, nt: usize) {
         let n = id as usize + 1;
         if self.cost.len() < n {
             self.cost.resize(n, u128::MAX);
@@ -151,9 +151,7 @@ impl Labels {
             );
             self.done.resize(n, false);
             self.h.resize(n, 0);
-            if path {
-                self.node.resize(n * nc, 0);
-            }
+            self.node.resize(n * nt, 0);
         }
     }
 
@@ -214,7 +212,7 @@ pub fn layered(
     let sid = match store.insert(&start) {
         Ok(i) | Err(i) => i,
     };
-    labels.ensure(sid, nt, need_path);
+    labels.ensure(sid, nt);
     labels.cost[sid as usize] = 0;
     // A* when the rules give a bound on the first cost component (see the module header):
     // nodes taken by (bound + cost, cost), and nodes the bound proves dead never stored.
@@ -251,23 +249,19 @@ pub fn layered(
         store.load(id, &mut cur);
         if exp.is_goal(&cur) {
             let mut best = i;
-            if need_path {
-                // Every label of this key is final: the best goal among them wins.
-                while let Some(&Reverse((fj, c, j))) = heap.peek() {
-                    if (fj, c) != (f, cost) {
-                        break;
-                    }
-                    heap.pop();
-                    let j = j as usize;
-                    if labels.cost[j] != cost || j == best || labels.done[j] {
-                        continue;
-                    }
-                    store.load(j as u32, &mut cur);
-                    if exp.is_goal(&cur)
-                        && label_cmp(&labels, &tries, nt, j, best) == Ordering::Less
-                    {
-                        best = j;
-                    }
+            // Every label of this key is final: the best goal among them wins.
+            while let Some(&Reverse((fj, c, j))) = heap.peek() {
+                if (fj, c) != (f, cost) {
+                    break;
+                }
+                heap.pop();
+                let j = j as usize;
+                if labels.cost[j] != cost || j == best || labels.done[j] {
+                    continue;
+                }
+                store.load(j as u32, &mut cur);
+                if exp.is_goal(&cur) && label_cmp(&labels, &tries, nt, j, best) == Ordering::Less {
+                    best = j;
                 }
             }
             finish(&mut stats, &store, &labels, tries_len(&tries, nt));
@@ -277,75 +271,73 @@ pub fn layered(
         labels.done[i] = true;
         stats.expanded += 1;
         let hi = labels.h[i];
-        {
-            exp.inner_closure(&split, &cur, &mut cl);
-            if let Err(c) = pacer.tick_with(cl.work, budget, &stats) {
-                finish(&mut stats, &store, &labels, tries_len(&tries, nt));
-                return Ok((Outcome::Cutoff(c), stats));
-            }
-            stats.generated += cl.outer.len() as u64;
-            let mut seg_of = u32::MAX;
-            for k in 0..cl.outer.len() {
-                let (at, a) = cl.outer[k];
-                let st = &cl.outer_states[k * words..(k + 1) * words];
-                let cand = cost + cl.dist[at as usize] as u128 * inner_inc + inc[a.mv().index()];
-                let j = match store.insert(st) {
-                    Ok(j) => {
-                        labels.ensure(j, nt, true);
-                        let h = if bounded {
-                            let h = exp.estimate_next(&cur, hi, st);
-                            if h == UNREACHABLE || exp.dead(st) {
-                                UNREACHABLE
-                            } else {
-                                h
-                            }
+        exp.inner_closure(&split, &cur, &mut cl);
+        if let Err(c) = pacer.tick_with(cl.work, budget, &stats) {
+            finish(&mut stats, &store, &labels, tries_len(&tries, nt));
+            return Ok((Outcome::Cutoff(c), stats));
+        }
+        stats.generated += cl.outer.len() as u64;
+        let mut seg_of = u32::MAX;
+        for k in 0..cl.outer.len() {
+            let (at, a) = cl.outer[k];
+            let st = &cl.outer_states[k * words..(k + 1) * words];
+            let cand = cost + cl.dist[at as usize] as u128 * inner_inc + inc[a.mv().index()];
+            let j = match store.insert(st) {
+                Ok(j) => {
+                    labels.ensure(j, nt);
+                    let h = if bounded {
+                        let h = exp.estimate_next(&cur, hi, st);
+                        if h == UNREACHABLE || exp.dead(st) {
+                            UNREACHABLE
                         } else {
-                            0
-                        };
-                        labels.h[j as usize] = h;
-                        j
+                            h
+                        }
+                    } else {
+                        0
+                    };
+                    labels.h[j as usize] = h;
+                    j
+                }
+                Err(j) => j,
+            };
+            let ju = j as usize;
+            if labels.h[ju] == UNREACHABLE || labels.done[ju] || cand > labels.cost[ju] {
+                continue;
+            }
+            if seg_of != at {
+                seg = cl.segment(at as usize);
+                seg_of = at;
+            }
+            // The candidate's projections: the inner path, then the transition.
+            let mut nodes = [0u32; super::MAX_COMPONENTS + 1];
+            for c in 0..nt {
+                let mut n = labels.node[i * nt + c];
+                if inner_comp[c] {
+                    for &l in &seg {
+                        n = tries.child(c, n, l);
                     }
-                    Err(j) => j,
-                };
-                let ju = j as usize;
-                if labels.h[ju] == UNREACHABLE || labels.done[ju] || cand > labels.cost[ju] {
+                }
+                if table.extends(a, c) {
+                    n = tries.child(c, n, a);
+                }
+                nodes[c] = n;
+            }
+            if cand == labels.cost[ju] {
+                let ord = (0..nt)
+                    .map(|c| tries.cmp(c, nodes[c], labels.node[ju * nt + c]))
+                    .find(|o| *o != Ordering::Equal)
+                    .unwrap_or(Ordering::Equal);
+                if ord != Ordering::Less {
                     continue;
                 }
-                if seg_of != at {
-                    seg = cl.segment(at as usize);
-                    seg_of = at;
-                }
-                // The candidate's projections: the inner path, then the transition.
-                let mut nodes = [0u32; super::MAX_COMPONENTS + 1];
-                for c in 0..nt {
-                    let mut n = labels.node[i * nt + c];
-                    if inner_comp[c] {
-                        for &l in &seg {
-                            n = tries.child(c, n, l);
-                        }
-                    }
-                    if table.extends(a, c) {
-                        n = tries.child(c, n, a);
-                    }
-                    nodes[c] = n;
-                }
-                if cand == labels.cost[ju] {
-                    let ord = (0..nt)
-                        .map(|c| tries.cmp(c, nodes[c], labels.node[ju * nt + c]))
-                        .find(|o| *o != Ordering::Equal)
-                        .unwrap_or(Ordering::Equal);
-                    if ord != Ordering::Less {
-                        continue;
-                    }
-                } else {
-                    heap.push(Reverse((cand + ((labels.h[ju] as u128) << shift), cand, j)));
-                }
-                labels.cost[ju] = cand;
-                labels.parent[ju] = id;
-                labels.portal[ju] = cl.words[at as usize];
-                labels.action[ju] = a;
-                labels.node[ju * nt..ju * nt + nt].copy_from_slice(&nodes[..nt]);
+            } else {
+                heap.push(Reverse((cand + ((labels.h[ju] as u128) << shift), cand, j)));
             }
+            labels.cost[ju] = cand;
+            labels.parent[ju] = id;
+            labels.portal[ju] = cl.words[at as usize];
+            labels.action[ju] = a;
+            labels.node[ju * nt..ju * nt + nt].copy_from_slice(&nodes[..nt]);
         }
         stats.peak_frontier = stats.peak_frontier.max(heap.len() as u64);
         if let Some(m) = budget.max_states {
