@@ -44,6 +44,7 @@ pub mod level;
 pub mod lints;
 mod program;
 mod store;
+pub mod whynot;
 
 pub use crate::compile::Action;
 pub use describe::{

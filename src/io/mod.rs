@@ -5,5 +5,6 @@ pub mod grid;
 pub mod judge;
 pub mod render;
 pub mod source;
+pub mod view;
 
 pub use source::{read_source, SourceError};
