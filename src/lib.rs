@@ -14,6 +14,7 @@ pub mod fast;
 pub mod io;
 pub mod puzzle;
 pub mod search;
+pub mod serve;
 pub mod solver;
 pub mod syntax;
 

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use clap::{Parser, Subcommand};
 
 use puz::engine::compound::counted_cost;
-use puz::engine::{cell_text, CellPos, MoveDescription, MoveTarget};
+use puz::engine::{cell_text, MoveDescription};
+use puz::io::answer::{counted_json, move_json};
 use puz::io::judge::{run_judge, JudgeError, JudgeOptions};
 use puz::io::read_source;
 use puz::io::render::{file_symbols, inline_symbols, render, render_as};
@@ -159,6 +160,7 @@ impl SearchArgs {
             max_bytes: self.limits.max_memory.map(|m| m << 20),
             max_depth: None,
             progress: progress_bar(),
+            cancel: None,
         }
     }
 }
@@ -324,6 +326,32 @@ enum Command {
         #[command(flatten)]
         search: SearchArgs,
     },
+    /// Serve the browser playground: edit rules with live diagnostics, play levels, watch
+    /// the solver. Serves only the .puz files inside PATH (a directory, or one file).
+    Serve {
+        /// The directory of .puz files (or one .puz file) to serve.
+        #[arg(default_value = ".")]
+        path: String,
+        /// The port; 0 picks a free one (the line printed on start says which).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// The address to listen on. Anything but loopback lets other machines in: the
+        /// server warns, and anyone who can reach it can read and write the served files.
+        #[arg(long, default_value = "127.0.0.1")]
+        listen: std::net::IpAddr,
+        /// Searches (solve, analyze, test) running at once; more are refused.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
+        max_jobs: u64,
+        /// The most seconds one search may take.
+        #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
+        max_timeout: u64,
+        /// The most states one search may store.
+        #[arg(long, default_value_t = 50_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+        max_states: u64,
+        /// Searches stop when the server's memory passes this many MiB.
+        #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..))]
+        max_memory: u64,
+    },
 }
 
 /// Appends a formatted line to an output buffer.
@@ -440,6 +468,43 @@ fn run(cli: Cli) -> Result<(), u8> {
             ..
         } => all_cmd(&file, json, &search, metric.as_deref()),
         Command::Test { files, search } => test_cmd(&files, &search),
+        Command::Serve {
+            path,
+            port,
+            listen,
+            max_jobs,
+            max_timeout,
+            max_states,
+            max_memory,
+        } => {
+            if !listen.is_loopback() {
+                say!(
+                    "warning: listening on {listen}, not loopback: anyone who can reach this \
+                     machine can read and write the .puz files in {path} and run searches"
+                );
+            }
+            let defaults = puz::serve::Caps::default();
+            let caps = puz::serve::Caps {
+                max_timeout: Duration::from_secs(max_timeout),
+                default_timeout: defaults
+                    .default_timeout
+                    .min(Duration::from_secs(max_timeout)),
+                max_states: max_states as usize,
+                default_states: defaults.default_states.min(max_states as usize),
+                max_memory_mb: max_memory,
+            };
+            let opts = puz::serve::ServeOptions {
+                path: path.into(),
+                listen,
+                port,
+                max_jobs: max_jobs as usize,
+                caps,
+            };
+            puz::serve::run(opts).map_err(|e| {
+                output::report(&e);
+                exit::INPUT
+            })
+        }
         Command::Solve {
             file,
             level_file,
@@ -716,6 +781,7 @@ fn graph_cmd(
         max_bytes: limits.max_memory.map(|m| m << 20),
         max_depth: None,
         progress: None,
+        cancel: None,
     };
     // Time counts from the start of the command: loading, setup, building, the rest.
     let stats = |graph: Option<(usize, usize)>| {
@@ -1161,68 +1227,6 @@ fn counted_line(steps: &[MoveDescription]) -> String {
         },
         _ => format!("{} {letters}", first.line()),
     }
-}
-
-/// One counted move as JSON: `move`, `piece`, `from`, `to` (its anchor before the first
-/// unit step and after the last), `letters`, and `steps`, the unit moves as
-/// [`move_json`] gives them.
-fn counted_json(steps: &[MoveDescription]) -> serde_json::Value {
-    use serde_json::{json, Value};
-    let pos = |c: Option<CellPos>| c.map_or(Value::Null, |(r, c)| json!([r, c]));
-    let first = steps.first().and_then(|d| d.main());
-    let last = steps.last().and_then(|d| d.main());
-    json!({
-        "move": steps.first().map(|d| d.mv.as_str()),
-        "piece": first.map(|p| p.name.as_str()),
-        "from": pos(first.and_then(|p| p.from)),
-        "to": pos(last.and_then(|p| p.to)),
-        "letters": steps.iter().map(|d| d.letter.as_str()).collect::<String>(),
-        "steps": steps.iter().map(move_json).collect::<Vec<_>>(),
-    })
-}
-
-/// One move of an answer as JSON: `move`, `piece`, `from`, `to`, `dir` or `cell`,
-/// `letter`; `others` lists further pieces the move changed, `tiles` and `counters` what
-/// else changed.
-fn move_json(d: &MoveDescription) -> serde_json::Value {
-    use serde_json::{json, Value};
-    let pos = |c: Option<CellPos>| c.map_or(Value::Null, |(r, c)| json!([r, c]));
-    let main = d.main();
-    let mut v = json!({
-        "move": d.mv,
-        "piece": main.map(|p| p.name.as_str()),
-        "from": pos(main.and_then(|p| p.from)),
-        "to": pos(main.and_then(|p| p.to)),
-    });
-    match &d.target {
-        MoveTarget::Dir(name) => v["dir"] = json!(name),
-        MoveTarget::Cell(c) => v["cell"] = pos(Some(*c)),
-    }
-    v["letter"] = json!(d.letter);
-    if d.moved.len() > 1 {
-        v["others"] = d.moved[1..]
-            .iter()
-            .map(|p| json!({"piece": p.name, "from": pos(p.from), "to": pos(p.to)}))
-            .collect::<Vec<_>>()
-            .into();
-    }
-    if !d.tiles.is_empty() {
-        v["tiles"] = d
-            .tiles
-            .iter()
-            .map(|t| json!({"cell": pos(Some(t.cell)), "from": t.from, "to": t.to}))
-            .collect::<Vec<_>>()
-            .into();
-    }
-    if !d.counters.is_empty() {
-        v["counters"] = d
-            .counters
-            .iter()
-            .map(|c| json!({"name": c.name, "from": c.from, "to": c.to}))
-            .collect::<Vec<_>>()
-            .into();
-    }
-    v
 }
 
 /// Loads a file's rules for `--all` and `puz test`, leaving each level to be checked

@@ -25,6 +25,9 @@ pub struct Budget {
     pub max_depth: Option<u32>,
     /// Told of progress every few thousand expansions.
     pub progress: Option<Progress>,
+    /// Stop as soon as this flag is set (checked with the deadline): a search someone
+    /// called off, such as a playground user pressing Cancel.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl std::fmt::Debug for Budget {
@@ -34,6 +37,7 @@ impl std::fmt::Debug for Budget {
             .field("deadline", &self.deadline)
             .field("max_bytes", &self.max_bytes)
             .field("max_depth", &self.max_depth)
+            .field("cancel", &self.cancelled())
             .finish()
     }
 }
@@ -50,10 +54,29 @@ impl Budget {
         self.over()
     }
 
-    /// The time and memory checks alone, for phases that report no progress.
-    fn over(&self) -> Option<Cutoff> {
+    /// The cancel flag is set.
+    pub fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// The deadline passed or the search was called off: the cheap checks.
+    #[inline]
+    fn late(&self) -> Option<Cutoff> {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             return Some(Cutoff::Time);
+        }
+        if self.cancelled() {
+            return Some(Cutoff::Cancelled);
+        }
+        None
+    }
+
+    /// The time and memory checks alone, for phases that report no progress.
+    fn over(&self) -> Option<Cutoff> {
+        if let Some(c) = self.late() {
+            return Some(c);
         }
         if let Some(max) = self.max_bytes {
             if resident_bytes().is_some_and(|b| b > max) {
@@ -114,10 +137,8 @@ impl Pacer {
                 Some(stats) => budget.check(stats),
                 None => budget.over(),
             }
-        } else if budget.deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(Cutoff::Time)
         } else {
-            None
+            budget.late()
         };
         over.map_or(Ok(()), Err)
     }
@@ -169,6 +190,8 @@ pub enum Cutoff {
     Time,
     /// Resident memory passed this many bytes.
     Memory(u64),
+    /// The search was called off ([`Budget::cancel`]).
+    Cancelled,
 }
 
 impl std::fmt::Display for Cutoff {
@@ -177,6 +200,7 @@ impl std::fmt::Display for Cutoff {
             Cutoff::States(n) => write!(f, "the state limit of {n} states was reached"),
             Cutoff::Time => write!(f, "the time limit was reached"),
             Cutoff::Memory(b) => write!(f, "the memory limit of {} MiB was reached", b >> 20),
+            Cutoff::Cancelled => write!(f, "the search was cancelled"),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Stage 7: reading `.puz` files, levels and judge inputs; printing boards and answers.
 
+pub mod answer;
 pub mod graph;
 pub mod grid;
 pub mod judge;

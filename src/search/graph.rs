@@ -228,6 +228,13 @@ pub struct Analysis {
 }
 
 impl StateGraph {
+    /// For each node, whether no goal can be reached from it (the playground colours the
+    /// dead nodes of a small graph).
+    pub fn dead_nodes(&self, budget: &Budget) -> Result<Vec<bool>, Cutoff> {
+        let (_, into) = Adjacency::both(&self.graph);
+        Ok(self.live(&into, budget)?.into_iter().map(|l| !l).collect())
+    }
+
     /// Computes the [`Analysis`], checking the budget's deadline and memory limit as it
     /// goes.
     pub fn analyze(&self, budget: &Budget) -> Result<Analysis, Cutoff> {

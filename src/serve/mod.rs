@@ -1,0 +1,250 @@
+//! `puz serve`: the browser playground. A local web server that serves one page (built
+//! into the binary) and a small JSON API over the library: live diagnostics for a rule
+//! file, a level's board, playing moves, and solve/analyze/test jobs that run off the
+//! request threads under budgets, stream their progress as server-sent events and can be
+//! cancelled.
+//!
+//! # Safety of a local server
+//! - It binds loopback unless told otherwise (the CLI warns when it is).
+//! - It reads and writes only `.puz` files inside the served directory ([`files`]).
+//! - Request bodies are capped ([`MAX_BODY`]); every search runs under the server's caps
+//!   on states, time and memory ([`Caps`]); at most [`ServeOptions::max_jobs`] run at once.
+//! - Every request's work runs on a blocking thread, so a panic in the library becomes a
+//!   500 JSON error, never a dead server; malformed requests get 4xx JSON errors.
+
+mod api;
+mod board_api;
+pub mod files;
+mod jobs;
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+pub use api::{diagnostics_json, LineIndex};
+pub use jobs::Jobs;
+
+/// Request bodies larger than this are refused with 413.
+pub const MAX_BODY: usize = 1 << 20;
+
+/// The server's limits on every search a page asks for.
+#[derive(Clone, Copy, Debug)]
+pub struct Caps {
+    /// The most time one job may take.
+    pub max_timeout: Duration,
+    /// The time a job gets when the request names none.
+    pub default_timeout: Duration,
+    /// The most states one job may store.
+    pub max_states: usize,
+    /// The states a job may store when the request names no limit.
+    pub default_states: usize,
+    /// The most resident memory (MiB) the process may reach while a job runs.
+    pub max_memory_mb: u64,
+}
+
+impl Default for Caps {
+    fn default() -> Caps {
+        Caps {
+            max_timeout: Duration::from_secs(120),
+            default_timeout: Duration::from_secs(10),
+            max_states: 50_000_000,
+            default_states: 5_000_000,
+            max_memory_mb: 4096,
+        }
+    }
+}
+
+/// How `puz serve` was started.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// The directory (or single `.puz` file) served.
+    pub path: PathBuf,
+    /// The address to listen on.
+    pub listen: IpAddr,
+    /// The port; 0 picks a free one.
+    pub port: u16,
+    /// Jobs (solve, analyze, test) running at once; more are refused with 429.
+    pub max_jobs: usize,
+    /// Limits on each job.
+    pub caps: Caps,
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum ServeError {
+    /// The path to serve does not exist or cannot be read.
+    #[error("cannot serve {path}: {source}")]
+    #[diagnostic(
+        code(puz::serve::path),
+        help("give a directory of .puz files or one .puz file")
+    )]
+    Path {
+        /// The path given.
+        path: String,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// The address cannot be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    #[diagnostic(
+        code(puz::serve::bind),
+        help("another program may use the port; pick another with --port, or --port 0 for any free one")
+    )]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// The async runtime or the server failed.
+    #[error("the server failed: {0}")]
+    #[diagnostic(code(puz::serve::io))]
+    Io(#[from] std::io::Error),
+}
+
+/// What every handler shares.
+pub struct AppState {
+    files: files::Files,
+    jobs: Jobs,
+    caps: Caps,
+    /// Accept requests naming any host (the server listens beyond loopback).
+    any_host: bool,
+}
+
+impl AppState {
+    /// The state of a server on `path`.
+    /// `any_host`: accept requests whatever host they name (a server listening beyond
+    /// loopback); otherwise only loopback names are served.
+    pub fn new(
+        path: &std::path::Path,
+        max_jobs: usize,
+        caps: Caps,
+        any_host: bool,
+    ) -> Result<AppState, ServeError> {
+        let files = files::Files::new(path).map_err(|source| ServeError::Path {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Ok(AppState {
+            files,
+            jobs: Jobs::new(max_jobs),
+            caps,
+            any_host,
+        })
+    }
+}
+
+/// The page and the API, ready to serve (tests call it without a socket).
+pub fn router(state: Arc<AppState>) -> axum::Router {
+    api::routes(state)
+}
+
+/// Runs the server until interrupted: prints `puz serve: listening on URL` on stdout once
+/// bound (with port 0, the port chosen), then serves.
+pub fn run(opts: ServeOptions) -> Result<(), ServeError> {
+    let state = Arc::new(AppState::new(
+        &opts.path,
+        opts.max_jobs,
+        opts.caps,
+        !opts.listen.is_loopback(),
+    )?);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    rt.block_on(async move {
+        let addr = SocketAddr::new(opts.listen, opts.port);
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|source| ServeError::Bind { addr, source })?;
+        let local = listener.local_addr()?;
+        let host = match local.ip() {
+            IpAddr::V6(ip) => format!("[{ip}]"),
+            IpAddr::V4(ip) => ip.to_string(),
+        };
+        {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            // Tests and scripts read the port from this line.
+            writeln!(
+                out,
+                "puz serve: listening on http://{host}:{}/",
+                local.port()
+            )?;
+            out.flush()?;
+        }
+        axum::serve(listener, router(state))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await?;
+        Ok(())
+    })
+}
+
+/// An API error: a status and a JSON body `{"error":{"code","message",...}}`.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+    extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            extra: Default::default(),
+        }
+    }
+    /// 400: the request is malformed.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
+    }
+    /// 404.
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+    /// 403: outside the served directory.
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
+    }
+    /// 413.
+    pub fn too_large(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", message)
+    }
+    /// 429: too many jobs running.
+    pub fn busy(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::TOO_MANY_REQUESTS, "busy", message)
+    }
+    /// 422 with a code of the caller's (`level`, `history`).
+    pub fn unprocessable(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
+    }
+    /// 500: the library failed (a bug).
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+    }
+    /// Adds a field beside `code` and `message`.
+    pub fn with(mut self, key: &str, value: serde_json::Value) -> ApiError {
+        self.extra.insert(key.to_string(), value);
+        self
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut body = self.extra;
+        body.insert("code".into(), self.code.into());
+        body.insert("message".into(), self.message.into());
+        let v = serde_json::json!({ "error": body });
+        (self.status, axum::Json(v)).into_response()
+    }
+}
