@@ -19,6 +19,10 @@ use crate::Puzzle;
 /// Answers animate at most this many unit steps; longer ones come without frames.
 pub const MAX_FRAMES: usize = 2000;
 
+/// Nor do answers whose frames would hold more than this many cells in all (a long walk
+/// across a large board would make a response of hundreds of megabytes).
+pub const MAX_FRAME_CELLS: usize = 4_000_000;
+
 /// Graphs of at most this many states come with their nodes and edges.
 pub const MAX_GRAPH_NODES: usize = 400;
 
@@ -192,7 +196,9 @@ pub(super) fn solve_job(
                 v["metric"] = c.metric.clone().into();
                 v["unit_steps"] = path.actions.len().into();
             }
-            let omit = path.states.len() > MAX_FRAMES + 1;
+            let cells = exp.level.board.rows * exp.level.board.cols;
+            let omit = path.states.len() > MAX_FRAMES + 1
+                || path.states.len().saturating_mul(cells) > MAX_FRAME_CELLS;
             v["frames_omitted"] = omit.into();
             v["frames"] = if omit {
                 Value::Array(vec![])

@@ -141,13 +141,14 @@ impl Jobs {
             seq,
         });
         budget.cancel = Some(cancel);
-        let last = Mutex::new(Instant::now() - PROGRESS_EVERY);
+        let started = Instant::now();
+        let last = Mutex::new(started - PROGRESS_EVERY);
         let reporter = job.clone();
         budget.progress = Some(Arc::new(move |s: &Stats| {
             let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
             if last.elapsed() >= PROGRESS_EVERY {
                 *last = Instant::now();
-                let p = progress_json(s);
+                let p = progress_json(s, started);
                 reporter.status.send_modify(|st| st.progress = Some(p));
             }
         }));
@@ -200,12 +201,13 @@ fn evict(map: &mut HashMap<String, Arc<Job>>) {
     }
 }
 
-/// A search's counters as the event stream sends them.
-pub fn progress_json(s: &Stats) -> Value {
+/// A search's counters as the event stream sends them; `elapsed` counts from the job's
+/// start. (Searches count `stored` when they end, so it may lag while they run.)
+pub fn progress_json(s: &Stats, started: Instant) -> Value {
     json!({
         "expanded": s.expanded,
         "generated": s.generated,
         "stored": s.stored,
-        "elapsed": s.elapsed.as_secs_f64(),
+        "elapsed": started.elapsed().as_secs_f64(),
     })
 }
