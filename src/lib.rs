@@ -12,6 +12,7 @@ pub mod diagnostics;
 pub mod engine;
 pub mod fast;
 pub mod io;
+pub mod play;
 pub mod puzzle;
 pub mod search;
 pub mod serve;

@@ -149,16 +149,22 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
                     })
                     .collect()
             }
-            ItemKind::Limit(v) => m.limit = Some(v.value as u32),
-            ItemKind::Forbid(f) => m.forbids.push(Forbid {
-                piece: c.piece(&f.piece.piece.text),
-                pose: f
-                    .piece
-                    .pose
-                    .as_ref()
-                    .map(|p| c.pose(&f.piece.piece.text, &p.text)),
-                place: c.place(&f.tile.text),
-            }),
+            ItemKind::Limit(v) => {
+                m.limit = Some(v.value as u32);
+                m.spans.limit = Some(item.span.into());
+            }
+            ItemKind::Forbid(f) => {
+                m.spans.forbids.push(item.span.into());
+                m.forbids.push(Forbid {
+                    piece: c.piece(&f.piece.piece.text),
+                    pose: f
+                        .piece
+                        .pose
+                        .as_ref()
+                        .map(|p| c.pose(&f.piece.piece.text, &p.text)),
+                    place: c.place(&f.tile.text),
+                })
+            }
             ItemKind::Goal(g) => {
                 let mut scope = Scope::default();
                 let conjuncts = match &g.cond {

@@ -130,6 +130,10 @@ pub(crate) struct Spans {
     pub(crate) goal: Vec<SourceSpan>,
     /// Per entry of `goal_rest`: its condition.
     pub(crate) goal_rest: Vec<SourceSpan>,
+    /// Per entry of `forbids`: the whole `forbid` declaration.
+    pub(crate) forbids: Vec<SourceSpan>,
+    /// The `limit` declaration, when there is one.
+    pub(crate) limit: Option<SourceSpan>,
 }
 
 /// Facts about a model that several stages ask for, computed once by [`Model::learn_facts`].

@@ -4,8 +4,13 @@
 //! Nothing here runs during a search: the explanation re-runs one action's program op by
 //! op on demand, beside the interpreter, so the successor loop stays as it is.
 
+use std::sync::Arc;
+
+use crate::compile::{Action, AssignOp, Place, SlideEvent, Subject};
+
 use super::expander::Expander;
-use super::layout::ABSENT;
+use super::layout::{ABSENT, NONE, OFF};
+use super::program::{Actions, Delta, KOp};
 
 /// One piece on the board in some state, decoded from its slot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,6 +66,24 @@ impl Expander<'_> {
         out
     }
 
+    /// The start state of the level.
+    pub fn start_state(&self) -> Vec<u32> {
+        self.start()
+    }
+
+    /// Every successor of `s` as (action, state), in action order: what a search
+    /// expands, for callers outside the engine (play, tests).
+    pub fn successor_list(&mut self, s: &[u32]) -> Vec<(Action, Vec<u32>)> {
+        if s.len() != self.words {
+            return vec![];
+        }
+        let mut out = super::Successors::default();
+        self.successors(s, &mut out);
+        (0..out.len())
+            .map(|i| (out.actions[i], out.state(i, self.words).to_vec()))
+            .collect()
+    }
+
     /// The value of every counter in `s`, in declaration order.
     pub fn counters_in(&self, s: &[u32]) -> Vec<u32> {
         (0..self.model.counters.len())
@@ -77,5 +100,733 @@ impl Expander<'_> {
                 None => self.level.board.tiles[cell as usize].0,
             })
             .collect()
+    }
+}
+
+/// Why an action is not a move in some state: one sentence for people, and what in the
+/// rules stopped it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WhyNot {
+    /// `push e: \`box\` at (2,3) would be on \`wall\` at (2,4), which \`forbid box on
+    /// wall\` rules out`.
+    pub why: String,
+    /// The byte range in the `.puz` source of the statement or rule that stopped it.
+    pub span: Option<(usize, usize)>,
+    /// How far the move got: statements run before it stopped, one more when every
+    /// statement ran and the result broke a rule (`usize::MAX` for [`IS_A_MOVE`]). Of several refusals of one wish, the
+    /// one that got farthest is the one to tell.
+    pub progress: usize,
+}
+
+/// What stopped a traced run: the sentence and what to blame.
+struct Stop {
+    why: String,
+    blame: Blame,
+}
+
+/// What in the rules stopped a move.
+#[derive(Clone, Copy)]
+enum Blame {
+    /// The statement of the move at this index ([`crate::compile::walk_ops`] order).
+    Op(usize),
+    /// The `forbid` rule at this index.
+    Forbid(usize),
+    /// Nothing in particular.
+    Nothing,
+}
+
+/// What [`Expander::why_not`] says of an action that is a move after all.
+pub const IS_A_MOVE: &str = "it is a move here";
+
+/// At most this many choices of copies are traced for one action.
+const MAX_CHOICES: usize = 256;
+
+/// Statements in `ops`, nested ones included, as [`crate::compile::walk_ops`] counts.
+fn count_ops(ops: &[KOp]) -> usize {
+    ops.iter()
+        .map(|op| match op {
+            KOp::If { then, els, .. } => 1 + count_ops(then) + count_ops(els),
+            KOp::ForCells { body, .. } => 1 + count_ops(body),
+            _ => 1,
+        })
+        .sum()
+}
+
+impl Expander<'_> {
+    /// Why `action` gives no successor of `s`: its program is run again statement by
+    /// statement, then the checks every move ends with (forbids, overlaps, no change).
+    /// When the move acts on a kind with several copies, each copy is tried (only the
+    /// one covering `piece_at`, when that cell holds one) and the copy that got farthest
+    /// is told. Slow, and never run by a search.
+    pub fn why_not(&mut self, s: &[u32], action: Action, piece_at: Option<(i64, i64)>) -> WhyNot {
+        let model = self.model;
+        let mi = action.mv().index();
+        let nothing = |why: String| WhyNot {
+            why,
+            span: None,
+            progress: 0,
+        };
+        if mi >= model.moves.len() || s.len() != self.words {
+            return nothing("no such move".to_string());
+        }
+        let label = format!("{} {}", model.moves[mi].name, self.target_text(action));
+        let runs = Arc::clone(&self.prog.runs);
+        let ops = &runs.moves[mi];
+        let (d, param) = match &runs.actions[mi] {
+            Actions::Cells => {
+                let i = action.dir().index();
+                match self.lay.board_cells.get(i) {
+                    Some(&p) => (0, Some(p as usize)),
+                    None => return nothing(format!("{label}: the cell is not on the board")),
+                }
+            }
+            Actions::Dirs(ds) => {
+                let d = action.dir().index();
+                if !ds.contains(&d) {
+                    return nothing(format!(
+                        "{label}: `{}` is not played in that direction",
+                        model.moves[mi].name
+                    ));
+                }
+                (d, None)
+            }
+        };
+        // The free kinds with several copies: the run is tried once per choice of copies.
+        let free: Vec<usize> = runs.free_kinds[mi]
+            .iter()
+            .map(|&k| k as usize)
+            .filter(|&k| self.lay.slots[k].count > 1)
+            .collect();
+        let target = piece_at.and_then(|cell| {
+            self.pieces_in(s)
+                .into_iter()
+                .find(|p| p.cells.contains(&cell))
+                .map(|p| p.slot)
+        });
+        let mut options: Vec<Vec<usize>> = vec![];
+        for &k in &free {
+            let sl = &self.lay.slots[k];
+            let present: Vec<usize> = (sl.start..sl.start + sl.count)
+                .filter(|&slot| s[slot] != ABSENT)
+                .collect();
+            match target.filter(|t| present.contains(t)) {
+                Some(t) => options.push(vec![t]),
+                None => options.push(present),
+            }
+        }
+        if let Some(i) = options.iter().position(Vec::is_empty) {
+            return WhyNot {
+                why: format!(
+                    "{label}: there is no `{}` on the board",
+                    model.pieces[free[i]].name
+                ),
+                span: None,
+                progress: 0,
+            };
+        }
+        let mut best: Option<WhyNot> = None;
+        let mut pick = vec![0usize; options.len()];
+        for _ in 0..MAX_CHOICES {
+            let combo: Vec<usize> = pick.iter().zip(&options).map(|(&i, o)| o[i]).collect();
+            let (stop, progress) = self.trace(s, ops, d, param, &free, &combo);
+            let span = match stop.blame {
+                Blame::Op(i) => model.spans.ops.get(mi).and_then(|v| v.get(i)).copied(),
+                Blame::Forbid(i) => model.spans.forbids.get(i).copied(),
+                Blame::Nothing => None,
+            };
+            let w = WhyNot {
+                why: format!("{label}: {}", stop.why),
+                span: span.map(|sp| (sp.offset(), sp.offset() + sp.len())),
+                progress,
+            };
+            if best.as_ref().is_none_or(|b| w.progress > b.progress) {
+                best = Some(w);
+            }
+            // The next choice, like an odometer.
+            let mut i = 0;
+            while i < pick.len() {
+                pick[i] += 1;
+                if pick[i] < options[i].len() {
+                    break;
+                }
+                pick[i] = 0;
+                i += 1;
+            }
+            if i == pick.len() {
+                break;
+            }
+        }
+        match (best, target) {
+            // A move of another piece: the one asked for is not what it moves.
+            (Some(b), Some(t)) if b.why.ends_with(IS_A_MOVE) => nothing(format!(
+                "{label}: it does not move {}",
+                self.piece_text(s, t)
+            )),
+            (b, _) => b.unwrap_or_else(|| nothing(format!("{label}: {IS_A_MOVE}"))),
+        }
+    }
+
+    /// `n`, or `(2,3)` for a per-cell action.
+    fn target_text(&self, action: Action) -> String {
+        let model = self.model;
+        if model.per_cell(action.mv()) {
+            let cols = self.level.board.cols.max(1);
+            let k = action.dir().index();
+            return format!("({},{})", k / cols, k % cols);
+        }
+        model
+            .dirs
+            .get(action.dir().index())
+            .map_or_else(|| "?".to_string(), |d| d.name.clone())
+    }
+
+    /// Runs one choice of a move's program on `s` statement by statement: where it
+    /// stopped, and how far it got.
+    fn trace(
+        &mut self,
+        s: &[u32],
+        ops: &[KOp],
+        d: usize,
+        param: Option<usize>,
+        free: &[usize],
+        combo: &[usize],
+    ) -> (Stop, usize) {
+        self.sc.cur.copy_from_slice(s);
+        for &k in &self.lay.multi_kinds {
+            self.sc.bound[k] = NONE;
+        }
+        for (&k, &slot) in free.iter().zip(combo) {
+            self.sc.bound[k] = slot as u32;
+        }
+        let kinds = self.model.pieces.len();
+        for b in self.sc.bound.iter_mut().skip(kinds) {
+            *b = NONE;
+        }
+        self.sc.loops.clear();
+        if let Some(p) = param {
+            self.sc.param = p;
+        }
+        let mut last = vec![None; self.lay.slot_kind.len()];
+        let mut idx = 0;
+        let mut progress = 0;
+        if let Err(stop) = self.trace_ops(ops, d, &mut idx, &mut progress, &mut last) {
+            return (stop, progress);
+        }
+        let progress = progress + 1;
+        let cur = self.sc.cur.clone();
+        for slot in 0..self.lay.slot_kind.len() {
+            if cur[slot] == s[slot] || cur[slot] == ABSENT {
+                continue;
+            }
+            let blame = last[slot].map_or(Blame::Nothing, Blame::Op);
+            if let Some(stop) = self.place_broken(s, &cur, slot, blame) {
+                return (stop, progress);
+            }
+            if let Some(other) = self.overlapping(&cur, slot) {
+                let why = format!(
+                    "{} would overlap {}",
+                    self.piece_text(s, slot),
+                    self.piece_text(&cur, other)
+                );
+                return (Stop { why, blame }, progress);
+            }
+        }
+        let mut sorted = cur;
+        for &k in &self.lay.multi_kinds {
+            let sl = &self.lay.slots[k];
+            if self.model.pieces[k].anonymous {
+                sorted[sl.start..sl.start + sl.count].sort_unstable();
+            }
+        }
+        if sorted == s {
+            let why = "it would change nothing".to_string();
+            (
+                Stop {
+                    why,
+                    blame: Blame::Nothing,
+                },
+                progress,
+            )
+        } else {
+            // Only asked of actions that are not moves: the tracer and the interpreter
+            // disagree if this is ever told (the tests look for it).
+            let why = IS_A_MOVE.to_string();
+            (
+                Stop {
+                    why,
+                    blame: Blame::Nothing,
+                },
+                usize::MAX,
+            )
+        }
+    }
+
+    /// Runs `ops` on the scratch state, numbering statements from `idx` and counting the
+    /// ones that ran in `progress`; `last` records, per slot, the statement that last
+    /// changed it.
+    fn trace_ops(
+        &mut self,
+        ops: &[KOp],
+        d: usize,
+        idx: &mut usize,
+        progress: &mut usize,
+        last: &mut [Option<usize>],
+    ) -> Result<(), Stop> {
+        for op in ops {
+            let at = *idx;
+            *idx += 1;
+            match op {
+                KOp::If { cond, then, els } => {
+                    *progress += 1;
+                    if self.eval(cond, d, true) {
+                        self.trace_ops(then, d, idx, progress, last)?;
+                        *idx += count_ops(els);
+                    } else {
+                        *idx += count_ops(then);
+                        self.trace_ops(els, d, idx, progress, last)?;
+                    }
+                }
+                KOp::ForCells { var, body } => {
+                    let slot = self.present(*var).ok_or_else(|| Stop {
+                        why: format!("there is no `{}` to visit", self.var_name(*var)),
+                        blame: Blame::Op(at),
+                    })?;
+                    *progress += 1;
+                    let k = self.lay.slot_kind[slot] as usize;
+                    let (a, pose) = self.lay.anchor(&self.sc.cur, slot);
+                    let cells: Vec<usize> = self.lay.foot[k][pose]
+                        .iter()
+                        .map(|&dl| (a as isize + dl) as usize)
+                        .collect();
+                    let start = *idx;
+                    for p in cells {
+                        self.sc.loops.push(p);
+                        let mut j = start;
+                        let r = self.trace_ops(body, d, &mut j, progress, last);
+                        self.sc.loops.pop();
+                        r?;
+                    }
+                    *idx = start + count_ops(body);
+                }
+                _ => {
+                    let before = self.sc.cur.clone();
+                    if self.op(op, d) {
+                        *progress += 1;
+                        for (slot, l) in last.iter_mut().enumerate() {
+                            if self.sc.cur[slot] != before[slot] {
+                                *l = Some(at);
+                            }
+                        }
+                    } else {
+                        self.sc.cur.copy_from_slice(&before);
+                        return Err(self.explain_op(op, d, at, last));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The slot bound to piece variable `var`, when that copy is on the board.
+    fn present(&self, var: usize) -> Option<usize> {
+        self.bound_slot(var)
+            .filter(|&slot| self.sc.cur.get(slot).is_some_and(|&w| w != ABSENT))
+    }
+
+    /// The kind name of a piece variable (a kind or an alias).
+    fn var_name(&self, var: usize) -> String {
+        let model = self.model;
+        let k = if var < model.pieces.len() {
+            Some(var)
+        } else {
+            self.bound_slot(var)
+                .map(|slot| self.lay.slot_kind[slot] as usize)
+        };
+        k.and_then(|k| model.pieces.get(k))
+            .map_or_else(|| "piece".to_string(), |p| p.name.clone())
+    }
+
+    /// `` `block` at (1,3) ``, with the pose when the kind has several.
+    fn piece_text(&self, s: &[u32], slot: usize) -> String {
+        let k = self.lay.slot_kind[slot] as usize;
+        let kind = &self.model.pieces[k];
+        if s[slot] == ABSENT {
+            return format!("`{}`", kind.name);
+        }
+        let (a, pose) = self.lay.anchor(s, slot);
+        let (r, c) = self.board_pos(a);
+        match kind.poses.get(pose).filter(|_| kind.poses.len() > 1) {
+            Some(p) => format!("`{}` ({}) at ({r},{c})", kind.name, p.name),
+            None => format!("`{}` at ({r},{c})", kind.name),
+        }
+    }
+
+    /// The name of what a test looks for.
+    fn subject_text(&self, subject: Subject) -> String {
+        let model = self.model;
+        match subject {
+            Subject::Piece(k) => format!("`{}`", model.pieces[k.index()].name),
+            Subject::Tile(t) => format!("`{}`", model.tiles[t.index()].name),
+            Subject::Mark(m) => format!("`{}`", model.marks[m.index()].name),
+        }
+    }
+
+    /// The (row, column) step of `delta` in direction `d`.
+    fn delta_rc(&self, delta: Delta, d: usize) -> (i32, i32) {
+        match delta {
+            Delta::Param { mult } => {
+                let (dr, dc) = self.lay.dir_rc.get(d).copied().unwrap_or((0, 0));
+                (dr * mult, dc * mult)
+            }
+            Delta::Fixed(_, rc) => rc,
+        }
+    }
+
+    /// Why statement `op` (number `at`) failed on the scratch state, which holds the
+    /// state before it.
+    fn explain_op(&mut self, op: &KOp, d: usize, at: usize, last: &mut [Option<usize>]) -> Stop {
+        let here = Blame::Op(at);
+        let stop = |why: String| Stop { why, blame: here };
+        let none_of =
+            |e: &Self, var: usize| stop(format!("there is no `{}` on the board", e.var_name(var)));
+        let cur = self.sc.cur.clone();
+        match op {
+            KOp::Test {
+                subject,
+                kind,
+                delta,
+                want,
+            } => {
+                let Some(slot) = self.present(*kind) else {
+                    return none_of(self, *kind);
+                };
+                let (a, _) = self.lay.anchor(&cur, slot);
+                let p = a as isize + delta.map_or(0, |x| self.lay.resolve(x, d));
+                let (r, c) = self.board_pos(p.max(0) as usize);
+                let what = self.subject_text(*subject);
+                let who = self.piece_text(&cur, slot);
+                if *want {
+                    stop(format!(
+                        "{who} needs {what} at ({r},{c}), and there is none"
+                    ))
+                } else {
+                    stop(format!("{who} is blocked by {what} at ({r},{c})"))
+                }
+            }
+            KOp::Shift {
+                var,
+                kind,
+                delta,
+                each,
+            } => {
+                if *each {
+                    let name = &self.model.pieces[*kind].name;
+                    return stop(format!(
+                        "a `{name}` would leave the board going {}",
+                        self.dir_text(*delta, d)
+                    ));
+                }
+                match self.present(*var) {
+                    None => none_of(self, *var),
+                    Some(slot) => {
+                        let (a, _) = self.lay.anchor(&cur, slot);
+                        let to = a as isize + self.lay.resolve(*delta, d);
+                        let (r, c) = self.board_pos(to.max(0) as usize);
+                        stop(format!(
+                            "{} would leave the board going {}: its anchor would be at ({r},{c})",
+                            self.piece_text(&cur, slot),
+                            self.dir_text(*delta, d)
+                        ))
+                    }
+                }
+            }
+            KOp::Swap { var, delta, .. } => match self.present(*var) {
+                None => none_of(self, *var),
+                Some(slot) => stop(format!(
+                    "{} (or the piece it trades places with) would leave the board going {}",
+                    self.piece_text(&cur, slot),
+                    self.dir_text(*delta, d)
+                )),
+            },
+            KOp::Turn { var, table, .. } => match self.present(*var) {
+                None => none_of(self, *var),
+                Some(slot) => {
+                    let (_, pose) = self.lay.anchor(&cur, slot);
+                    let who = self.piece_text(&cur, slot);
+                    let dir = self.model.dirs.get(d).map_or("?", |x| x.name.as_str());
+                    if table
+                        .get(pose * self.lay.dir_delta.len() + d)
+                        .is_none_or(Option::is_none)
+                    {
+                        stop(format!("{who} has no turn toward {dir} in its pose"))
+                    } else {
+                        let (a, _) = self.lay.anchor(&cur, slot);
+                        let v = table[pose * self.lay.dir_delta.len() + d].map_or(0, |e| e.1);
+                        let (r, c) = self.board_pos((a as isize + v).max(0) as usize);
+                        stop(format!(
+                            "{who} would leave the board toward {dir}: its anchor would be at ({r},{c})"
+                        ))
+                    }
+                }
+            },
+            KOp::Slide {
+                var,
+                kind,
+                delta,
+                rules,
+                each,
+            } => {
+                let v = self.lay.resolve(*delta, d);
+                let slots: Vec<usize> = if *each {
+                    let (dr, dc) = self.delta_rc(*delta, d);
+                    let sl = &self.lay.slots[*kind];
+                    let mut slots: Vec<usize> = (sl.start..sl.start + sl.count)
+                        .filter(|&slot| cur[slot] != ABSENT)
+                        .collect();
+                    let key = |slot: usize| {
+                        let (a, _) = self.lay.anchor(&cur, slot);
+                        let (r, c) = self.lay.row_col(a);
+                        -(r as i64 * dr as i64 + c as i64 * dc as i64)
+                    };
+                    slots.sort_by_key(|&slot| key(slot));
+                    slots
+                } else {
+                    match self.present(*var) {
+                        Some(slot) => vec![slot],
+                        None => return none_of(self, *var),
+                    }
+                };
+                for slot in slots {
+                    if let Some(stop) = self.explain_slide(slot, v, rules, at) {
+                        return stop;
+                    }
+                    last[slot] = Some(at);
+                }
+                stop("the slide fails".to_string())
+            }
+            KOp::Check { want, .. } => {
+                if *want {
+                    stop("its `require` condition does not hold".to_string())
+                } else {
+                    stop("its `forbid` condition holds".to_string())
+                }
+            }
+            KOp::Remove { var } => none_of(self, *var),
+            KOp::Create { kind, .. } => {
+                let sl = &self.lay.slots[*kind];
+                let name = &self.model.pieces[*kind].name;
+                if (sl.start..sl.start + sl.count).all(|slot| cur[slot] != ABSENT) {
+                    stop(format!(
+                        "all {} copies `{name}` has room for are on the board",
+                        sl.count
+                    ))
+                } else {
+                    stop(format!("the cell to create `{name}` on is off the board"))
+                }
+            }
+            KOp::Count {
+                word,
+                max,
+                op,
+                value,
+            } => {
+                let c = word - self.lay.counters_at;
+                let name = self
+                    .model
+                    .counters
+                    .get(c)
+                    .map_or("counter", |c| c.name.as_str());
+                let now = cur[*word] as i64;
+                let next = match op {
+                    AssignOp::Add => now.saturating_add(*value),
+                    AssignOp::Sub => now.saturating_sub(*value),
+                    AssignOp::Set => *value,
+                };
+                stop(format!(
+                    "counter `{name}` would go from {now} to {next}, outside 0 to {max}"
+                ))
+            }
+            KOp::Change { .. } | KOp::If { .. } | KOp::ForCells { .. } => {
+                stop("the statement fails".to_string())
+            }
+        }
+    }
+
+    /// The name of the direction a step goes, when it is one.
+    fn dir_text(&self, delta: Delta, d: usize) -> String {
+        let rc = self.delta_rc(delta, d);
+        self.model
+            .dirs
+            .iter()
+            .find(|x| (x.dr, x.dc) == rc)
+            .map_or_else(|| format!("by ({},{})", rc.0, rc.1), |x| x.name.clone())
+    }
+
+    /// Slides `slot` as `Expander::slide` does, on the scratch state; why it fails, or
+    /// `None` when it ends well.
+    fn explain_slide(
+        &mut self,
+        slot: usize,
+        v: isize,
+        rules: &[crate::compile::SlideRule],
+        at: usize,
+    ) -> Option<Stop> {
+        let here = Blame::Op(at);
+        let start = self.sc.cur.clone();
+        let who = self.piece_text(&start, slot);
+        let lost = |what: String| Stop {
+            why: format!("{who} would slide {what}, which its `lose` rule ends"),
+            blame: here,
+        };
+        for _ in 0..self.lay.ptile.len() {
+            let (a, pose) = self.lay.anchor(&self.sc.cur, slot);
+            let next = (a as isize + v) as usize;
+            let off = self.lay.ptile[next] == OFF;
+            let (r, c) = self.board_pos(next);
+            for rule in rules {
+                let fires = match rule.event {
+                    SlideEvent::OffBoard => off,
+                    SlideEvent::BeforeTile(t) => self.lay.tile_at(&self.sc.cur, next) == Some(t),
+                    SlideEvent::BeforePiece(p) => {
+                        !off && self
+                            .lay
+                            .instance_at(&self.sc.cur, p.index(), next)
+                            .is_some()
+                    }
+                    SlideEvent::Into(_) => false,
+                };
+                if !fires {
+                    continue;
+                }
+                if rule.lose {
+                    let what = match rule.event {
+                        SlideEvent::OffBoard => "off the board".to_string(),
+                        SlideEvent::BeforeTile(t) => {
+                            format!("up to `{}` at ({r},{c})", self.model.tiles[t.index()].name)
+                        }
+                        SlideEvent::BeforePiece(p) => {
+                            format!("up to `{}` at ({r},{c})", self.model.pieces[p.index()].name)
+                        }
+                        SlideEvent::Into(_) => String::new(),
+                    };
+                    return Some(lost(what));
+                }
+                if rule.brk && self.lay.pmut[next] != NONE {
+                    self.lay.break_tile(&mut self.sc.cur, next);
+                }
+                if rule.stop {
+                    return None;
+                }
+            }
+            if off {
+                return Some(Stop {
+                    why: format!("{who} would slide off the board at ({r},{c})"),
+                    blame: here,
+                });
+            }
+            self.set_place(slot, next, pose);
+            let cur = self.sc.cur.clone();
+            if let Some(stop) = self.place_broken(&start, &cur, slot, here) {
+                return Some(Stop {
+                    why: format!("sliding, {}", stop.why),
+                    blame: stop.blame,
+                });
+            }
+            if let Some(other) = self.overlapping(&cur, slot) {
+                return Some(Stop {
+                    why: format!("{who} would slide into {}", self.piece_text(&cur, other)),
+                    blame: here,
+                });
+            }
+            for rule in rules {
+                if let SlideEvent::Into(place) = rule.event {
+                    if self.lay.on_place(&cur, next, place) {
+                        if rule.lose {
+                            let name = match place {
+                                Place::Tile(t) => &self.model.tiles[t.index()].name,
+                                Place::Mark(m) => &self.model.marks[m.index()].name,
+                            };
+                            return Some(lost(format!("onto `{name}` at ({r},{c})")));
+                        }
+                        if rule.stop {
+                            return None;
+                        }
+                    }
+                }
+            }
+        }
+        Some(Stop {
+            why: format!("{who} would slide forever"),
+            blame: here,
+        })
+    }
+
+    /// Why the copy in `slot` may not be where it is in `s`: a cell off a board with no
+    /// `outside` (blamed on `moved_by`, the statement that put it there), or a `forbid`
+    /// rule it breaks (blamed on the rule).
+    fn place_broken(&self, was: &[u32], s: &[u32], slot: usize, moved_by: Blame) -> Option<Stop> {
+        let lay = &self.lay;
+        let model = self.model;
+        let k = lay.slot_kind[slot] as usize;
+        let (a, pose) = lay.anchor(s, slot);
+        let who = self.piece_text(was, slot);
+        let kind = &model.pieces[k];
+        let turned = was[slot] == ABSENT || lay.anchor(was, slot).1 != pose;
+        let in_pose = match kind.poses.get(pose) {
+            Some(q) if turned && kind.poses.len() > 1 => format!(" in pose `{}`", q.name),
+            _ => String::new(),
+        };
+        let cells: Vec<usize> = lay.foot[k][pose]
+            .iter()
+            .map(|&dl| (a as isize + dl) as usize)
+            .collect();
+        if model.outside.is_none() {
+            if let Some(&p) = cells.iter().find(|&&p| lay.ptile[p] == OFF) {
+                let (r, c) = self.board_pos(p);
+                return Some(Stop {
+                    why: format!("{who} would reach off the board at ({r},{c}){in_pose}"),
+                    blame: moved_by,
+                });
+            }
+        }
+        for (fi, f) in model.forbids.iter().enumerate() {
+            if f.piece.index() != k || f.pose.is_some_and(|q| q.index() != pose) {
+                continue;
+            }
+            let Some(&p) = cells.iter().find(|&&p| lay.on_place(s, p, f.place)) else {
+                continue;
+            };
+            let (r, c) = self.board_pos(p);
+            let place = match f.place {
+                Place::Tile(t) => &model.tiles[t.index()].name,
+                Place::Mark(m) => &model.marks[m.index()].name,
+            };
+            let rule = match f.pose.and_then(|q| kind.poses.get(q.index())) {
+                Some(q) => format!("forbid {}.{} on {place}", kind.name, q.name),
+                None => format!("forbid {} on {place}", kind.name),
+            };
+            let beyond = if lay.ptile[p] == OFF {
+                " (beyond the board)"
+            } else {
+                ""
+            };
+            return Some(Stop {
+                why: format!(
+                    "{who} would be on `{place}` at ({r},{c}){beyond}{in_pose}, which `{rule}` rules out"
+                ),
+                blame: Blame::Forbid(fi),
+            });
+        }
+        None
+    }
+
+    /// Another copy the copy in `slot` overlaps in `s`.
+    fn overlapping(&self, s: &[u32], slot: usize) -> Option<usize> {
+        let lay = &self.lay;
+        let k = lay.slot_kind[slot] as usize;
+        let (a, pose) = lay.anchor(s, slot);
+        lay.foot[k][pose]
+            .iter()
+            .find_map(|&dl| lay.any_instance_at(s, (a as isize + dl) as usize, slot))
     }
 }
