@@ -605,3 +605,119 @@ async fn hostile_rule_files_get_answers_not_crashes() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_level_is_played_to_the_goal_and_refusals_point_at_the_rule() {
+    let app = app();
+    let text = puzzle("bloxorz.puz");
+    let (status, v) = post(&app, "/api/level", json!({"text": text, "level": 0})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["name"], "sample");
+    assert_eq!(v["moves"][0]["name"], "roll");
+    assert_eq!(v["dirs"].as_array().unwrap().len(), 4);
+    assert_eq!(v["goal"], false);
+    assert_eq!(v["board"]["rows"], 7);
+    assert!(!v["key"].as_array().unwrap().is_empty());
+    let colours = v["palette"]["tiles"].as_array().unwrap();
+    assert_eq!(colours.len(), v["tiles"].as_array().unwrap().len());
+
+    // The solver's answer, played one arrow at a time, reaches the goal.
+    let r = run_job(&app, "/api/solve", json!({"text": text})).await;
+    let mut history: Vec<Value> = vec![];
+    for (k, m) in r["moves"].as_array().unwrap().iter().enumerate() {
+        let (status, p) = post(
+            &app,
+            "/api/play",
+            json!({"text": text, "history": history, "try": {"dir": m["dir"]}}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{p}");
+        assert_eq!(p["played"]["line"], m["line"], "move {k}");
+        assert_eq!(p["moves"], k + 1);
+        assert_eq!(p["board"], r["frames"][k + 1]);
+        history = p["history"].as_array().unwrap().clone();
+        assert_eq!(p["goal"], k + 1 == 10);
+    }
+    assert_eq!(history.len(), 10);
+
+    // From the start, rolling east lies the block on void: refused, naming the rule.
+    let (status, p) = post(
+        &app,
+        "/api/play",
+        json!({"text": text, "try": {"dir": "e"}}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(p["played"].is_null());
+    let b = &p["blocked"];
+    assert!(b["message"].as_str().unwrap().contains("block"), "{b}");
+    let span = b["span"].as_array().unwrap();
+    let slice = utf16_slice(&text, span[0].as_u64().unwrap(), span[1].as_u64().unwrap());
+    assert!(slice.starts_with("forbid block"), "{slice:?}");
+    assert_eq!(p["moves"], 0, "a refused move changes nothing");
+
+    // Hostile wishes are refused, never a crash.
+    for want in [
+        json!({"move": "fly"}),
+        json!({"dir": "up"}),
+        json!({"cell": [i64::MAX, i64::MIN]}),
+        json!({"move": "roll", "cell": [-1, 3]}),
+    ] {
+        let (status, p) = post(&app, "/api/play", json!({"text": text, "try": want})).await;
+        assert_eq!(status, StatusCode::OK, "{want}: {p}");
+        assert!(p["blocked"]["message"].is_string(), "{want}: {p}");
+    }
+    // A history that cannot be replayed names its first bad move.
+    let (status, p) = post(
+        &app,
+        "/api/play",
+        json!({"text": text, "history": [{"move": "roll", "dir": "w"}, {"move": "roll", "dir": "n"}]}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{p}");
+    assert_eq!(p["error"]["code"], "history");
+    assert_eq!(p["error"]["at"], 1);
+    // Rules or levels that do not load: 422 with the diagnostics.
+    let (status, p) = post(&app, "/api/level", json!({"text": "puzzle", "level": 0})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(p["error"]["code"], "level");
+    assert!(p["error"]["diagnostics"][0]["code"].is_string(), "{p}");
+    let (status, _) = post(&app, "/api/level", json!({"text": text, "level": 12})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test]
+async fn per_cell_moves_are_played_by_cell() {
+    let app = app();
+    let text = puzzle("lightsout.puz");
+    let level = 3; // four corners
+    let (status, v) = post(&app, "/api/level", json!({"text": text, "level": level})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert!(v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["per_cell"] == true));
+    let r = run_job(&app, "/api/solve", json!({"text": text, "level": level})).await;
+    assert_eq!(r["outcome"], "solved", "{}", brief(&r));
+    assert_eq!(r["moves"].as_array().unwrap().len(), 6);
+    let mut history: Vec<Value> = vec![];
+    for m in r["moves"].as_array().unwrap() {
+        let (status, p) = post(
+            &app,
+            "/api/play",
+            json!({"text": text, "level": level, "history": history, "try": {"move": m["move"], "cell": m["cell"]}}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{p}");
+        assert!(p["played"].is_object(), "{m}: {p}");
+        history = p["history"].as_array().unwrap().clone();
+    }
+    let (_, p) = post(
+        &app,
+        "/api/play",
+        json!({"text": text, "level": level, "history": history}),
+    )
+    .await;
+    assert_eq!(p["goal"], true);
+}

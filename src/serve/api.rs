@@ -29,7 +29,7 @@ const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 
 /// The name diagnostics give the edited text.
-pub(super) const SOURCE_NAME: &str = "rules.puz";
+pub(in crate::serve) const SOURCE_NAME: &str = "rules.puz";
 
 pub(super) fn routes(state: Arc<AppState>) -> Router {
     Router::new()
@@ -50,6 +50,8 @@ pub(super) fn routes(state: Arc<AppState>) -> Router {
         .route("/api/files", get(list_files))
         .route("/api/file", get(read_file).put(write_file))
         .route("/api/check", post(check))
+        .route("/api/level", post(super::board_api::play::level))
+        .route("/api/play", post(super::board_api::play::play))
         .route("/api/solve", post(solve))
         .route("/api/analyze", post(analyze))
         .route("/api/test", post(test))
@@ -108,7 +110,7 @@ async fn local_host_only(State(state): State<Arc<AppState>>, req: Request, next:
 
 /// A JSON body whose rejections (malformed JSON, wrong content type, too large) are API
 /// errors with JSON bodies.
-pub(super) struct ApiJson<T>(pub T);
+pub(in crate::serve) struct ApiJson<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;
@@ -126,7 +128,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
 
 /// Runs `f` on a blocking thread: library work never holds up the async workers, and a
 /// panic in it is a 500 answer, not a dead server.
-pub(super) async fn blocking<T, F>(f: F) -> Result<T, ApiError>
+pub(in crate::serve) async fn blocking<T, F>(f: F) -> Result<T, ApiError>
 where
     T: Send + 'static,
     F: FnOnce() -> Result<T, ApiError> + Send + 'static,
@@ -402,7 +404,7 @@ pub(super) fn cost_text(model: &crate::compile::Model, cost: &[u64]) -> String {
 }
 
 /// The cost components' names (`moves` when the rules declare none).
-pub(super) fn cost_names(model: &crate::compile::Model) -> Vec<String> {
+pub(in crate::serve) fn cost_names(model: &crate::compile::Model) -> Vec<String> {
     if model.costs.is_empty() {
         vec!["moves".to_string()]
     } else {

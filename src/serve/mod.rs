@@ -52,7 +52,7 @@ impl Default for Caps {
             max_timeout: Duration::from_secs(120),
             default_timeout: Duration::from_secs(10),
             max_states: 50_000_000,
-            default_states: 5_000_000,
+            default_states: 50_000_000,
             max_memory_mb: 4096,
         }
     }
