@@ -1,6 +1,6 @@
 //! The stages of `src/` depend one way: `syntax -> check -> compile -> engine -> search
-//! (fast beside it) -> solver -> io -> puzzle`, with `diagnostics` shared by all. This test
-//! reads every source file, collects the `crate::STAGE` paths it names (in `use` lines and
+//! (fast beside it) -> solver -> io -> puzzle -> play -> serve`, with `diagnostics`
+//! shared by all. This test reads every source file, collects the `crate::STAGE` paths it names (in `use` lines and
 //! in code), and fails on any edge that points backwards.
 //!
 //! The same graph, printed: `scripts/stage-deps`.
@@ -20,6 +20,8 @@ const STAGES: &[(&str, u32)] = &[
     ("solver", 7),
     ("io", 8),
     ("puzzle", 9),
+    ("play", 10),
+    ("serve", 11),
 ];
 
 fn rank(stage: &str) -> Option<u32> {
