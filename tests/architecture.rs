@@ -1,7 +1,7 @@
 //! The stages of `src/` depend one way: `syntax -> check -> compile -> engine -> search
 //! (fast beside it) -> solver -> io -> puzzle -> play -> serve`, with `diagnostics`
-//! shared by all. This test reads every source file, collects the `crate::STAGE` paths it names (in `use` lines and
-//! in code), and fails on any edge that points backwards.
+//! shared by all. This test reads every source file, collects the `crate::STAGE` paths it
+//! names (in `use` lines and in code), and fails on any edge that points backwards.
 //!
 //! The same graph, printed: `scripts/stage-deps`.
 
