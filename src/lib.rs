@@ -9,6 +9,7 @@
 pub mod check;
 pub mod compile;
 pub mod diagnostics;
+pub mod dist;
 pub mod engine;
 pub mod fast;
 pub mod io;

@@ -38,6 +38,9 @@ mod exit {
     pub const OUTPUT: u8 = 8;
     /// A bug in puz caught by its own checks (a returned path that does not replay).
     pub const INTERNAL: u8 = 9;
+    /// A distributed run failed: processes could not connect, one went away, or a
+    /// checkpoint does not belong to the run.
+    pub const DIST: u8 = 10;
 }
 
 /// Every byte the binary prints goes through here, so that no write error is lost and
@@ -268,6 +271,8 @@ enum Command {
         metric: Option<String>,
         #[command(flatten)]
         search: SearchArgs,
+        #[command(flatten)]
+        dist: DistArgs,
     },
     /// Check the `expect` answers of every level of the files; exit 1 on any mismatch.
     Test {
@@ -318,6 +323,8 @@ enum Command {
         metric: Option<String>,
         #[command(flatten)]
         limits: RunLimits,
+        #[command(flatten)]
+        dist: DistArgs,
     },
     /// Answer a judge input (stdin when INPUT is omitted) in the file's declared format.
     Judge {
@@ -369,6 +376,9 @@ macro_rules! out {
         let _ = write!($o, $($t)*);
     }};
 }
+
+mod dist_cmd;
+use dist_cmd::DistArgs;
 
 /// Writes answers to stdout (see [`output::stdout`]).
 fn emit(text: &str) -> Result<(), u8> {
@@ -465,8 +475,9 @@ fn run(cli: Cli) -> Result<(), u8> {
             json,
             search,
             metric,
+            dist,
             ..
-        } => all_cmd(&file, json, &search, metric.as_deref()),
+        } if !dist.active() => all_cmd(&file, json, &search, metric.as_deref()),
         Command::Test { files, search } => test_cmd(&files, &search),
         Command::Serve {
             path,
@@ -513,17 +524,25 @@ fn run(cli: Cli) -> Result<(), u8> {
             max_output,
             json,
             search,
-            all: false,
+            all,
             metric,
-        } => solve_cmd(
-            &file,
-            level_file,
-            level,
-            steps.then(|| max_output.saturating_mul(1 << 20)),
-            json,
-            &search,
-            metric.as_deref(),
-        ),
+            dist,
+        } => {
+            if all {
+                say!("error: --all solves every level in one process; drop --all or the distributed options");
+                return Err(exit::INPUT);
+            }
+            solve_cmd(
+                &file,
+                level_file,
+                level,
+                steps.then(|| max_output.saturating_mul(1 << 20)),
+                json,
+                &search,
+                metric.as_deref(),
+                &dist,
+            )
+        }
         Command::Graph {
             file,
             level_file,
@@ -556,6 +575,23 @@ fn run(cli: Cli) -> Result<(), u8> {
             json,
             limits,
             metric,
+            dist,
+        } if dist.active() => {
+            if metric.is_some() {
+                say!("error: --metric is not searched across processes; drop it or the distributed options");
+                return Err(exit::INPUT);
+            }
+            dist_analyze(&file, level_file, level, max_states, &limits, json, &dist)
+        }
+        Command::Analyze {
+            file,
+            level_file,
+            level,
+            max_states,
+            json,
+            limits,
+            metric,
+            ..
         } => graph_cmd(
             &file,
             level_file,
@@ -952,7 +988,24 @@ struct StepsTooLarge {
     limit: u64,
 }
 
+/// `puz analyze` across processes.
+fn dist_analyze(
+    file: &str,
+    level_file: Option<String>,
+    level: Option<String>,
+    max_states: u64,
+    limits: &RunLimits,
+    json: bool,
+    dist: &DistArgs,
+) -> Result<(), u8> {
+    let p = load(file)?;
+    let lvl = pick_level(&p, file, level_file, level)?;
+    let caps = (Some(max_states), limits.timeout, limits.max_memory);
+    dist_cmd::analyze(&p, lvl, dist, caps, json, limits.stats)
+}
+
 /// `puz solve`; `steps` is the byte limit of the `--steps` boards when they are asked for.
+#[allow(clippy::too_many_arguments)]
 fn solve_cmd(
     file: &str,
     level_file: Option<String>,
@@ -961,6 +1014,7 @@ fn solve_cmd(
     json: bool,
     search: &SearchArgs,
     metric: Option<&str>,
+    dist: &DistArgs,
 ) -> Result<(), u8> {
     let p = load(file)?;
     let metric = pick_metric(&p, file, metric)?;
@@ -980,12 +1034,29 @@ fn solve_cmd(
     let model = &p.model;
     let level_name = lvl.name.clone();
     let (rows, cols) = (lvl.board.rows, lvl.board.cols);
-    let ans = Solver::for_metric(model, search.engine.into(), search.search, metric)
-        .and_then(|mut s| s.solve(lvl.clone(), &search.budget(), true))
-        .map_err(solve_failed)?;
-    if search.limits.stats {
-        print_stats(&ans.stats);
-    }
+    let ans = if dist.active() {
+        if metric.is_some() {
+            say!("error: --metric is not searched across processes; drop it or the distributed options");
+            return Err(exit::INPUT);
+        }
+        let limits = (
+            search.max_states,
+            search.limits.timeout,
+            search.limits.max_memory,
+        );
+        match dist_cmd::solve(&p, lvl.clone(), dist, limits, search.limits.stats)? {
+            Some(ans) => ans,
+            None => return Ok(()),
+        }
+    } else {
+        let ans = Solver::for_metric(model, search.engine.into(), search.search, metric)
+            .and_then(|mut s| s.solve(lvl.clone(), &search.budget(), true))
+            .map_err(solve_failed)?;
+        if search.limits.stats {
+            print_stats(&ans.stats);
+        }
+        ans
+    };
     if search.verbose {
         say!(
             "puz: engine {} ({}), search {}",

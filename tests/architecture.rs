@@ -18,6 +18,7 @@ const STAGES: &[(&str, u32)] = &[
     ("search", 5),
     ("fast", 6),
     ("solver", 7),
+    ("dist", 7),
     ("io", 8),
     ("puzzle", 9),
     ("play", 10),

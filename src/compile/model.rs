@@ -169,6 +169,18 @@ impl Action {
     pub fn dir(self) -> DirId {
         DirId(self.0 as u16)
     }
+
+    /// The packed number, ordered as actions are (for messages between processes).
+    #[inline]
+    pub fn raw(self) -> u32 {
+        self.0
+    }
+
+    /// The action packed as `raw` (see [`Action::raw`]).
+    #[inline]
+    pub fn from_raw(raw: u32) -> Action {
+        Action(raw)
+    }
 }
 
 /// A tile kind.

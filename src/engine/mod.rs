@@ -43,7 +43,7 @@ mod legality;
 pub mod level;
 pub mod lints;
 mod program;
-mod store;
+pub(crate) mod store;
 pub mod whynot;
 
 pub use crate::compile::Action;

@@ -1,0 +1,955 @@
+//! Exact breadth-first search across threads and processes, on timely-dataflow.
+//!
+//! # The layer loop
+//! Every worker (a thread; `workers x processes` in all) owns the states whose stable hash
+//! ([`owner`]) names it: its shard of the visited set and of the parent links. The search
+//! runs layer by layer, all workers in step; each exchange of data is one *round*: every
+//! worker sends its batches, addressed by worker, into one timely input at the round's
+//! epoch, then steps the dataflow until its probe has passed that epoch, so every batch
+//! of the round has arrived everywhere (timely's progress tracking is the barrier).
+//!
+//! One layer `d -> d+1` takes four rounds:
+//! 1. *expand*: each worker expands its states of layer `d` and sends every successor to
+//!    its owner, with its *key*: the parent's rank in layer `d` and the action;
+//! 2. *rank requests*: each owner keeps, per successor not seen before, the smallest key
+//!    (the parent that comes first in path order), stores the new states, and sends each
+//!    key to the worker that ranks that part of the key space (layer `d`'s ranks cut into
+//!    one contiguous range per worker);
+//! 3. *counts*: every worker tells all the others how many keys it ranks, how many new
+//!    states and goals it stored, and whether a budget stopped it; all decide the same;
+//! 4. *ranks*: each ranking worker sorts its keys and answers each with its rank in layer
+//!    `d+1`: the keys ranked by lower workers, plus its place among its own.
+//!
+//! # Why the answer is the tie rule's
+//! Breadth-first search on one thread expands layer `d` in queue order and meets each new
+//! state first from its smallest (parent position, action) pair; so the queue order of
+//! layer `d+1` is the order of those pairs, and the first goal met is the goal whose pair
+//! is smallest. By induction on `d`, the ranks computed here are exactly the queue
+//! positions: a state's rank is the number of new states whose smallest key is below its
+//! own, and keys are unique (a parent and an action make one successor). So the goal
+//! chosen (the goal of least rank in the first layer that has one) and the parent links
+//! (each the smallest key) give the single-thread path, action for action. Analysis
+//! figures (states per layer, goals, the farthest state: rank 0 of the last layer) are
+//! the single-thread ones by the same argument.
+//!
+//! Only unit-cost rules are searched this way: there, breadth-first order is cost order.
+//! Rules with costs that differ are refused ([`DistError::Unsupported`]).
+
+pub mod checkpoint;
+pub mod net;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use timely::dataflow::channels::pact::Exchange;
+use timely::dataflow::operators::generic::operator::Operator;
+use timely::dataflow::operators::{Input, Probe};
+use timely::dataflow::{InputHandle, ProbeHandle};
+
+use crate::compile::{Action, Model};
+use crate::engine::budget::{Budget, Cutoff, Pacer};
+use crate::engine::store::hash_words;
+use crate::engine::StateStore;
+use crate::engine::{Expander, Level, Successors};
+use crate::search::Space;
+
+pub use net::Cluster;
+
+/// Why a distributed run could not give an answer.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum DistError {
+    /// The hosts file is malformed or does not match `--processes`.
+    #[error("{0}")]
+    #[diagnostic(
+        code(puz::dist::hosts),
+        help("a hosts file has one `host:port` per line, one line per process, in process order")
+    )]
+    Hosts(String),
+    /// The processes could not connect.
+    #[error("{0}")]
+    #[diagnostic(
+        code(puz::dist::network),
+        help("start every process with the same --processes, --workers and --hosts, each with its own --process")
+    )]
+    Network(String),
+    /// A process went away mid-run.
+    #[error("process {0} stopped during the run (its connection closed); the run cannot finish")]
+    #[diagnostic(
+        code(puz::dist::process_lost),
+        help("restart every process; with --checkpoint DIR, add --resume to go on from the last complete layer")
+    )]
+    Lost(usize),
+    /// The rules or options cannot be searched exactly across processes.
+    #[error("{0}")]
+    #[diagnostic(code(puz::dist::unsupported))]
+    Unsupported(String),
+    /// The level could not be set up.
+    #[error("{0}")]
+    #[diagnostic(code(puz::dist::setup))]
+    Setup(String),
+    /// A checkpoint could not be written or read.
+    #[error("{0}")]
+    #[diagnostic(
+        code(puz::dist::checkpoint),
+        help(
+            "--resume needs the directory of a run of the same rules, level, job and cluster shape"
+        )
+    )]
+    Checkpoint(String),
+    /// A worker failed for another reason (a bug).
+    #[error("a worker failed: {0}")]
+    #[diagnostic(code(puz::dist::worker))]
+    Worker(String),
+}
+
+/// What the run computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Job {
+    /// The tie rule's shortest path to a goal.
+    Solve,
+    /// Whole-space figures.
+    Analyze,
+}
+
+impl Job {
+    fn tag(self) -> u32 {
+        match self {
+            Job::Solve => 1,
+            Job::Analyze => 2,
+        }
+    }
+}
+
+/// How a distributed run is set up.
+#[derive(Clone, Debug)]
+pub struct DistOptions {
+    /// The processes and workers.
+    pub cluster: Cluster,
+    /// Stop once this process stores more states.
+    pub max_states: Option<usize>,
+    /// Stop at this time.
+    pub deadline: Option<Instant>,
+    /// Stop when this process's resident memory passes this many bytes.
+    pub max_bytes: Option<u64>,
+    /// Write each completed layer here.
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// Go on from the last complete layer in `checkpoint`.
+    pub resume: bool,
+}
+
+/// One worker's figures for one layer.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LayerStat {
+    /// The layer made (its distance from the start).
+    pub depth: u32,
+    /// The worker's global index.
+    pub worker: usize,
+    /// States of the layer before it that this worker expanded.
+    pub expanded: u64,
+    /// New states this worker stored.
+    pub stored: u64,
+    /// Bytes this worker sent in the layer's rounds.
+    pub bytes_sent: u64,
+    /// Wall time of the layer.
+    pub seconds: f64,
+}
+
+/// Whole-space figures of a distributed analysis.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct DistAnalysis {
+    /// States reachable from the start (within the move limit).
+    pub reachable_states: u64,
+    /// `states_at_distance[d]`: states first reached after `d` moves.
+    pub states_at_distance: Vec<u64>,
+    /// Reachable states that meet the goal.
+    pub goal_states: u64,
+    /// Fewest moves to a goal, if any.
+    pub optimal_moves: Option<u32>,
+    /// Moves to the farthest reachable state.
+    pub farthest_distance: u32,
+    /// The farthest state that breadth-first order meets first.
+    #[serde(skip)]
+    pub farthest: Vec<u32>,
+}
+
+/// How the run ended.
+#[derive(Clone, Debug)]
+pub enum DistOutcome {
+    /// The tie rule's shortest path: each action with its index among the successors of
+    /// the state it is played in (several successors share an action when copies of a
+    /// kind can each make it).
+    Solved(Vec<(Action, u32)>),
+    /// No goal can be reached (within the move limit).
+    Unsolvable,
+    /// Whole-space figures.
+    Analyzed(DistAnalysis),
+    /// A budget stopped the run.
+    Cutoff(Cutoff),
+}
+
+/// What one process reports.
+#[derive(Clone, Debug)]
+pub struct DistReport {
+    /// How the run ended (the same in every process).
+    pub outcome: DistOutcome,
+    /// Per layer and per worker of this process.
+    pub layers: Vec<LayerStat>,
+    /// States stored by this process.
+    pub stored: u64,
+    /// States stored by the whole run.
+    pub total_stored: u64,
+    /// Bytes this process's workers sent.
+    pub bytes_sent: u64,
+    /// The layer the run resumed after, when it did.
+    pub resumed_from: Option<u32>,
+}
+
+/// Whether `model`'s rules can be searched by layers exactly.
+pub fn supported(model: &Model) -> Result<(), DistError> {
+    if !model.unit_costs() {
+        return Err(DistError::Unsupported(
+            "distributed search needs rules where every move costs one unit of one cost \
+             component (then breadth-first layers are cost order); these rules have moves \
+             of other costs or several cost components: run them in one process"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The worker that owns state `s` among `peers`: a stable hash of its words (the same in
+/// every process and every run), using bits that the visited set's own table does not.
+#[inline]
+pub fn owner(s: &[u32], peers: usize) -> usize {
+    ((((hash_words(s) >> 16) & 0xffff_ffff) * peers as u64) >> 32) as usize
+}
+
+/// What the workers of one process share.
+struct Shared {
+    model: Arc<Model>,
+    level: Level,
+    job: Job,
+    opts: DistOptions,
+    /// States stored by this process.
+    stored: AtomicU64,
+    /// Per-layer rows of this process's workers.
+    layers: Mutex<Vec<LayerStat>>,
+}
+
+/// What one worker ends with.
+struct WorkerEnd {
+    outcome: DistOutcome,
+    total_stored: u64,
+    bytes_sent: u64,
+    resumed_from: Option<u32>,
+}
+
+/// Runs `job` on `level` across the cluster; every process of the run calls this with the
+/// same rules, level, job and cluster shape (its own `process`).
+pub fn run(
+    model: Arc<Model>,
+    level: Level,
+    job: Job,
+    opts: DistOptions,
+) -> Result<DistReport, DistError> {
+    supported(&model)?;
+    let c = opts.cluster.clone();
+    if c.workers == 0 || c.processes == 0 || c.process >= c.processes {
+        return Err(DistError::Hosts(format!(
+            "process {} of {} with {} workers is not a valid place in a run",
+            c.process, c.processes, c.workers
+        )));
+    }
+    if c.hosts.len() != c.processes {
+        return Err(DistError::Hosts(format!(
+            "{} hosts for {} processes; give one `host:port` per process",
+            c.hosts.len(),
+            c.processes
+        )));
+    }
+    let shared = Arc::new(Shared {
+        model,
+        level,
+        job,
+        opts,
+        stored: AtomicU64::new(0),
+        layers: Mutex::new(vec![]),
+    });
+    net::watch_peers();
+    let (builders, others) = if c.processes == 1 {
+        timely::CommunicationConfig::Process(c.workers)
+            .try_build()
+            .map_err(DistError::Network)?
+    } else {
+        use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+        use timely::communication::allocator::ProcessBuilder;
+        let sockets = net::connect(&c)?;
+        let hooks = timely::communication::Hooks::default();
+        let process = ProcessBuilder::new_typed_vector(c.workers, hooks.refill.clone(), None);
+        let (tcp, guard) =
+            initialize_networking_from_sockets(process, sockets, c.process, c.workers, hooks)
+                .map_err(|e| DistError::Network(format!("setting up the exchange: {e}")))?;
+        (
+            tcp.into_iter()
+                .map(timely::communication::AllocatorBuilder::Tcp)
+                .collect(),
+            Box::new(guard) as Box<dyn std::any::Any + Send>,
+        )
+    };
+    let sh = shared.clone();
+    let guards = timely::execute::execute_from(
+        builders,
+        others,
+        timely::WorkerConfig::default(),
+        move |worker| worker_main(worker, &sh),
+    )
+    .map_err(DistError::Network)?;
+    let mut ends = vec![];
+    for r in guards.join() {
+        match r {
+            Ok(Ok(end)) => ends.push(end),
+            Ok(Err(e)) => return Err(e),
+            Err(panic) => {
+                return Err(match net::lost_peer() {
+                    Some(k) => DistError::Lost(k),
+                    None => DistError::Worker(panic),
+                })
+            }
+        }
+    }
+    if let Some(k) = net::lost_peer() {
+        return Err(DistError::Lost(k));
+    }
+    let first = ends
+        .first()
+        .ok_or_else(|| DistError::Worker("no worker ran".into()))?;
+    let mut layers = std::mem::take(&mut *shared.layers.lock().unwrap_or_else(|p| p.into_inner()));
+    layers.sort_by_key(|l| (l.depth, l.worker));
+    Ok(DistReport {
+        outcome: first.outcome.clone(),
+        layers,
+        stored: shared.stored.load(Ordering::Relaxed),
+        total_stored: first.total_stored,
+        bytes_sent: ends.iter().map(|e| e.bytes_sent).sum(),
+        resumed_from: first.resumed_from,
+    })
+}
+
+/// Little-endian records in a byte batch.
+#[derive(Default)]
+pub(crate) struct Batch(pub(crate) Vec<u8>);
+
+impl Batch {
+    #[inline]
+    pub(crate) fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    #[inline]
+    pub(crate) fn u64(&mut self, v: u64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    #[inline]
+    pub(crate) fn words(&mut self, s: &[u32]) {
+        for &w in s {
+            self.u32(w);
+        }
+    }
+}
+
+/// Reads a [`Batch`] back.
+pub(crate) struct Reader<'a> {
+    pub(crate) b: &'a [u8],
+    pub(crate) at: usize,
+}
+
+impl Reader<'_> {
+    #[inline]
+    pub(crate) fn more(&self) -> bool {
+        self.at < self.b.len()
+    }
+    #[inline]
+    pub(crate) fn u32(&mut self) -> u32 {
+        let v = u32::from_le_bytes(self.b[self.at..self.at + 4].try_into().unwrap_or_default());
+        self.at += 4;
+        v
+    }
+    #[inline]
+    pub(crate) fn u64(&mut self) -> u64 {
+        let v = u64::from_le_bytes(self.b[self.at..self.at + 8].try_into().unwrap_or_default());
+        self.at += 8;
+        v
+    }
+    #[inline]
+    pub(crate) fn words(&mut self, out: &mut [u32]) {
+        for w in out {
+            *w = self.u32();
+        }
+    }
+}
+
+/// A batch in flight: the worker it goes to, and its bytes.
+type Message = (u64, Vec<u8>);
+
+/// Batches received, with the round (epoch) they were sent in.
+type Inbox = Rc<RefCell<Vec<Message>>>;
+
+/// One worker's end of the rounds.
+struct Rounds<'w> {
+    worker: &'w mut timely::worker::Worker,
+    input: InputHandle<u64, timely::container::CapacityContainerBuilder<Vec<Message>>>,
+    probe: ProbeHandle<u64>,
+    inbox: Inbox,
+    epoch: u64,
+    me: usize,
+    peers: usize,
+    /// Bytes sent by this worker so far.
+    sent: u64,
+}
+
+impl<'w> Rounds<'w> {
+    fn new(worker: &'w mut timely::worker::Worker) -> Rounds<'w> {
+        let inbox: Inbox = Rc::default();
+        let sink = inbox.clone();
+        let mut input = InputHandle::new();
+        let probe = ProbeHandle::new();
+        worker.dataflow::<u64, _, _>(|scope| {
+            scope
+                .input_from(&mut input)
+                .unary::<timely::container::CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                    Exchange::new(|x: &(u64, Vec<u8>)| x.0),
+                    "Inbox",
+                    move |_, _| {
+                        move |input, _output| {
+                            input.for_each(|cap, data| {
+                                let t = cap.least().copied().unwrap_or(u64::MAX);
+                                let mut inbox = sink.borrow_mut();
+                                for (_, b) in data.drain(..) {
+                                    inbox.push((t, b));
+                                }
+                            });
+                        }
+                    },
+                )
+                .probe_with(&probe);
+        });
+        let (me, peers) = (worker.index(), worker.peers());
+        Rounds {
+            worker,
+            input,
+            probe,
+            inbox,
+            epoch: 0,
+            me,
+            peers,
+            sent: 0,
+        }
+    }
+
+    /// One round: `out[w]` goes to worker `w` (each batch starts with the sender's index,
+    /// added here); returns the batches received, with their senders.
+    fn exchange(&mut self, out: Vec<Batch>) -> Vec<(usize, Vec<u8>)> {
+        for (w, b) in out.into_iter().enumerate() {
+            if b.0.is_empty() {
+                continue;
+            }
+            let mut msg = Vec::with_capacity(b.0.len() + 4);
+            msg.extend_from_slice(&(self.me as u32).to_le_bytes());
+            msg.extend_from_slice(&b.0);
+            self.sent += msg.len() as u64;
+            self.input.send((w as u64, msg));
+        }
+        let round = self.epoch;
+        self.epoch += 1;
+        self.input.advance_to(self.epoch);
+        while self.probe.less_than(self.input.time()) {
+            self.worker.step_or_park(Some(Duration::from_millis(1)));
+        }
+        let mut inbox = self.inbox.borrow_mut();
+        let mut got = vec![];
+        inbox.retain_mut(|(t, b)| {
+            if *t == round {
+                let sender = u32::from_le_bytes(b[..4].try_into().unwrap_or_default()) as usize;
+                got.push((sender, b.split_off(4)));
+                false
+            } else {
+                true
+            }
+        });
+        got
+    }
+
+    /// Every worker sends `mine` to all; returns what each sent, by sender.
+    fn all_gather(&mut self, mine: &Batch) -> Vec<Vec<u8>> {
+        // An empty message would not be sent: mark each with one byte.
+        let out = (0..self.peers)
+            .map(|_| {
+                let mut b = Batch(vec![1]);
+                b.0.extend_from_slice(&mine.0);
+                b
+            })
+            .collect();
+        let mut by = vec![vec![]; self.peers];
+        for (w, mut b) in self.exchange(out) {
+            b.remove(0);
+            by[w] = b;
+        }
+        by
+    }
+
+    fn empty(&self) -> Vec<Batch> {
+        (0..self.peers).map(|_| Batch::default()).collect()
+    }
+}
+
+/// Bits of the stop flags of round 3, most urgent first.
+const STOP_STATES: u32 = 1;
+const STOP_TIME: u32 = 2;
+const STOP_MEMORY: u32 = 4;
+
+/// One worker's part of the visited set and its parent links, with the layer being
+/// expanded: what a checkpoint holds.
+pub(crate) struct Shard {
+    /// State words.
+    pub(crate) words: usize,
+    /// The states this worker owns, ids in insertion order (layer by layer).
+    pub(crate) store: StateStore,
+    /// Per id: parent's worker, parent's id, action, index among the parent's
+    /// successors (`u32::MAX` at the start); empty in analysis runs.
+    pub(crate) parent: Vec<[u32; 4]>,
+    /// The first id of each layer, and one past the last (so `layer_start.len()` is the
+    /// number of layers + 1).
+    pub(crate) layer_start: Vec<u32>,
+    /// Ranks of the last layer's states, by id - its first id.
+    pub(crate) ranks: Vec<u64>,
+    /// States per layer, the whole run's.
+    pub(crate) counts: Vec<u64>,
+    /// Goals met so far, the whole run's.
+    pub(crate) goal_states: u64,
+    /// The first layer with a goal.
+    pub(crate) optimal: Option<u32>,
+}
+
+impl Shard {
+    fn layer(&self) -> std::ops::Range<u32> {
+        let n = self.layer_start.len();
+        self.layer_start[n - 2]..self.layer_start[n - 1]
+    }
+}
+
+fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<WorkerEnd, DistError> {
+    let model: &Model = &sh.model;
+    let budget = Budget {
+        deadline: sh.opts.deadline,
+        max_bytes: sh.opts.max_bytes,
+        ..Budget::default()
+    };
+    let mut exp = Expander::new(model, sh.level.clone(), &budget)
+        .map_err(|e| DistError::Setup(e.to_string()))?;
+    let mut net = Rounds::new(worker);
+    let (me, peers) = (net.me, net.peers);
+    let words = exp.words();
+    let start = exp.start();
+    let solve = sh.job == Job::Solve;
+    let id = checkpoint::RunId::new(model, &sh.level, sh.job, &sh.opts.cluster);
+
+    let mut resumed_from = None;
+    let mut sh_ = match (&sh.opts.checkpoint, sh.opts.resume) {
+        (Some(dir), true) => {
+            let shard = checkpoint::load(dir, &id, me, words)?;
+            resumed_from = Some(shard.counts.len() as u32 - 1);
+            shard
+        }
+        _ => {
+            let mut store = StateStore::hashed(words);
+            let mut parent = vec![];
+            let mut ranks = vec![];
+            let mine = owner(&start, peers) == me;
+            if mine {
+                let _ = store.insert(&start);
+                if solve {
+                    parent.push([u32::MAX; 4]);
+                }
+                ranks.push(0);
+            }
+            let goal = exp.is_goal(&start);
+            Shard {
+                words,
+                store,
+                parent,
+                layer_start: vec![0, mine as u32],
+                ranks,
+                counts: vec![1],
+                goal_states: goal as u64,
+                optimal: goal.then_some(0),
+            }
+        }
+    };
+    let shard = &mut sh_;
+    sh.stored
+        .fetch_add(shard.store.len() as u64, Ordering::Relaxed);
+    let mut total_stored: u64 = shard.counts.iter().sum();
+
+    // The start is a goal: the empty path.
+    if solve && shard.optimal == Some(0) {
+        return Ok(WorkerEnd {
+            outcome: DistOutcome::Solved(vec![]),
+            total_stored,
+            bytes_sent: net.sent,
+            resumed_from,
+        });
+    }
+    let mut cur = vec![0u32; words];
+    let mut succ = Successors::default();
+    let mut pacer = Pacer::default();
+    let outcome = loop {
+        let depth = shard.counts.len() as u32 - 1;
+        let prev_n = *shard.counts.last().unwrap_or(&0);
+        if prev_n == 0 || model.limit.is_some_and(|l| depth >= l) {
+            break finish_layers(&mut net, shard, solve, &exp);
+        }
+        let t0 = Instant::now();
+        let sent0 = net.sent;
+        // Round 1: expand the last layer; send each successor to its owner.
+        let mut out = net.empty();
+        let mut stop = 0u32;
+        let layer = shard.layer();
+        let mut expanded = 0u64;
+        for lid in layer.clone() {
+            shard.store.load(lid, &mut cur);
+            let rank = shard.ranks[(lid - layer.start) as usize];
+            exp.successors(&cur, &mut succ);
+            expanded += 1;
+            for i in 0..succ.len() {
+                let s = succ.state(i, words);
+                let b = &mut out[owner(s, peers)];
+                b.words(s);
+                b.u64(rank);
+                b.u32(i as u32);
+                b.u32(succ.actions[i].raw());
+                b.u32(lid);
+            }
+            if let Err(c) = pacer.tick(succ.units().max(1), &budget) {
+                stop |= match c {
+                    Cutoff::Memory(_) => STOP_MEMORY,
+                    _ => STOP_TIME,
+                };
+                break;
+            }
+        }
+        let got = net.exchange(out);
+        // Keep, per new state, its smallest key.
+        let mut cands = StateStore::hashed(words);
+        // Per candidate: (parent's rank, successor's index, action, sender, parent's id);
+        // the key is the first two (a parent's successors are listed in action order,
+        // several for one action when copies of a kind can each make it).
+        let mut best: Vec<(u64, u32, u32, u32, u32)> = vec![];
+        for (sender, b) in &got {
+            let mut r = Reader { b, at: 0 };
+            while r.more() {
+                r.words(&mut cur);
+                let (rank, idx, act, pid) = (r.u64(), r.u32(), r.u32(), r.u32());
+                if shard.store.find(&cur).is_some() {
+                    continue;
+                }
+                let key = (rank, idx, act, *sender as u32, pid);
+                match cands.insert(&cur) {
+                    Ok(_) => best.push(key),
+                    Err(c) => {
+                        let k = &mut best[c as usize];
+                        if (key.0, key.1) < (k.0, k.1) {
+                            *k = key;
+                        }
+                    }
+                }
+            }
+        }
+        drop(got);
+        // Store the new states in key order.
+        let mut order: Vec<u32> = (0..best.len() as u32).collect();
+        order.sort_unstable_by_key(|&c| (best[c as usize].0, best[c as usize].1));
+        let first = shard.store.len() as u32;
+        let mut goals: Vec<u32> = vec![];
+        let mut requests = net.empty();
+        for &c in &order {
+            cands.load(c, &mut cur);
+            let (rank, idx, act, sender, pid) = best[c as usize];
+            let Ok(lid) = shard.store.insert(&cur) else {
+                continue;
+            };
+            if solve {
+                shard.parent.push([sender, pid, act, idx]);
+            }
+            if exp.is_goal(&cur) {
+                goals.push(lid);
+            }
+            // Round 2: ask the worker ranking this part of the key space.
+            let ranker = ((rank as u128 * peers as u128) / prev_n as u128) as usize;
+            let b = &mut requests[ranker.min(peers - 1)];
+            b.u64(rank);
+            b.u32(idx);
+            b.u32(lid);
+        }
+        drop(cands);
+        let new_here = shard.store.len() as u32 - first;
+        shard.layer_start.push(shard.store.len() as u32);
+        let stored_now = sh.stored.fetch_add(new_here as u64, Ordering::Relaxed) + new_here as u64;
+        if sh.opts.max_states.is_some_and(|m| stored_now as usize > m) {
+            stop |= STOP_STATES;
+        }
+        let got = net.exchange(requests);
+        let mut keys: Vec<(u64, u32, u32, u32)> = vec![]; // (rank, index, sender, lid)
+        for (sender, b) in &got {
+            let mut r = Reader { b, at: 0 };
+            while r.more() {
+                let (rank, idx, lid) = (r.u64(), r.u32(), r.u32());
+                keys.push((rank, idx, *sender as u32, lid));
+            }
+        }
+        drop(got);
+        keys.sort_unstable();
+        // Round 3: counts and stop flags, to all.
+        let mut mine = Batch::default();
+        mine.u64(keys.len() as u64);
+        mine.u64(new_here as u64);
+        mine.u64(goals.len() as u64);
+        mine.u32(stop);
+        let all = net.all_gather(&mine);
+        let (mut offset, mut layer_n, mut layer_goals, mut flags) = (0u64, 0u64, 0u64, 0u32);
+        for (w, b) in all.iter().enumerate() {
+            let mut r = Reader { b, at: 0 };
+            let (ranked, _new, g, f) = (r.u64(), r.u64(), r.u64(), r.u32());
+            if w < me {
+                offset += ranked;
+            }
+            layer_n += ranked;
+            layer_goals += g;
+            flags |= f;
+        }
+        if flags != 0 {
+            let c = if flags & STOP_STATES != 0 {
+                Cutoff::States(sh.opts.max_states.unwrap_or(0))
+            } else if flags & STOP_MEMORY != 0 {
+                Cutoff::Memory(sh.opts.max_bytes.unwrap_or(0))
+            } else {
+                Cutoff::Time
+            };
+            break DistOutcome::Cutoff(c);
+        }
+        // Round 4: each key's rank, back to its owner.
+        let mut answers = net.empty();
+        for (i, &(_, _, sender, lid)) in keys.iter().enumerate() {
+            let b = &mut answers[sender as usize];
+            b.u32(lid);
+            b.u64(offset + i as u64);
+        }
+        drop(keys);
+        let got = net.exchange(answers);
+        let mut ranks = vec![0u64; new_here as usize];
+        for (_, b) in &got {
+            let mut r = Reader { b, at: 0 };
+            while r.more() {
+                let (lid, rank) = (r.u32(), r.u64());
+                ranks[(lid - first) as usize] = rank;
+            }
+        }
+        if layer_n > 0 {
+            // An empty layer keeps the last ranks: an analysis reads the last non-empty
+            // layer's.
+            shard.ranks = ranks;
+        }
+        shard.counts.push(layer_n);
+        total_stored += layer_n;
+        shard.goal_states += layer_goals;
+        if layer_goals > 0 && shard.optimal.is_none() {
+            shard.optimal = Some(depth + 1);
+        }
+        sh.layers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(LayerStat {
+                depth: depth + 1,
+                worker: me,
+                expanded,
+                stored: new_here as u64,
+                bytes_sent: net.sent - sent0,
+                seconds: t0.elapsed().as_secs_f64(),
+            });
+        if solve && layer_goals > 0 {
+            let actions = path_to_goal(&mut net, shard, &goals, first);
+            break DistOutcome::Solved(actions);
+        }
+        if let Some(dir) = &sh.opts.checkpoint {
+            checkpoint::save(dir, &id, me, shard)?;
+            // Every worker has written its shard: the layer is complete.
+            net.all_gather(&Batch::default());
+            if me == 0 {
+                checkpoint::complete(dir, &id, depth + 1)?;
+            }
+        }
+    };
+    Ok(WorkerEnd {
+        outcome,
+        total_stored,
+        bytes_sent: net.sent,
+        resumed_from,
+    })
+}
+
+/// The search ran out of states (or moves): a solve found no goal; an analysis is done,
+/// with the farthest state (rank 0 of the last non-empty layer) sent to all.
+fn finish_layers(net: &mut Rounds, shard: &Shard, solve: bool, exp: &Expander) -> DistOutcome {
+    if solve {
+        return DistOutcome::Unsolvable;
+    }
+    let _ = exp;
+    let mut counts = shard.counts.clone();
+    while counts.len() > 1 && counts.last() == Some(&0) {
+        counts.pop();
+    }
+    // The last non-empty layer's ranks are the frontier's unless the last layer came out
+    // empty, in which case they are still the previous layer's (ranks are replaced only
+    // by a layer with states).
+    let mut mine = Batch::default();
+    let layer = shard.layer();
+    let n = shard.layer_start.len();
+    let last = if shard.counts.last() == Some(&0) && n >= 3 {
+        shard.layer_start[n - 3]..shard.layer_start[n - 2]
+    } else {
+        layer
+    };
+    for lid in last.clone() {
+        if shard.ranks.get((lid - last.start) as usize) == Some(&0) {
+            let mut s = vec![0u32; shard.words];
+            shard.store.load(lid, &mut s);
+            mine.words(&s);
+        }
+    }
+    let all = net.all_gather(&mine);
+    let farthest = all
+        .iter()
+        .find(|b| !b.is_empty())
+        .map(|b| {
+            let mut s = vec![0u32; shard.words];
+            Reader { b, at: 0 }.words(&mut s);
+            s
+        })
+        .unwrap_or_default();
+    DistOutcome::Analyzed(DistAnalysis {
+        reachable_states: counts.iter().sum(),
+        farthest_distance: counts.len() as u32 - 1,
+        states_at_distance: counts,
+        goal_states: shard.goal_states,
+        optimal_moves: shard.optimal,
+        farthest,
+    })
+}
+
+/// The goal of least rank in the last layer (every worker offers its own), then its
+/// parent links followed back to the start, one round per move.
+fn path_to_goal(net: &mut Rounds, shard: &Shard, goals: &[u32], first: u32) -> Vec<(Action, u32)> {
+    let mut mine = Batch::default();
+    if let Some(&g) = goals
+        .iter()
+        .min_by_key(|&&g| shard.ranks[(g - first) as usize])
+    {
+        mine.u64(shard.ranks[(g - first) as usize]);
+        mine.u32(g);
+    }
+    let all = net.all_gather(&mine);
+    let (mut holder, mut lid) = (usize::MAX, 0u32);
+    let mut best = u64::MAX;
+    for (w, b) in all.iter().enumerate() {
+        if b.is_empty() {
+            continue;
+        }
+        let mut r = Reader { b, at: 0 };
+        let (rank, g) = (r.u64(), r.u32());
+        if rank < best {
+            (best, holder, lid) = (rank, w, g);
+        }
+    }
+    let mut actions = vec![];
+    loop {
+        let mut mine = Batch::default();
+        if holder == net.me {
+            for v in shard.parent[lid as usize] {
+                mine.u32(v);
+            }
+        }
+        let all = net.all_gather(&mine);
+        let mut r = Reader {
+            b: &all[holder],
+            at: 0,
+        };
+        let (pw, pid, act, idx) = (r.u32(), r.u32(), r.u32(), r.u32());
+        if pw == u32::MAX {
+            break;
+        }
+        actions.push((Action::from_raw(act), idx));
+        (holder, lid) = (pw as usize, pid);
+    }
+    actions.reverse();
+    actions
+}
+
+/// A distributed solve's report as the single-process [`crate::solver::Answer`]: the
+/// path is replayed through the interpreter (every state rebuilt, every move checked), so
+/// the CLI prints it as it prints any answer.
+pub fn to_answer(
+    model: &Model,
+    level: Level,
+    report: &DistReport,
+    cluster: &Cluster,
+    elapsed: Duration,
+) -> Result<crate::solver::Answer, DistError> {
+    use crate::search::{Outcome, Path};
+    let outcome = match &report.outcome {
+        DistOutcome::Solved(steps) => {
+            let mut exp = Expander::new(model, level, &Budget::default())
+                .map_err(|e| DistError::Setup(e.to_string()))?;
+            // Rebuild every state: the successor at the recorded index, which must be
+            // made by the recorded action.
+            let mut states = vec![exp.start()];
+            let mut succ = Successors::default();
+            for (k, &(a, i)) in steps.iter().enumerate() {
+                exp.successors(states.last().expect("the start is there"), &mut succ);
+                if succ.actions.get(i as usize) != Some(&a) {
+                    return Err(DistError::Worker(format!(
+                        "the path found does not replay: move {} is not a move",
+                        k + 1
+                    )));
+                }
+                states.push(succ.state(i as usize, exp.words()).to_vec());
+            }
+            Outcome::Solved(Path {
+                actions: steps.iter().map(|&(a, _)| a).collect(),
+                states,
+            })
+        }
+        DistOutcome::Unsolvable => Outcome::Unsolvable,
+        DistOutcome::Cutoff(c) => Outcome::Cutoff(*c),
+        DistOutcome::Analyzed(_) => {
+            return Err(DistError::Worker("an analysis is not an answer".into()));
+        }
+    };
+    let stats = crate::engine::budget::Stats {
+        expanded: report.layers.iter().map(|l| l.expanded).sum(),
+        stored: report.total_stored,
+        elapsed,
+        ..Default::default()
+    };
+    Ok(crate::solver::Answer {
+        outcome,
+        stats,
+        engine: "interpreter",
+        engine_reason: format!(
+            "distributed: {} process(es) x {} worker(s)",
+            cluster.processes, cluster.workers
+        ),
+        search: "bfs",
+        counted: None,
+    })
+}

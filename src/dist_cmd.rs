@@ -1,0 +1,253 @@
+//! `puz solve` and `puz analyze` across threads and processes (`--workers`,
+//! `--processes`, `--process`, `--hosts`, `--checkpoint`, `--resume`): the options, the
+//! run, and what process 0 prints. Every other process prints nothing on stdout.
+
+use std::time::{Duration, Instant};
+
+use puz::dist::{self, Cluster, DistError, DistOptions, DistOutcome, DistReport, Job};
+use puz::engine::Level;
+use puz::Puzzle;
+
+use crate::{emit, exit, output};
+
+/// The options that make a run distributed.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct DistArgs {
+    /// Search across worker threads: this many in this process (distributed, exact
+    /// breadth-first search; see the README's "Past one machine").
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=512))]
+    workers: Option<u64>,
+    /// Processes in the run, each started with the same options and its own --process.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    processes: Option<u64>,
+    /// This process's index among --processes, from 0.
+    #[arg(long)]
+    process: Option<u64>,
+    /// A file of `host:port` lines, one per process in process order (default: ports
+    /// 2101, 2102, ... on 127.0.0.1).
+    #[arg(long)]
+    hosts: Option<String>,
+    /// Write every completed layer to this directory.
+    #[arg(long)]
+    checkpoint: Option<String>,
+    /// Go on from the last complete layer written to this directory (by --checkpoint).
+    #[arg(long, conflicts_with = "checkpoint")]
+    resume: Option<String>,
+    /// Seconds to wait for the other processes to connect.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    connect_timeout: u64,
+}
+
+impl DistArgs {
+    /// Whether any option asks for a distributed run.
+    pub fn active(&self) -> bool {
+        self.workers.is_some()
+            || self.processes.is_some()
+            || self.process.is_some()
+            || self.hosts.is_some()
+            || self.checkpoint.is_some()
+            || self.resume.is_some()
+    }
+
+    /// The cluster these options describe.
+    fn cluster(&self) -> Result<Cluster, DistError> {
+        let processes = self.processes.unwrap_or(1) as usize;
+        let process = self.process.unwrap_or(0) as usize;
+        if process >= processes {
+            return Err(DistError::Hosts(format!(
+                "--process {process} is not below --processes {processes}"
+            )));
+        }
+        let hosts = match &self.hosts {
+            None => dist::net::default_hosts(processes),
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| DistError::Hosts(format!("{path}: {e}")))?;
+                let hosts = dist::net::parse_hosts(path, &text)?;
+                if hosts.len() != processes {
+                    return Err(DistError::Hosts(format!(
+                        "{path} lists {} hosts for --processes {processes}",
+                        hosts.len()
+                    )));
+                }
+                hosts
+            }
+        };
+        Ok(Cluster {
+            workers: self.workers.unwrap_or(1) as usize,
+            processes,
+            process,
+            hosts,
+            connect_timeout: Duration::from_secs(self.connect_timeout),
+        })
+    }
+
+    fn options(
+        &self,
+        max_states: Option<u64>,
+        timeout: Option<Duration>,
+        max_memory: Option<u64>,
+    ) -> Result<DistOptions, DistError> {
+        let checkpoint = self.checkpoint.as_ref().or(self.resume.as_ref());
+        Ok(DistOptions {
+            cluster: self.cluster()?,
+            max_states: max_states.map(|n| n as usize),
+            deadline: timeout.map(|t| Instant::now() + t),
+            max_bytes: max_memory.map(|m| m << 20),
+            checkpoint: checkpoint.map(Into::into),
+            resume: self.resume.is_some(),
+        })
+    }
+}
+
+/// The exit code of a failed run, after reporting it.
+fn failed(e: DistError) -> u8 {
+    output::report(&e);
+    match e {
+        DistError::Unsupported(_) => exit::SEARCH,
+        DistError::Setup(_) => exit::INPUT,
+        DistError::Hosts(_) => exit::INPUT,
+        DistError::Worker(_) => exit::INTERNAL,
+        DistError::Network(_) | DistError::Lost(_) | DistError::Checkpoint(_) => exit::DIST,
+    }
+}
+
+/// Per layer and per worker of this process, then totals, on stderr (`--stats`).
+fn print_stats(r: &DistReport, elapsed: Duration) {
+    for l in &r.layers {
+        say!(
+            "stats: layer {} worker {}: expanded {}, stored {}, sent {} bytes, {:.3}s",
+            l.depth,
+            l.worker,
+            l.expanded,
+            l.stored,
+            l.bytes_sent,
+            l.seconds
+        );
+    }
+    let peak = puz::search::peak_bytes().map_or("unknown".to_string(), |b| {
+        format!("{:.1} MiB", b as f64 / 1048576.0)
+    });
+    let per_state = if r.stored > 0 {
+        r.bytes_sent as f64 / r.stored as f64
+    } else {
+        0.0
+    };
+    say!(
+        "stats: this process stored {} of {} states, sent {} bytes ({:.1} per state it stored), peak memory {}, time {:.3}s",
+        r.stored,
+        r.total_stored,
+        r.bytes_sent,
+        per_state,
+        peak,
+        elapsed.as_secs_f64()
+    );
+}
+
+/// A distributed solve: the answer on process 0 (`None` on the others, which print
+/// nothing), or the exit code of a failure.
+pub fn solve(
+    p: &Puzzle,
+    lvl: Level,
+    dist_args: &DistArgs,
+    limits: (Option<u64>, Option<Duration>, Option<u64>),
+    stats: bool,
+) -> Result<Option<puz::solver::Answer>, u8> {
+    let t0 = Instant::now();
+    let opts = dist_args
+        .options(limits.0, limits.1, limits.2)
+        .map_err(failed)?;
+    let cluster = opts.cluster.clone();
+    let model = std::sync::Arc::new(p.model.clone());
+    let report = dist::run(model.clone(), lvl.clone(), Job::Solve, opts).map_err(failed)?;
+    if stats {
+        print_stats(&report, t0.elapsed());
+    }
+    if let Some(d) = report.resumed_from {
+        say!("puz: resumed after layer {d}");
+    }
+    if cluster.process != 0 {
+        return Ok(None);
+    }
+    dist::to_answer(&model, lvl, &report, &cluster, t0.elapsed())
+        .map(Some)
+        .map_err(failed)
+}
+
+/// A distributed analysis, printed by process 0.
+pub fn analyze(
+    p: &Puzzle,
+    lvl: Level,
+    dist_args: &DistArgs,
+    limits: (Option<u64>, Option<Duration>, Option<u64>),
+    json: bool,
+    stats: bool,
+) -> Result<(), u8> {
+    let t0 = Instant::now();
+    let opts = dist_args
+        .options(limits.0, limits.1, limits.2)
+        .map_err(failed)?;
+    let cluster = opts.cluster.clone();
+    let model = std::sync::Arc::new(p.model.clone());
+    let report = dist::run(model.clone(), lvl.clone(), Job::Analyze, opts).map_err(failed)?;
+    if stats {
+        print_stats(&report, t0.elapsed());
+    }
+    if let Some(d) = report.resumed_from {
+        say!("puz: resumed after layer {d}");
+    }
+    let a = match report.outcome {
+        DistOutcome::Analyzed(a) => a,
+        DistOutcome::Cutoff(c) => {
+            say!("error: the analysis stopped: {c}");
+            return Err(exit::CUTOFF);
+        }
+        _ => {
+            output::report(&DistError::Worker(
+                "an analysis ended without figures".into(),
+            ));
+            return Err(exit::INTERNAL);
+        }
+    };
+    if cluster.process != 0 {
+        return Ok(());
+    }
+    let exp =
+        puz::engine::Expander::new(&model, lvl, &puz::search::Budget::default()).map_err(|e| {
+            say!("error: {e}");
+            exit::INPUT
+        })?;
+    let board = puz::io::render::render(&exp, &a.farthest, p.form());
+    if json {
+        let mut v = serde_json::to_value(&a).unwrap_or_default();
+        v["farthest"] = board.into();
+        v["processes"] = cluster.processes.into();
+        v["workers"] = cluster.workers.into();
+        return emit(&(serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"));
+    }
+    let mut o = String::new();
+    use std::fmt::Write as _;
+    let _ = writeln!(
+        o,
+        "reachable states: {} ({} goal states)",
+        a.reachable_states, a.goal_states
+    );
+    match a.optimal_moves {
+        Some(m) => {
+            let _ = writeln!(o, "fewest moves to a goal: {m}");
+        }
+        None => {
+            let _ = writeln!(o, "no goal is reachable");
+        }
+    }
+    let _ = writeln!(o, "farthest reachable state: {} moves", a.farthest_distance);
+    o.push_str(&board);
+    let layers: Vec<String> = a.states_at_distance.iter().map(|n| n.to_string()).collect();
+    let _ = writeln!(o, "states at each distance: {}", layers.join(" "));
+    let _ = writeln!(
+        o,
+        "(distributed: {} process(es) x {} worker(s); dead states, components and solution counts need the whole graph in one process)",
+        cluster.processes, cluster.workers
+    );
+    emit(&o)
+}
