@@ -167,7 +167,14 @@ pub fn solve(
         say!("puz: resumed after layer {d}");
     }
     if cluster.process != 0 {
-        return Ok(None);
+        // Every process ends with the run's exit code; only process 0 prints the answer.
+        return match report.outcome {
+            DistOutcome::Cutoff(c) => {
+                say!("error: search stopped: {c}");
+                Err(exit::CUTOFF)
+            }
+            _ => Ok(None),
+        };
     }
     dist::to_answer(&model, lvl, &report, &cluster, t0.elapsed())
         .map(Some)

@@ -307,8 +307,20 @@ pub fn run(
         move |worker| worker_main(worker, &sh),
     )
     .map_err(DistError::Network)?;
+    // Joining also drops timely's network guard, which panics when a peer's connection
+    // broke: caught here, and reported as the lost peer.
+    let joined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| guards.join()));
+    let joined = match joined {
+        Ok(j) => j,
+        Err(_) => {
+            return Err(match net::lost_peer() {
+                Some(k) => DistError::Lost(k),
+                None => DistError::Worker("the exchange between workers failed".into()),
+            })
+        }
+    };
     let mut ends = vec![];
-    for r in guards.join() {
+    for r in joined {
         match r {
             Ok(Ok(end)) => ends.push(end),
             Ok(Err(e)) => return Err(e),
@@ -541,13 +553,16 @@ impl Shard {
 
 fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<WorkerEnd, DistError> {
     let model: &Model = &sh.model;
+    // The level's tables are built without the time and memory budgets: a worker that
+    // stopped here alone would leave the others waiting for it. The budgets are checked
+    // from the first layer on, where all workers agree on stopping.
+    let mut exp = Expander::new(model, sh.level.clone(), &Budget::default())
+        .map_err(|e| DistError::Setup(e.to_string()))?;
     let budget = Budget {
         deadline: sh.opts.deadline,
         max_bytes: sh.opts.max_bytes,
         ..Budget::default()
     };
-    let mut exp = Expander::new(model, sh.level.clone(), &budget)
-        .map_err(|e| DistError::Setup(e.to_string()))?;
     let mut net = Rounds::new(worker);
     let (me, peers) = (net.me, net.peers);
     let words = exp.words();
@@ -590,6 +605,14 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
     let shard = &mut sh_;
     sh.stored
         .fetch_add(shard.store.len() as u64, Ordering::Relaxed);
+    if let (Some(dir), false) = (&sh.opts.checkpoint, sh.opts.resume) {
+        // Layer 0 too: a resumed run rebuilds every layer from its files.
+        checkpoint::save(dir, &id, me, shard)?;
+        net.all_gather(&Batch::default());
+        if me == 0 {
+            checkpoint::complete(dir, &id, 0)?;
+        }
+    }
     let mut total_stored: u64 = shard.counts.iter().sum();
 
     // The start is a goal: the empty path.
