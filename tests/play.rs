@@ -378,6 +378,51 @@ fn legal_matches_the_expander_and_the_tracer_agrees() {
                     );
                 }
             }
+            // Clicks on every piece, alone and with each direction: a move played is a
+            // legal one that moves the piece, a refusal never contradicts the expander.
+            let cells: Vec<[i64; 2]> = g
+                .board()
+                .pieces
+                .iter()
+                .flat_map(|p| p.cells.clone())
+                .collect();
+            for cell in cells.iter().take(12) {
+                let mut wants = vec![Want {
+                    cell: Some(*cell),
+                    ..Want::default()
+                }];
+                for d in model.dirs.iter().take(4) {
+                    wants.push(Want {
+                        cell: Some(*cell),
+                        dir: Some(d.name.clone()),
+                        mv: None,
+                    });
+                }
+                for w in &wants {
+                    match g.play(w) {
+                        Ok(played) => {
+                            let mut named = played.action.clone();
+                            assert!(
+                                legal.contains(&named) || {
+                                    named.cell = None;
+                                    legal.contains(&named)
+                                },
+                                "{file}: {w:?} played {:?}",
+                                played.action
+                            );
+                            assert!(g.undo());
+                        }
+                        Err(b) => {
+                            for why in
+                                std::iter::once(&b.message).chain(b.tried.iter().map(|t| &t.why))
+                            {
+                                assert!(!why.contains(IS_A_MOVE), "{file} {w:?}: {why}");
+                            }
+                        }
+                    }
+                    assert_eq!(g.state(), &s[..]);
+                }
+            }
             if legal.is_empty() {
                 break;
             }
@@ -505,4 +550,61 @@ fn palettes_are_distinct_within_each_family() {
     let pal = palette(&p.model);
     let wall = pal.tiles.iter().find(|s| s.name == "wall").expect("wall");
     assert_eq!(wall.color, "#4a4a4a");
+}
+
+#[test]
+fn games_and_views_cross_threads() {
+    fn send<T: Send>() {}
+    send::<Game<'static>>();
+    send::<puz::io::view::BoardView>();
+    let (p, _) = load("bloxorz.puz");
+    let g = game(&p, 0);
+    let json = serde_json::to_value(g.board()).expect("json");
+    assert_eq!(json["rows"], 7);
+    assert_eq!(json["pieces"][0]["name"], "block");
+    assert_eq!(json["pieces"][0]["pose"], "stand");
+    let want: Want = serde_json::from_str(r#"{"move":"roll","dir":"s"}"#).expect("want");
+    assert_eq!(want.mv.as_deref(), Some("roll"));
+    let a: ActionRef = serde_json::from_str(r#"{"move":"press","cell":[1,2]}"#).expect("ref");
+    assert_eq!(
+        serde_json::to_string(&a).expect("json"),
+        r#"{"move":"press","cell":[1,2]}"#
+    );
+}
+
+#[test]
+fn the_legend_key_lists_every_symbol() {
+    let (p, _) = load("bloxorz.puz");
+    let key = puz::io::view::legend_key(&p.model);
+    assert_eq!(key.len(), p.model.legend.len());
+    let x = key.iter().find(|k| k.symbol == "X").expect("X");
+    assert_eq!(x.tile.as_deref(), Some("floor"));
+    assert_eq!(x.pieces, vec!["block".to_string()]);
+    assert_eq!(x.text, "floor + block");
+    assert_eq!(x.pose, None);
+    let o = key.iter().find(|k| k.symbol == "O").expect("O");
+    assert_eq!(o.marks, vec!["target".to_string()]);
+    assert_eq!(o.text, "floor + target");
+    // A symbol that chooses a pose says so.
+    let text = r#"tiles { floor }
+piece turtle {
+  pose east { (0, 0) }
+  pose west { (0, 0) }
+}
+legend { '.' floor '>' floor + turtle.east '<' floor + turtle.west }
+dirs { w (0, -1) e (0, 1) }
+move walk(d) { shift turtle d }
+goal turtle.west on floor
+level "l" """
+  .>.
+  """
+"#;
+    let p = Puzzle::load("t.puz", text.to_string()).expect("loads");
+    let key = puz::io::view::legend_key(&p.model);
+    let west = key.iter().find(|k| k.symbol == "<").expect("<");
+    assert_eq!(west.pose.as_deref(), Some("west"));
+    assert_eq!(west.text, "floor + turtle.west");
+    let g = game(&p, 0);
+    assert_eq!(g.board().pieces[0].pose, "east");
+    assert_eq!(g.board().pieces[0].anchor, [0, 1]);
 }

@@ -520,11 +520,24 @@ impl Expander<'_> {
                 each,
             } => {
                 if *each {
+                    // The copies in the order `each` moves them: the first to fail.
+                    let v = self.lay.resolve(*delta, d);
+                    let dir = self.dir_text(*delta, d);
+                    for slot in self.each_slots(&cur, *kind, *delta, d) {
+                        let (a, _) = self.lay.anchor(&self.sc.cur, slot);
+                        let to = a as isize + v;
+                        let off = to < 0
+                            || to as usize >= self.lay.ptile.len()
+                            || self.lay.ptile[to as usize] == OFF;
+                        if off {
+                            let who = self.piece_text(&self.sc.cur, slot);
+                            return stop(format!("{who} would leave the board going {dir}"));
+                        }
+                        let (_, pose) = self.lay.anchor(&self.sc.cur, slot);
+                        self.set_place(slot, to as usize, pose);
+                    }
                     let name = &self.model.pieces[*kind].name;
-                    return stop(format!(
-                        "a `{name}` would leave the board going {}",
-                        self.dir_text(*delta, d)
-                    ));
+                    return stop(format!("a `{name}` would leave the board going {dir}"));
                 }
                 match self.present(*var) {
                     None => none_of(self, *var),
@@ -542,11 +555,24 @@ impl Expander<'_> {
             }
             KOp::Swap { var, delta, .. } => match self.present(*var) {
                 None => none_of(self, *var),
-                Some(slot) => stop(format!(
-                    "{} (or the piece it trades places with) would leave the board going {}",
-                    self.piece_text(&cur, slot),
-                    self.dir_text(*delta, d)
-                )),
+                Some(slot) => {
+                    let lay = &self.lay;
+                    let (a, _) = lay.anchor(&cur, slot);
+                    let v = lay.resolve(*delta, d);
+                    let to = (a as isize + v) as usize;
+                    let dir = self.dir_text(*delta, d);
+                    let (r, c) = self.board_pos(to);
+                    let who = self.piece_text(&cur, slot);
+                    match lay.any_instance_at(&cur, to, slot) {
+                        Some(other) if lay.ptile[to] != OFF => stop(format!(
+                            "{} would trade places with {who} and leave the board going the other way",
+                            self.piece_text(&cur, other)
+                        )),
+                        _ => stop(format!(
+                            "{who} would leave the board going {dir}: its anchor would be at ({r},{c})"
+                        )),
+                    }
+                }
             },
             KOp::Turn { var, table, .. } => match self.present(*var) {
                 None => none_of(self, *var),
@@ -578,18 +604,7 @@ impl Expander<'_> {
             } => {
                 let v = self.lay.resolve(*delta, d);
                 let slots: Vec<usize> = if *each {
-                    let (dr, dc) = self.delta_rc(*delta, d);
-                    let sl = &self.lay.slots[*kind];
-                    let mut slots: Vec<usize> = (sl.start..sl.start + sl.count)
-                        .filter(|&slot| cur[slot] != ABSENT)
-                        .collect();
-                    let key = |slot: usize| {
-                        let (a, _) = self.lay.anchor(&cur, slot);
-                        let (r, c) = self.lay.row_col(a);
-                        -(r as i64 * dr as i64 + c as i64 * dc as i64)
-                    };
-                    slots.sort_by_key(|&slot| key(slot));
-                    slots
+                    self.each_slots(&cur, *kind, *delta, d)
                 } else {
                     match self.present(*var) {
                         Some(slot) => vec![slot],
@@ -650,6 +665,23 @@ impl Expander<'_> {
                 stop("the statement fails".to_string())
             }
         }
+    }
+
+    /// The copies of `kind` on the board in `s`, in the order `each` moves them: the
+    /// farthest along the step first (as `Expander::each_order`).
+    fn each_slots(&self, s: &[u32], kind: usize, delta: Delta, d: usize) -> Vec<usize> {
+        let (dr, dc) = self.delta_rc(delta, d);
+        let sl = &self.lay.slots[kind];
+        let mut slots: Vec<usize> = (sl.start..sl.start + sl.count)
+            .filter(|&slot| s[slot] != ABSENT)
+            .collect();
+        let key = |slot: usize| {
+            let (a, _) = self.lay.anchor(s, slot);
+            let (r, c) = self.lay.row_col(a);
+            -(r as i64 * dr as i64 + c as i64 * dc as i64)
+        };
+        slots.sort_by_key(|&slot| key(slot));
+        slots
     }
 
     /// The name of the direction a step goes, when it is one.
