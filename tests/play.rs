@@ -608,3 +608,39 @@ level "l" """
     assert_eq!(g.board().pieces[0].pose, "east");
     assert_eq!(g.board().pieces[0].anchor, [0, 1]);
 }
+
+#[test]
+fn a_failed_require_tells_the_values_it_saw() {
+    let (p, text) = load("keys.puz");
+    // "one short": #@k.DDE# — one key, two doors.
+    let mut g = game(&p, p.level_index("one short").expect("level"));
+    for _ in 0..3 {
+        g.play(&dir("e"))
+            .expect("walk, pick up the key, open the first door");
+    }
+    let b = g.play(&dir("e")).expect_err("no key for the second door");
+    assert!(
+        b.message.contains("`keys` is 0, and it must be > 0"),
+        "{}",
+        b.message
+    );
+    assert_eq!(pointed(&text, &b), "require keys > 0");
+    // Peg solitaire: a jump needs a peg to jump over.
+    let (p, text) = load("pegsolitaire.puz");
+    let mut g = game(&p, p.level_index("row").expect("level"));
+    let b = g
+        .play(&Want {
+            mv: Some("jump".into()),
+            dir: Some("n".into()),
+            cell: None,
+        })
+        .expect_err("nothing north");
+    assert!(b.message.starts_with("jump n: "), "{}", b.message);
+    assert!(
+        b.message
+            .contains("there is no `peg` at (-1,0) (from `peg` at (0,0))"),
+        "{}",
+        b.message
+    );
+    assert!(pointed(&text, &b).starts_with("require peg at peg + d as over"));
+}

@@ -6,11 +6,11 @@
 
 use std::sync::Arc;
 
-use crate::compile::{Action, AssignOp, Place, SlideEvent, Subject};
+use crate::compile::{Action, AssignOp, CmpOp, Place, SlideEvent, Subject};
 
 use super::expander::Expander;
 use super::layout::{ABSENT, NONE, OFF};
-use super::program::{Actions, Delta, KOp};
+use super::program::{Actions, Delta, KBase, KCell, KCond, KOp};
 
 /// One piece on the board in some state, decoded from its slot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -619,11 +619,16 @@ impl Expander<'_> {
                 }
                 stop("the slide fails".to_string())
             }
-            KOp::Check { want, .. } => {
-                if *want {
-                    stop("its `require` condition does not hold".to_string())
+            KOp::Check { cond, want } => {
+                let detail = self.cond_text(cond, d, *want);
+                let rule = if *want {
+                    "its `require` condition does not hold"
                 } else {
-                    stop("its `forbid` condition holds".to_string())
+                    "its `forbid` condition holds"
+                };
+                match detail {
+                    Some(x) => stop(format!("{rule}: {x}")),
+                    None => stop(rule.to_string()),
                 }
             }
             KOp::Remove { var } => none_of(self, *var),
@@ -682,6 +687,124 @@ impl Expander<'_> {
         };
         slots.sort_by_key(|&slot| key(slot));
         slots
+    }
+
+    /// The padded cell a resolved cell names in the scratch state (as
+    /// `Expander::cell_at`), or `None`.
+    fn cell_now(&self, c: &KCell, d: usize) -> Option<usize> {
+        let base = match c.base {
+            KBase::Var(v) => self.lay.anchor(&self.sc.cur, self.present(v)?).0,
+            KBase::Param => self.sc.param,
+            KBase::Loop(depth) => *self.sc.loops.iter().rev().nth(depth)?,
+            KBase::Abs(p) => p?,
+        };
+        let extra = self.lay.dir_delta.get(d).copied().unwrap_or(0) * c.mult as isize;
+        let p = base as isize + c.fixed + extra;
+        (p >= 0 && (p as usize) < self.lay.ptile.len()).then_some(p as usize)
+    }
+
+    /// What makes condition `c` fail its statement in the scratch state: it should hold
+    /// (`want`) and does not, or should not and does. Evaluates as the statement did
+    /// (binding pieces found when `want`), so later parts see earlier bindings.
+    fn cond_text(&mut self, c: &KCond, d: usize, want: bool) -> Option<String> {
+        let model = self.model;
+        let cmp = |op: CmpOp| match op {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        };
+        let must = if want { "must be" } else { "must not be" };
+        match c {
+            KCond::And(parts) if want => {
+                for p in parts {
+                    if !self.eval(p, d, true) {
+                        return self.cond_text(p, d, true);
+                    }
+                }
+                None
+            }
+            KCond::Or(parts) if !want => {
+                for p in parts {
+                    if self.eval(p, d, false) {
+                        return self.cond_text(p, d, false);
+                    }
+                }
+                None
+            }
+            KCond::Or(_) => Some("none of its alternatives holds".to_string()),
+            KCond::And(_) => Some("every part of it holds".to_string()),
+            KCond::Not(inner) => self.cond_text(inner, d, !want),
+            KCond::At { subject, cell, .. } => {
+                let what = self.subject_text(*subject);
+                let Some(p) = self.cell_now(cell, d) else {
+                    return Some(format!(
+                        "the cell it looks at for {what} is not on the board"
+                    ));
+                };
+                let (r, c) = self.board_pos(p);
+                let from = match cell.base {
+                    KBase::Var(v) => self
+                        .present(v)
+                        .map(|slot| format!(" (from {})", self.piece_text(&self.sc.cur, slot)))
+                        .unwrap_or_default(),
+                    _ => String::new(),
+                };
+                if want {
+                    Some(format!("there is no {what} at ({r},{c}){from}"))
+                } else {
+                    Some(format!("there is {what} at ({r},{c}){from}"))
+                }
+            }
+            KCond::On {
+                var, kind, place, ..
+            } => {
+                let place = match place {
+                    Place::Tile(t) => &model.tiles[t.index()].name,
+                    Place::Mark(m) => &model.marks[m.index()].name,
+                };
+                let who = match self.present(*var) {
+                    Some(slot) => self.piece_text(&self.sc.cur, slot),
+                    None => format!("every `{}`", model.pieces[*kind].name),
+                };
+                let is = if want { "is not" } else { "is" };
+                Some(format!("{who} {is} on `{place}`"))
+            }
+            KCond::CountPieces { kind, op, value } => {
+                let sl = &self.lay.slots[*kind];
+                let n = self.sc.cur[sl.start..sl.start + sl.count]
+                    .iter()
+                    .filter(|&&w| w != ABSENT)
+                    .count();
+                let name = &model.pieces[*kind].name;
+                Some(format!(
+                    "count({name}) is {n}, and it {must} {} {value}",
+                    cmp(*op)
+                ))
+            }
+            KCond::CountTiles { tile, op, value } => {
+                let n = self.lay.count_tile(&self.sc.cur, *tile);
+                let name = &model.tiles[*tile as usize].name;
+                Some(format!(
+                    "count({name}) is {n}, and it {must} {} {value}",
+                    cmp(*op)
+                ))
+            }
+            KCond::Counter { word, op, value } => {
+                let name = model
+                    .counters
+                    .get(word - self.lay.counters_at)
+                    .map_or("counter", |c| c.name.as_str());
+                let now = self.sc.cur[*word];
+                Some(format!(
+                    "`{name}` is {now}, and it {must} {} {value}",
+                    cmp(*op)
+                ))
+            }
+            KCond::Const(_) => Some("it is fixed by this level's board".to_string()),
+        }
     }
 
     /// The name of the direction a step goes, when it is one.
