@@ -494,6 +494,26 @@ fn per_cell_moves_and_copies_are_named_by_cell() {
     for (i, a) in legal.iter().enumerate() {
         assert!(!legal[..i].contains(a), "{a:?} named twice");
     }
+    // An action naming a cell no piece covers is refused, even when the move and
+    // direction are legal for another copy.
+    let some = legal
+        .iter()
+        .find(|a| a.cell.is_some())
+        .expect("an ambiguous action")
+        .clone();
+    for cell in [[0, 0], [-5, 2], [4, 3], [i64::MAX, 0]] {
+        let covered = g.board().pieces.iter().any(|p| p.cells.contains(&cell));
+        if covered {
+            continue;
+        }
+        let b = g
+            .apply(&ActionRef {
+                cell: Some(cell),
+                ..some.clone()
+            })
+            .expect_err("no piece there");
+        assert!(b.message.contains("no piece"), "{}", b.message);
+    }
     // A click on a piece that can go one way only moves it; a click on empty floor or on
     // a piece with no move explains itself.
     for a in legal.iter().filter(|a| a.cell.is_some()) {

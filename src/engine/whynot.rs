@@ -203,6 +203,9 @@ impl Expander<'_> {
                 .find(|p| p.cells.contains(&cell))
                 .map(|p| p.slot)
         });
+        if let (Some((r, c)), None) = (piece_at, target) {
+            return nothing(format!("{label}: there is no piece at ({r},{c})"));
+        }
         let mut options: Vec<Vec<usize>> = vec![];
         for &k in &free {
             let sl = &self.lay.slots[k];
