@@ -23,10 +23,16 @@
 //!   move: only actions that move the piece covering that cell match.
 //!
 //! The first legal candidate is played, with one exception: a wish with `cell` and no
-//! `dir` that no move played on cells answers is played only when it is unambiguous, that
-//! is, when exactly one directional action moves the piece there (a click on a Klotski
-//! block that can go one way). When it can go several ways, nothing is played and the
-//! answer lists them.
+//! `dir` is first offered to the moves played on cells (a click on a Lights Out lamp);
+//! when none of them answers, it is played only when it is unambiguous, that is, when
+//! exactly one directional action moves the piece there (a click on a Klotski block that
+//! can go one way). When it can go several ways, nothing is played and the answer lists
+//! them.
+//!
+//! When nothing is played, every candidate (at most 64) is explained by
+//! `Expander::why_not`, and the explanation of the candidate that got farthest through
+//! its program leads: for `e` beside a box against a wall, `push e` (the box would be on
+//! the wall) rather than `walk e` (the man would overlap the box).
 
 use serde::{Deserialize, Serialize};
 
