@@ -23,10 +23,16 @@
 //!   move: only actions that move the piece covering that cell match.
 //!
 //! The first legal candidate is played, with one exception: a wish with `cell` and no
-//! `dir` that no move played on cells answers is played only when it is unambiguous, that
-//! is, when exactly one directional action moves the piece there (a click on a Klotski
-//! block that can go one way). When it can go several ways, nothing is played and the
-//! answer lists them.
+//! `dir` is first offered to the moves played on cells (a click on a Lights Out lamp);
+//! when none of them answers, it is played only when it is unambiguous, that is, when
+//! exactly one directional action moves the piece there (a click on a Klotski block that
+//! can go one way). When it can go several ways, nothing is played and the answer lists
+//! them.
+//!
+//! When nothing is played, every candidate (at most 64) is explained by
+//! `Expander::why_not`, and the explanation of the candidate that got farthest through
+//! its program leads: for `e` beside a box against a wall, `push e` (the box would be on
+//! the wall) rather than `walk e` (the man would overlap the box).
 
 use serde::{Deserialize, Serialize};
 
@@ -374,7 +380,14 @@ impl<'m> Game<'m> {
             0 => {}
             1 => return Ok(self.take(found[0].0)),
             _ => {
-                let [r, c] = want.cell.unwrap_or_default();
+                let who = piece_at
+                    .and_then(|cell| {
+                        let pieces = self.exp.pieces_in(&self.cur);
+                        let p = pieces.into_iter().find(|p| p.cells.contains(&cell))?;
+                        let (r, c) = p.anchor;
+                        Some(format!("`{}` at ({r},{c})", model.pieces[p.kind].name))
+                    })
+                    .unwrap_or_else(|| "the piece".to_string());
                 let options: Vec<ActionRef> =
                     found.iter().map(|&(i, _)| self.name_successor(i)).collect();
                 let list: Vec<String> = options.iter().map(action_text).collect();
@@ -388,7 +401,7 @@ impl<'m> Game<'m> {
                     .collect();
                 return Err(Blocked {
                     message: format!(
-                        "the piece at ({r},{c}) can move in several ways ({}): say which",
+                        "{who} can move in several ways ({}): say which",
                         list.join(", ")
                     ),
                     span: None,
@@ -396,13 +409,49 @@ impl<'m> Game<'m> {
                 });
             }
         }
+        let clicked = per_cell.is_empty() && !directional.is_empty();
         let all: Vec<Candidate> = per_cell.into_iter().chain(directional).collect();
         if all.is_empty() {
-            return Err(plain(
-                "no move matches: name a move, a direction or a cell".to_string(),
-            ));
+            let why = match (&want.dir, want.cell) {
+                (Some(d), _) => {
+                    let cells: Vec<&str> = model
+                        .moves
+                        .iter()
+                        .filter(|m| m.param == Param::Cell)
+                        .map(|m| m.name.as_str())
+                        .collect();
+                    if cells.is_empty() {
+                        format!("no move is played toward {d}")
+                    } else {
+                        format!(
+                            "no move is played toward {d}: `{}` is played on a cell",
+                            cells.join("`, `")
+                        )
+                    }
+                }
+                (None, Some([r, c])) => format!("no move can move the piece at ({r},{c})"),
+                (None, None) => "no move matches: name a move, a direction or a cell".to_string(),
+            };
+            return Err(plain(why));
         }
-        Err(self.refuse(&all))
+        let mut blocked = self.refuse(&all);
+        if let (true, Some(cell)) = (clicked, piece_at) {
+            if let Some(p) = self
+                .exp
+                .pieces_in(&self.cur)
+                .into_iter()
+                .find(|p| p.cells.contains(&cell))
+            {
+                let name = &model.pieces[p.kind].name;
+                let (r, c) = p.anchor;
+                let toward = want.dir.as_ref().map_or(String::new(), |d| format!(" {d}"));
+                blocked.message = format!(
+                    "`{name}` at ({r},{c}) cannot move{toward} now ({})",
+                    blocked.message
+                );
+            }
+        }
+        Err(blocked)
     }
 
     /// Applies exactly `action` (it must be legal now).

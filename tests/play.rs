@@ -210,14 +210,18 @@ fn sokoban_two_boxes_in_a_row_overlap_at_the_shift() {
 
 #[test]
 fn hostile_wishes_never_panic() {
-    for file in [
-        "bloxorz.puz",
-        "sokoban-boxes.puz",
-        "lightsout.puz",
-        "klotski.puz",
-    ] {
+    let root = format!("{}/puzzles", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(root)
+        .expect("puzzles/")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".puz"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    for file in &files {
         let (p, _) = load(file);
         let mut g = game(&p, 0);
+        let first = p.model.moves[0].name.clone();
         let huge = [i64::MAX, i64::MIN, -1, 0, 1_000_000_000];
         let names = [
             None,
@@ -225,7 +229,7 @@ fn hostile_wishes_never_panic() {
             Some("jump"),
             Some("n"),
             Some("press"),
-            Some("roll"),
+            Some(first.as_str()),
         ];
         let mut wants = vec![];
         for mv in names {
@@ -267,13 +271,11 @@ fn hostile_wishes_never_panic() {
         }
         let b = g
             .play(&Want {
-                mv: Some("jump".into()),
+                mv: Some("no_such_move".into()),
                 ..Want::default()
             })
             .expect_err("unknown move");
-        if p.model.moves.iter().all(|m| m.name != "jump") {
-            assert_eq!(b.message, "no move called `jump`");
-        }
+        assert_eq!(b.message, "no move called `no_such_move`");
     }
 }
 
@@ -378,6 +380,51 @@ fn legal_matches_the_expander_and_the_tracer_agrees() {
                     );
                 }
             }
+            // Clicks on every piece, alone and with each direction: a move played is a
+            // legal one that moves the piece, a refusal never contradicts the expander.
+            let cells: Vec<[i64; 2]> = g
+                .board()
+                .pieces
+                .iter()
+                .flat_map(|p| p.cells.clone())
+                .collect();
+            for cell in cells.iter().take(12) {
+                let mut wants = vec![Want {
+                    cell: Some(*cell),
+                    ..Want::default()
+                }];
+                for d in model.dirs.iter().take(4) {
+                    wants.push(Want {
+                        cell: Some(*cell),
+                        dir: Some(d.name.clone()),
+                        mv: None,
+                    });
+                }
+                for w in &wants {
+                    match g.play(w) {
+                        Ok(played) => {
+                            let mut named = played.action.clone();
+                            assert!(
+                                legal.contains(&named) || {
+                                    named.cell = None;
+                                    legal.contains(&named)
+                                },
+                                "{file}: {w:?} played {:?}",
+                                played.action
+                            );
+                            assert!(g.undo());
+                        }
+                        Err(b) => {
+                            for why in
+                                std::iter::once(&b.message).chain(b.tried.iter().map(|t| &t.why))
+                            {
+                                assert!(!why.contains(IS_A_MOVE), "{file} {w:?}: {why}");
+                            }
+                        }
+                    }
+                    assert_eq!(g.state(), &s[..]);
+                }
+            }
             if legal.is_empty() {
                 break;
             }
@@ -449,6 +496,26 @@ fn per_cell_moves_and_copies_are_named_by_cell() {
     for (i, a) in legal.iter().enumerate() {
         assert!(!legal[..i].contains(a), "{a:?} named twice");
     }
+    // An action naming a cell no piece covers is refused, even when the move and
+    // direction are legal for another copy.
+    let some = legal
+        .iter()
+        .find(|a| a.cell.is_some())
+        .expect("an ambiguous action")
+        .clone();
+    for cell in [[0, 0], [-5, 2], [4, 3], [i64::MAX, 0]] {
+        let covered = g.board().pieces.iter().any(|p| p.cells.contains(&cell));
+        if covered {
+            continue;
+        }
+        let b = g
+            .apply(&ActionRef {
+                cell: Some(cell),
+                ..some.clone()
+            })
+            .expect_err("no piece there");
+        assert!(b.message.contains("no piece"), "{}", b.message);
+    }
     // A click on a piece that can go one way only moves it; a click on empty floor or on
     // a piece with no move explains itself.
     for a in legal.iter().filter(|a| a.cell.is_some()) {
@@ -505,4 +572,97 @@ fn palettes_are_distinct_within_each_family() {
     let pal = palette(&p.model);
     let wall = pal.tiles.iter().find(|s| s.name == "wall").expect("wall");
     assert_eq!(wall.color, "#4a4a4a");
+}
+
+#[test]
+fn games_and_views_cross_threads() {
+    fn send<T: Send>() {}
+    send::<Game<'static>>();
+    send::<puz::io::view::BoardView>();
+    let (p, _) = load("bloxorz.puz");
+    let g = game(&p, 0);
+    let json = serde_json::to_value(g.board()).expect("json");
+    assert_eq!(json["rows"], 7);
+    assert_eq!(json["pieces"][0]["name"], "block");
+    assert_eq!(json["pieces"][0]["pose"], "stand");
+    let want: Want = serde_json::from_str(r#"{"move":"roll","dir":"s"}"#).expect("want");
+    assert_eq!(want.mv.as_deref(), Some("roll"));
+    let a: ActionRef = serde_json::from_str(r#"{"move":"press","cell":[1,2]}"#).expect("ref");
+    assert_eq!(
+        serde_json::to_string(&a).expect("json"),
+        r#"{"move":"press","cell":[1,2]}"#
+    );
+}
+
+#[test]
+fn the_legend_key_lists_every_symbol() {
+    let (p, _) = load("bloxorz.puz");
+    let key = puz::io::view::legend_key(&p.model);
+    assert_eq!(key.len(), p.model.legend.len());
+    let x = key.iter().find(|k| k.symbol == "X").expect("X");
+    assert_eq!(x.tile.as_deref(), Some("floor"));
+    assert_eq!(x.pieces, vec!["block".to_string()]);
+    assert_eq!(x.text, "floor + block");
+    assert_eq!(x.pose, None);
+    let o = key.iter().find(|k| k.symbol == "O").expect("O");
+    assert_eq!(o.marks, vec!["target".to_string()]);
+    assert_eq!(o.text, "floor + target");
+    // A symbol that chooses a pose says so.
+    let text = r#"tiles { floor }
+piece turtle {
+  pose east { (0, 0) }
+  pose west { (0, 0) }
+}
+legend { '.' floor '>' floor + turtle.east '<' floor + turtle.west }
+dirs { w (0, -1) e (0, 1) }
+move walk(d) { shift turtle d }
+goal turtle.west on floor
+level "l" """
+  .>.
+  """
+"#;
+    let p = Puzzle::load("t.puz", text.to_string()).expect("loads");
+    let key = puz::io::view::legend_key(&p.model);
+    let west = key.iter().find(|k| k.symbol == "<").expect("<");
+    assert_eq!(west.pose.as_deref(), Some("west"));
+    assert_eq!(west.text, "floor + turtle.west");
+    let g = game(&p, 0);
+    assert_eq!(g.board().pieces[0].pose, "east");
+    assert_eq!(g.board().pieces[0].anchor, [0, 1]);
+}
+
+#[test]
+fn a_failed_require_tells_the_values_it_saw() {
+    let (p, text) = load("keys.puz");
+    // "one short": #@k.DDE# — one key, two doors.
+    let mut g = game(&p, p.level_index("one short").expect("level"));
+    for _ in 0..3 {
+        g.play(&dir("e"))
+            .expect("walk, pick up the key, open the first door");
+    }
+    let b = g.play(&dir("e")).expect_err("no key for the second door");
+    assert!(
+        b.message.contains("`keys` is 0, and it must be > 0"),
+        "{}",
+        b.message
+    );
+    assert_eq!(pointed(&text, &b), "require keys > 0");
+    // Peg solitaire: a jump needs a peg to jump over.
+    let (p, text) = load("pegsolitaire.puz");
+    let mut g = game(&p, p.level_index("row").expect("level"));
+    let b = g
+        .play(&Want {
+            mv: Some("jump".into()),
+            dir: Some("n".into()),
+            cell: None,
+        })
+        .expect_err("nothing north");
+    assert!(b.message.starts_with("jump n: "), "{}", b.message);
+    assert!(
+        b.message
+            .contains("there is no `peg` at (-1,0) (from `peg` at (0,0))"),
+        "{}",
+        b.message
+    );
+    assert!(pointed(&text, &b).starts_with("require peg at peg + d as over"));
 }

@@ -26,7 +26,7 @@ pub(super) enum Delta {
 pub(super) struct KCell {
     pub(super) base: KBase,
     pub(super) fixed: isize,
-    mult: i32,
+    pub(super) mult: i32,
 }
 
 /// Where a resolved cell starts.

@@ -6,11 +6,11 @@
 
 use std::sync::Arc;
 
-use crate::compile::{Action, AssignOp, Place, SlideEvent, Subject};
+use crate::compile::{Action, AssignOp, CmpOp, Place, SlideEvent, Subject};
 
 use super::expander::Expander;
 use super::layout::{ABSENT, NONE, OFF};
-use super::program::{Actions, Delta, KOp};
+use super::program::{Actions, Delta, KBase, KCell, KCond, KOp};
 
 /// One piece on the board in some state, decoded from its slot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -203,6 +203,9 @@ impl Expander<'_> {
                 .find(|p| p.cells.contains(&cell))
                 .map(|p| p.slot)
         });
+        if let (Some((r, c)), None) = (piece_at, target) {
+            return nothing(format!("{label}: there is no piece at ({r},{c})"));
+        }
         let mut options: Vec<Vec<usize>> = vec![];
         for &k in &free {
             let sl = &self.lay.slots[k];
@@ -520,11 +523,24 @@ impl Expander<'_> {
                 each,
             } => {
                 if *each {
+                    // The copies in the order `each` moves them: the first to fail.
+                    let v = self.lay.resolve(*delta, d);
+                    let dir = self.dir_text(*delta, d);
+                    for slot in self.each_slots(&cur, *kind, *delta, d) {
+                        let (a, _) = self.lay.anchor(&self.sc.cur, slot);
+                        let to = a as isize + v;
+                        let off = to < 0
+                            || to as usize >= self.lay.ptile.len()
+                            || self.lay.ptile[to as usize] == OFF;
+                        if off {
+                            let who = self.piece_text(&self.sc.cur, slot);
+                            return stop(format!("{who} would leave the board going {dir}"));
+                        }
+                        let (_, pose) = self.lay.anchor(&self.sc.cur, slot);
+                        self.set_place(slot, to as usize, pose);
+                    }
                     let name = &self.model.pieces[*kind].name;
-                    return stop(format!(
-                        "a `{name}` would leave the board going {}",
-                        self.dir_text(*delta, d)
-                    ));
+                    return stop(format!("a `{name}` would leave the board going {dir}"));
                 }
                 match self.present(*var) {
                     None => none_of(self, *var),
@@ -542,11 +558,24 @@ impl Expander<'_> {
             }
             KOp::Swap { var, delta, .. } => match self.present(*var) {
                 None => none_of(self, *var),
-                Some(slot) => stop(format!(
-                    "{} (or the piece it trades places with) would leave the board going {}",
-                    self.piece_text(&cur, slot),
-                    self.dir_text(*delta, d)
-                )),
+                Some(slot) => {
+                    let lay = &self.lay;
+                    let (a, _) = lay.anchor(&cur, slot);
+                    let v = lay.resolve(*delta, d);
+                    let to = (a as isize + v) as usize;
+                    let dir = self.dir_text(*delta, d);
+                    let (r, c) = self.board_pos(to);
+                    let who = self.piece_text(&cur, slot);
+                    match lay.any_instance_at(&cur, to, slot) {
+                        Some(other) if lay.ptile[to] != OFF => stop(format!(
+                            "{} would trade places with {who} and leave the board going the other way",
+                            self.piece_text(&cur, other)
+                        )),
+                        _ => stop(format!(
+                            "{who} would leave the board going {dir}: its anchor would be at ({r},{c})"
+                        )),
+                    }
+                }
             },
             KOp::Turn { var, table, .. } => match self.present(*var) {
                 None => none_of(self, *var),
@@ -578,18 +607,7 @@ impl Expander<'_> {
             } => {
                 let v = self.lay.resolve(*delta, d);
                 let slots: Vec<usize> = if *each {
-                    let (dr, dc) = self.delta_rc(*delta, d);
-                    let sl = &self.lay.slots[*kind];
-                    let mut slots: Vec<usize> = (sl.start..sl.start + sl.count)
-                        .filter(|&slot| cur[slot] != ABSENT)
-                        .collect();
-                    let key = |slot: usize| {
-                        let (a, _) = self.lay.anchor(&cur, slot);
-                        let (r, c) = self.lay.row_col(a);
-                        -(r as i64 * dr as i64 + c as i64 * dc as i64)
-                    };
-                    slots.sort_by_key(|&slot| key(slot));
-                    slots
+                    self.each_slots(&cur, *kind, *delta, d)
                 } else {
                     match self.present(*var) {
                         Some(slot) => vec![slot],
@@ -604,11 +622,16 @@ impl Expander<'_> {
                 }
                 stop("the slide fails".to_string())
             }
-            KOp::Check { want, .. } => {
-                if *want {
-                    stop("its `require` condition does not hold".to_string())
+            KOp::Check { cond, want } => {
+                let detail = self.cond_text(cond, d, *want);
+                let rule = if *want {
+                    "its `require` condition does not hold"
                 } else {
-                    stop("its `forbid` condition holds".to_string())
+                    "its `forbid` condition holds"
+                };
+                match detail {
+                    Some(x) => stop(format!("{rule}: {x}")),
+                    None => stop(rule.to_string()),
                 }
             }
             KOp::Remove { var } => none_of(self, *var),
@@ -649,6 +672,141 @@ impl Expander<'_> {
             KOp::Change { .. } | KOp::If { .. } | KOp::ForCells { .. } => {
                 stop("the statement fails".to_string())
             }
+        }
+    }
+
+    /// The copies of `kind` on the board in `s`, in the order `each` moves them: the
+    /// farthest along the step first (as `Expander::each_order`).
+    fn each_slots(&self, s: &[u32], kind: usize, delta: Delta, d: usize) -> Vec<usize> {
+        let (dr, dc) = self.delta_rc(delta, d);
+        let sl = &self.lay.slots[kind];
+        let mut slots: Vec<usize> = (sl.start..sl.start + sl.count)
+            .filter(|&slot| s[slot] != ABSENT)
+            .collect();
+        let key = |slot: usize| {
+            let (a, _) = self.lay.anchor(s, slot);
+            let (r, c) = self.lay.row_col(a);
+            -(r as i64 * dr as i64 + c as i64 * dc as i64)
+        };
+        slots.sort_by_key(|&slot| key(slot));
+        slots
+    }
+
+    /// The padded cell a resolved cell names in the scratch state (as
+    /// `Expander::cell_at`), or `None`.
+    fn cell_now(&self, c: &KCell, d: usize) -> Option<usize> {
+        let base = match c.base {
+            KBase::Var(v) => self.lay.anchor(&self.sc.cur, self.present(v)?).0,
+            KBase::Param => self.sc.param,
+            KBase::Loop(depth) => *self.sc.loops.iter().rev().nth(depth)?,
+            KBase::Abs(p) => p?,
+        };
+        let extra = self.lay.dir_delta.get(d).copied().unwrap_or(0) * c.mult as isize;
+        let p = base as isize + c.fixed + extra;
+        (p >= 0 && (p as usize) < self.lay.ptile.len()).then_some(p as usize)
+    }
+
+    /// What makes condition `c` fail its statement in the scratch state: it should hold
+    /// (`want`) and does not, or should not and does. Evaluates as the statement did
+    /// (binding pieces found when `want`), so later parts see earlier bindings.
+    fn cond_text(&mut self, c: &KCond, d: usize, want: bool) -> Option<String> {
+        let model = self.model;
+        let cmp = |op: CmpOp| match op {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        };
+        let must = if want { "must be" } else { "must not be" };
+        match c {
+            KCond::And(parts) if want => {
+                for p in parts {
+                    if !self.eval(p, d, true) {
+                        return self.cond_text(p, d, true);
+                    }
+                }
+                None
+            }
+            KCond::Or(parts) if !want => {
+                for p in parts {
+                    if self.eval(p, d, false) {
+                        return self.cond_text(p, d, false);
+                    }
+                }
+                None
+            }
+            KCond::Or(_) => Some("none of its alternatives holds".to_string()),
+            KCond::And(_) => Some("every part of it holds".to_string()),
+            KCond::Not(inner) => self.cond_text(inner, d, !want),
+            KCond::At { subject, cell, .. } => {
+                let what = self.subject_text(*subject);
+                let Some(p) = self.cell_now(cell, d) else {
+                    return Some(format!(
+                        "the cell it looks at for {what} is not on the board"
+                    ));
+                };
+                let (r, c) = self.board_pos(p);
+                let from = match cell.base {
+                    KBase::Var(v) => self
+                        .present(v)
+                        .map(|slot| format!(" (from {})", self.piece_text(&self.sc.cur, slot)))
+                        .unwrap_or_default(),
+                    _ => String::new(),
+                };
+                if want {
+                    Some(format!("there is no {what} at ({r},{c}){from}"))
+                } else {
+                    Some(format!("there is {what} at ({r},{c}){from}"))
+                }
+            }
+            KCond::On {
+                var, kind, place, ..
+            } => {
+                let place = match place {
+                    Place::Tile(t) => &model.tiles[t.index()].name,
+                    Place::Mark(m) => &model.marks[m.index()].name,
+                };
+                let who = match self.present(*var) {
+                    Some(slot) => self.piece_text(&self.sc.cur, slot),
+                    None => format!("every `{}`", model.pieces[*kind].name),
+                };
+                let is = if want { "is not" } else { "is" };
+                Some(format!("{who} {is} on `{place}`"))
+            }
+            KCond::CountPieces { kind, op, value } => {
+                let sl = &self.lay.slots[*kind];
+                let n = self.sc.cur[sl.start..sl.start + sl.count]
+                    .iter()
+                    .filter(|&&w| w != ABSENT)
+                    .count();
+                let name = &model.pieces[*kind].name;
+                Some(format!(
+                    "count({name}) is {n}, and it {must} {} {value}",
+                    cmp(*op)
+                ))
+            }
+            KCond::CountTiles { tile, op, value } => {
+                let n = self.lay.count_tile(&self.sc.cur, *tile);
+                let name = &model.tiles[*tile as usize].name;
+                Some(format!(
+                    "count({name}) is {n}, and it {must} {} {value}",
+                    cmp(*op)
+                ))
+            }
+            KCond::Counter { word, op, value } => {
+                let name = model
+                    .counters
+                    .get(word - self.lay.counters_at)
+                    .map_or("counter", |c| c.name.as_str());
+                let now = self.sc.cur[*word];
+                Some(format!(
+                    "`{name}` is {now}, and it {must} {} {value}",
+                    cmp(*op)
+                ))
+            }
+            KCond::Const(_) => Some("it is fixed by this level's board".to_string()),
         }
     }
 
