@@ -203,6 +203,7 @@ async function runCheck() {
       S.validText = text;
       scheduleLevelReload();
     }
+    updateStale();
   } catch (e) {
     if (e.name === "AbortError") return;
     if (seq !== checkSeq) return;
@@ -432,6 +433,7 @@ async function loadLevel() {
       S.selectedCell = null;
     }
     showLevelError(null);
+    updateStale();
     S.game = { board: info.board, goal: info.goal, cost: info.cost, moves: 0, legal: info.legal };
     renderLevelInfo();
     if (S.history.length) await replay();
@@ -458,6 +460,14 @@ async function replay() {
       throw e;
     }
   }
+}
+
+/** Says so when the board shows an older version of the rules than the editor. */
+function updateStale() {
+  const stale = !!S.info && S.infoText !== editor.value;
+  const note = $("#stale-note");
+  note.hidden = !stale;
+  note.textContent = S.validText === editor.value ? "updating" : "the rules have errors: playing the last version that loaded";
 }
 
 function showLevelError(msg) {
@@ -885,7 +895,7 @@ function onKey(ev) {
     selectMove(null);
     S.selectedCell = null;
     renderGame();
-  } else if (key === " " && currentTab === "solve") {
+  } else if (key === " " && currentTab === "solve" && ev.target.tagName !== "BUTTON") {
     ev.preventDefault();
     toggleAnim();
   }
@@ -1234,52 +1244,61 @@ function drawGraph(graph) {
     root.append(c);
     return c;
   });
+  // Drawn scaled to fill the box, whatever the simulation's extent.
   const place = () => {
+    const xs = nodes.map((n) => n.x), ys = nodes.map((n) => n.y);
+    const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
+    const sc = Math.min((W - 24) / Math.max(1, x1 - x0), (H - 24) / Math.max(1, y1 - y0), 3);
+    const ox = (W - (x1 - x0) * sc) / 2, oy = (H - (y1 - y0) * sc) / 2;
+    const X = (n) => ((n.x - x0) * sc + ox).toFixed(1);
+    const Y = (n) => ((n.y - y0) * sc + oy).toFixed(1);
     edges.forEach(([a, b], k) => {
-      lines[k].setAttribute("x1", nodes[a].x.toFixed(1));
-      lines[k].setAttribute("y1", nodes[a].y.toFixed(1));
-      lines[k].setAttribute("x2", nodes[b].x.toFixed(1));
-      lines[k].setAttribute("y2", nodes[b].y.toFixed(1));
+      lines[k].setAttribute("x1", X(nodes[a]));
+      lines[k].setAttribute("y1", Y(nodes[a]));
+      lines[k].setAttribute("x2", X(nodes[b]));
+      lines[k].setAttribute("y2", Y(nodes[b]));
     });
     nodes.forEach((n, i) => {
-      circles[i].setAttribute("cx", n.x.toFixed(1));
-      circles[i].setAttribute("cy", n.y.toFixed(1));
+      circles[i].setAttribute("cx", X(n));
+      circles[i].setAttribute("cy", Y(n));
     });
   };
-  const ideal = Math.max(14, Math.min(50, Math.sqrt((W * H) / nodes.length) * 0.8));
-  let temp = 1;
+  // Fruchterman-Reingold, with a pull towards each node's column by distance.
+  const k = Math.max(10, Math.sqrt((W * H) / nodes.length) * 0.45);
+  let temp = W / 8;
   const tick = () => {
+    for (const n of nodes) { n.vx = 0; n.vy = 0; }
     for (let i = 0; i < nodes.length; i++) {
       const a = nodes[i];
       for (let j = i + 1; j < nodes.length; j++) {
         const b = nodes[j];
         let dx = a.x - b.x, dy = a.y - b.y;
-        let d2 = dx * dx + dy * dy;
-        if (d2 < 0.01) { dx = Math.random() - 0.5; dy = Math.random() - 0.5; d2 = 0.5; }
-        const f = (ideal * ideal) / d2;
-        a.vx += dx * f * 0.05; a.vy += dy * f * 0.05;
-        b.vx -= dx * f * 0.05; b.vy -= dy * f * 0.05;
+        let d = Math.sqrt(dx * dx + dy * dy);
+        if (d < 0.01) { dx = Math.random() - 0.5; dy = Math.random() - 0.5; d = 0.5; }
+        if (d > 4 * k) continue;
+        const f = (k * k) / d / d;
+        a.vx += dx * f; a.vy += dy * f;
+        b.vx -= dx * f; b.vy -= dy * f;
       }
     }
     for (const [i, j] of edges) {
+      if (i === j) continue;
       const a = nodes[i], b = nodes[j];
       const dx = b.x - a.x, dy = b.y - a.y;
-      const d = Math.sqrt(dx * dx + dy * dy) || 1;
-      const f = ((d - ideal) / d) * 0.05;
+      const d = Math.sqrt(dx * dx + dy * dy) || 0.01;
+      const f = d / k;
       a.vx += dx * f; a.vy += dy * f;
       b.vx -= dx * f; b.vy -= dy * f;
     }
     for (const n of nodes) {
-      n.vx += ((30 + ((W - 60) * (n.depth || 0)) / maxDepth) - n.x) * 0.01;
-      n.vy += (H / 2 - n.y) * 0.005;
-      const sp = Math.sqrt(n.vx * n.vx + n.vy * n.vy);
-      const cap = 10 * temp;
-      if (sp > cap) { n.vx *= cap / sp; n.vy *= cap / sp; }
-      n.x = Math.max(8, Math.min(W - 8, n.x + n.vx));
-      n.y = Math.max(8, Math.min(H - 8, n.y + n.vy));
-      n.vx *= 0.6; n.vy *= 0.6;
+      n.vx += (30 + ((W - 60) * (n.depth || 0)) / maxDepth - n.x) * 1.5;
+      n.vy += (H / 2 - n.y) * 0.1;
+      const len = Math.sqrt(n.vx * n.vx + n.vy * n.vy) || 1;
+      const step = Math.min(len, temp);
+      n.x = Math.max(8, Math.min(W - 8, n.x + (n.vx / len) * step));
+      n.y = Math.max(8, Math.min(H - 8, n.y + (n.vy / len) * step));
     }
-    temp *= 0.985;
+    temp = Math.max(0.5, temp * 0.97);
   };
   let steps = 0;
   const frame = () => {
