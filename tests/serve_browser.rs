@@ -2,7 +2,7 @@
 //! headless Chromium. It types a rule error and watches the underline and the diagnostic
 //! come and go, plays Bloxorz's sample level to the goal with the arrow keys (one illegal
 //! move and one undo on the way), solves it and watches the 10-move answer animate, runs
-//! the analysis, and keeps screenshots in `target/`.
+//! the analysis and the file's tests, and keeps screenshots in `target/`.
 //!
 //! Without `/usr/bin/chromedriver` the test prints a SKIP line and passes, unless the
 //! environment says `PUZ_BROWSER_TEST=require` (as `.ci/run` does), when it fails.
@@ -74,7 +74,6 @@ fn target_dir() -> PathBuf {
 
 /// Starts `puz serve puzzles --port 0` and returns the URL from its one line on stdout.
 fn start_server(guard: &mut Guard) -> String {
-        return u;
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_puz"));
     cmd.args(["serve", "puzzles", "--port", "0"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -401,6 +400,21 @@ async fn scenario(c: &Client, url: &str) -> Step {
     )
     .await?;
     save_screenshot(c, "playground-analyze.png").await?;
+
+    // Run tests: every level of bloxorz.puz meets its `expect` line.
+    find(c, "#run-tests")
+        .await?
+        .click()
+        .await
+        .map_err(|e| format!("click run tests: {e}"))?;
+    wait_for(
+        c,
+        "document.querySelectorAll('#levels .badge.pass').length === 4 \
+         && document.querySelectorAll('#levels .badge').length === 4",
+        "a pass badge on each of the 4 levels",
+        120,
+    )
+    .await?;
     Ok(())
 }
 

@@ -21,7 +21,8 @@ const S = {
   selectedCell: null,  // [r, c] of a clicked piece, sent with arrow moves
   blockedSpan: null,   // [start, end] of the rule that stopped the last move
   activeDiag: -1,
-  tests: {},           // level index -> test result
+  tests: {},           // level index -> its rows of the last test run
+  levels: null,        // the levels of the last text whose rules loaded
 };
 
 // ---------------------------------------------------------------- HTTP helpers
@@ -111,6 +112,7 @@ async function openFile(path) {
   S.tests = {};
   S.info = null;
   S.validText = null;
+  S.levels = null;
   editor.value = data.text;
   editor.scrollTop = 0;
   prevText = data.text;
@@ -198,11 +200,12 @@ async function runCheck() {
     renderBackdrop();
     // Keystroke to underlines, in ms: the browser test reads it.
     if (since) $("#diagnostics").dataset.latencyMs = (performance.now() - since).toFixed(1);
-    renderLevels();
-    if (res.levels) {
+    if (rulesLoad(res)) {
+      S.levels = res.levels;
       S.validText = text;
       scheduleLevelReload();
     }
+    renderLevels();
     updateStale();
   } catch (e) {
     if (e.name === "AbortError") return;
@@ -213,6 +216,11 @@ async function runCheck() {
   } finally {
     if (checkCtl === ctl) checkCtl = null;
   }
+}
+
+/** Whether a check answer's rules loaded: they did when it lists levels or has no error. */
+function rulesLoad(res) {
+  return !!res && Array.isArray(res.levels) && (res.levels.length > 0 || res.ok);
 }
 
 /** Redraws the underline layer: one <mark> per stretch of text covered by the same labels. */
@@ -364,9 +372,11 @@ function onCaret() {
 function renderLevels() {
   const ul = $("#levels");
   ul.textContent = "";
-  const levels = (S.check && S.check.levels) || [];
+  // While the rules do not load, the levels of the last version that did stay listed.
+  const levels = S.levels || [];
+  ul.classList.toggle("stale", !!S.check && !rulesLoad(S.check));
   if (!levels.length) {
-    ul.append(el("li", { class: "muted", text: S.check && !S.check.levels ? "rules do not load" : "no levels" }));
+    ul.append(el("li", { class: "muted", text: S.check && !rulesLoad(S.check) ? "the rules do not load" : "no levels" }));
     return;
   }
   if (S.levelIndex >= levels.length) S.levelIndex = 0;
@@ -376,12 +386,19 @@ function renderLevels() {
     if (!lv.ok) li.classList.add("broken");
     li.append(el("span", { class: "name", text: lv.name || `#${lv.index}` }));
     li.append(el("span", { class: "dims", text: `${lv.rows}x${lv.cols}` }));
-    const t = S.tests[lv.index];
-    if (t) {
-      const badge = el("span", { class: `badge ${t.status}`, id: `level-test-${lv.index}`, text: t.status });
-      const why = [t.expected != null ? `expected ${t.expected}` : null, t.got != null ? `got ${t.got}` : null, t.message]
-        .filter(Boolean).join("; ");
-      if (why) badge.title = why;
+    const rows = S.tests[lv.index];
+    if (rows && rows.length) {
+      // One row per expectation (and metric): the badge shows the worst of them.
+      const rank = ["fail", "error", "cutoff", "running", "pass", "none"];
+      const status = rows.map((t) => t.status).sort((a, b) => rank.indexOf(a) - rank.indexOf(b))[0];
+      const badge = el("span", { class: `badge ${status}`, id: `level-test-${lv.index}`, text: status });
+      badge.title = rows.map((t) => [
+        t.metric ? `[${t.metric}]` : null,
+        t.status,
+        t.expected != null ? `expected ${t.expected}` : null,
+        t.got != null ? `got ${t.got}` : null,
+        t.message,
+      ].filter(Boolean).join(" ")).join("\n");
       li.append(badge);
     }
     li.addEventListener("click", () => selectLevel(lv.index));
@@ -410,7 +427,7 @@ let levelCtl = null;
 async function loadLevel() {
   const text = S.validText;
   if (text == null) return;
-  const levels = (S.check && S.check.levels) || [];
+  const levels = S.levels || [];
   if (!levels.length) {
     showLevelError("This file has no level.");
     return;
@@ -1318,16 +1335,17 @@ async function runTests() {
   const btn = $("#run-tests");
   btn.disabled = true;
   $("#test-status").textContent = "running";
-  for (const lv of (S.check && S.check.levels) || []) S.tests[lv.index] = { status: "running" };
+  for (const lv of S.levels || []) S.tests[lv.index] = [{ status: "running" }];
   renderLevels();
   try {
     const job = await api("POST", "/api/test", { text });
     const r = await followJob(job.job, () => {});
     S.tests = {};
-    for (const lv of r.levels || []) S.tests[lv.index] = lv;
-    const pass = (r.levels || []).filter((l) => l.status === "pass").length;
-    const fail = (r.levels || []).filter((l) => l.status === "fail" || l.status === "error").length;
-    $("#test-status").textContent = r.outcome === "done" || !r.outcome ? `${pass} passed, ${fail} failed` : `${r.outcome}${r.message ? ": " + r.message : ""}`;
+    for (const row of r.levels || []) (S.tests[row.index] = S.tests[row.index] || []).push(row);
+    const count = (st) => (r.levels || []).filter((l) => st.includes(l.status)).length;
+    const summary = `${count(["pass"])} passed, ${count(["fail", "error", "cutoff"])} failed, ${count(["none"])} without expectation`;
+    $("#test-status").textContent = r.outcome === "done" ? summary : `${r.outcome}${r.message ? ": " + r.message : ""}`;
+    $("#test-status").title = r.message || "";
   } catch (e) {
     S.tests = {};
     $("#test-status").textContent = `not run: ${e.message}`;
