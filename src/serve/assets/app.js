@@ -547,8 +547,11 @@ function updateMoveSelection() {
 
 // ---------------------------------------------------------------- board drawing
 
+/** The palette's colour for entry `i`, or (without a palette) a stable hue by index. */
 function swatchColor(list, i, fallback) {
-  return (list && list[i] && list[i].color) || fallback;
+  if (list && list[i] && list[i].color) return list[i].color;
+  if (list && list.length) return fallback;
+  return fallback === "#eee" ? `hsl(${(i * 67) % 360}, 25%, ${i === 0 ? 92 : 78}%)` : `hsl(${(i * 97 + 10) % 360}, 65%, 45%)`;
 }
 
 /** Black or white, whichever reads on the colour. */
@@ -964,9 +967,11 @@ function budgetFrom(timeoutSel, statesSel) {
   return b;
 }
 
-function progressText(p, budget) {
+/** One line of progress; `t0` is when the page started the job (its clock runs on). */
+function progressText(p, budget, t0) {
   const parts = [`expanded ${fmtNum(p.expanded)}`, `generated ${fmtNum(p.generated)}`, `stored ${fmtNum(p.stored)}`];
-  if (typeof p.elapsed === "number") parts.push(`${p.elapsed.toFixed(1)} s`);
+  const secs = Math.max(typeof p.elapsed === "number" ? p.elapsed : 0, t0 ? (performance.now() - t0) / 1000 : 0);
+  parts.push(`${secs.toFixed(1)} s`);
   if (budget) {
     const lim = [];
     if (budget.max_states) lim.push(`${fmtNum(budget.max_states)} states`);
@@ -991,11 +996,11 @@ let solveJob = null;
 const anim = { frames: [], frame: 0, timer: 0, stepOfMove: [] };
 
 async function startSolve() {
-  if (!S.info) return;
+  if (S.validText == null) return;
   showTab("solve");
   stopAnim();
   const budget = budgetFrom("#timeout", "#max-states");
-  const body = { text: S.infoText, level: S.info._index, search: "auto", engine: "auto", metric: $("#metric").value || null, budget };
+  const body = { text: S.validText, level: S.levelIndex, search: "auto", engine: "auto", metric: $("#metric").value || null, budget };
   $("#solve-summary").textContent = "";
   $("#moves").textContent = "";
   $("#solve-stats").textContent = "";
@@ -1016,7 +1021,7 @@ async function startSolve() {
   bar.removeAttribute("value");
   const t0 = performance.now();
   const result = await followJob(job.job, (p) => {
-    prog.textContent = progressText(p, job.budget);
+    prog.textContent = progressText(p, job.budget, t0);
     const b = job.budget || {};
     const frac = Math.max(b.max_states ? p.stored / b.max_states : 0, b.timeout_ms ? (p.elapsed * 1000) / b.timeout_ms : 0);
     if (frac > 0) bar.value = Math.min(1, frac);
@@ -1126,14 +1131,14 @@ function toggleAnim() {
 let analyzeJob = null;
 
 async function startAnalyze() {
-  if (!S.info) return;
+  if (S.validText == null) return;
   showTab("analyze");
   const budget = budgetFrom("#an-timeout", "#an-max-states");
   const prog = $("#analyze-progress");
   $("#analyze-summary").textContent = "";
   let job;
   try {
-    job = await api("POST", "/api/analyze", { text: S.infoText, level: S.info._index, budget });
+    job = await api("POST", "/api/analyze", { text: S.validText, level: S.levelIndex, metric: $("#metric").value || null, budget });
   } catch (e) {
     prog.textContent = `not started: ${e.message}`;
     return;
@@ -1142,7 +1147,8 @@ async function startAnalyze() {
   $("#analyze").disabled = true;
   $("#an-cancel").disabled = false;
   prog.textContent = "running";
-  const r = await followJob(job.job, (p) => { prog.textContent = progressText(p, job.budget); });
+  const t0 = performance.now();
+  const r = await followJob(job.job, (p) => { prog.textContent = progressText(p, job.budget, t0); });
   analyzeJob = null;
   $("#analyze").disabled = false;
   $("#an-cancel").disabled = true;
