@@ -179,6 +179,22 @@ fn arrow(letter: char) -> char {
     .into()
 }
 
+/// bloxorz.puz with 40 more copies of its sample level: 496 lines, 44 levels.
+fn five_hundred_lines() -> String {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/bloxorz.puz"))
+            .expect("puzzles/bloxorz.puz");
+    let judge = text.find("judge {").expect("bloxorz.puz has a judge block");
+    let mut out = text[..judge].to_string();
+    for i in 0..40 {
+        out.push_str(&format!(
+            "level \"copy {i}\" \"\"\"\n  #######\n  #..X###\n  #..##O#\n  #....E#\n  #....E#\n  #.....#\n  #######\n  \"\"\"\nexpect 10\n"
+        ));
+    }
+    out.push_str(&text[judge..]);
+    out
+}
+
 async fn save_screenshot(c: &Client, name: &str) -> Result<PathBuf, String> {
     let png = c
         .screenshot()
@@ -415,6 +431,61 @@ async fn scenario(c: &Client, url: &str) -> Step {
         120,
     )
     .await?;
+
+    // Diagnostics on a 500-line rule file: keystroke to redrawn underlines, measured by
+    // the page (25 ms debounce, the check request, the redraw).
+    let big = five_hundred_lines();
+    c.execute(
+        "const e = document.querySelector('#editor'); e.value = arguments[0]; \
+         e.dispatchEvent(new Event('input'));",
+        vec![json!(big)],
+    )
+    .await
+    .map_err(|e| format!("load the long file: {e}"))?;
+    wait_for(
+        c,
+        "document.querySelector('#check-status').textContent.includes('44 levels')",
+        "the long file's check",
+        30,
+    )
+    .await?;
+    let mut times = vec![];
+    for _ in 0..5 {
+        eval(
+            c,
+            "delete document.querySelector('#diagnostics').dataset.latencyMs",
+        )
+        .await?;
+        editor
+            .send_keys(" ")
+            .await
+            .map_err(|e| format!("type: {e}"))?;
+        wait_for(
+            c,
+            "document.querySelector('#diagnostics').dataset.latencyMs !== undefined",
+            "the check after a keystroke",
+            20,
+        )
+        .await?;
+        let ms = eval(
+            c,
+            "document.querySelector('#diagnostics').dataset.latencyMs",
+        )
+        .await?;
+        times.push(
+            ms.as_str()
+                .and_then(|s| s.parse::<f64>().ok())
+                .unwrap_or(f64::MAX),
+        );
+    }
+    times.sort_by(f64::total_cmp);
+    println!("500-line file, keystroke to underlines (ms): {times:?}");
+    // A debug build on a shared machine: the median stays well inside a keystroke's pause.
+    if times[2] > 400.0 {
+        return Err(format!(
+            "diagnostics too slow on a 500-line file: {times:?} ms"
+        ));
+    }
     Ok(())
 }
 
