@@ -459,6 +459,10 @@ async function loadLevel() {
     if (e.name === "AbortError") return;
     if (levelCtl !== ctl) return;
     S.info = null;
+    S.game = null;
+    const board = $("#board");
+    board.getContext("2d").clearRect(0, 0, board.width, board.height);
+    $("#solved-banner").hidden = true;
     const diags = (e.body && e.body.diagnostics) || [];
     showLevelError(e.message + diags.map((d) => `\n${d.code}: ${d.message}`).join(""));
   }
