@@ -393,8 +393,52 @@ async fn scenario(c: &Client, url: &str) -> Step {
         10,
     )
     .await?;
+
+    // A typo in a rule while the answer is shown: the underline, the panel, the answer
+    // (of the last rules that loaded) together make the screenshot kept in target/.
+    editor
+        .click()
+        .await
+        .map_err(|e| format!("click editor: {e}"))?;
+    eval(
+        c,
+        "(() => { const e = document.querySelector('#editor'); \
+          const at = e.value.indexOf('forbid block on void') + 'forbid block on void'.length; \
+          e.setSelectionRange(at, at); return true; })()",
+    )
+    .await?;
+    editor
+        .send_keys(&char::from(Key::Backspace).to_string())
+        .await
+        .map_err(|e| format!("erase: {e}"))?;
+    wait_for(
+        c,
+        "[...document.querySelectorAll('#backdrop mark.diag-error')].some(m => m.textContent === 'voi') \
+         && !document.querySelector('#stale-note').hidden",
+        "the underline under `voi` and the note that the board shows older rules",
+        20,
+    )
+    .await?;
+    // The caret's line sits at the editor's bottom edge: show it mid-height instead.
+    eval(
+        c,
+        "(() => { const e = document.querySelector('#editor'); e.scrollTop += e.clientHeight / 3; \
+          e.dispatchEvent(new Event('scroll')); return true; })()",
+    )
+    .await?;
     let path = save_screenshot(c, "playground.png").await?;
     println!("screenshot: {}", path.display());
+    editor
+        .send_keys("d")
+        .await
+        .map_err(|e| format!("type: {e}"))?;
+    wait_for(
+        c,
+        "document.querySelectorAll('#diagnostics li.diag').length === 0",
+        "the typo's diagnostic to go",
+        20,
+    )
+    .await?;
 
     // Analyze: the distance chart has one bar per distance (0..=13 on the sample level).
     find(c, "#tab-analyze")

@@ -351,7 +351,12 @@ function jumpTo(start, end) {
   end = Math.max(start, Math.min(text.length, end));
   editor.focus();
   editor.setSelectionRange(start, end);
-  const line = text.slice(0, start).split("\n").length - 1;
+  reveal(start);
+}
+
+/** Scrolls the editor (without focusing it) so that offset `at` is in view. */
+function reveal(at) {
+  const line = editor.value.slice(0, at).split("\n").length - 1;
   const lh = parseFloat(getComputedStyle(editor).lineHeight) || 19;
   const top = line * lh;
   if (top < editor.scrollTop || top > editor.scrollTop + editor.clientHeight - 3 * lh) {
@@ -488,7 +493,7 @@ function updateStale() {
   const stale = !!S.info && S.infoText !== editor.value;
   const note = $("#stale-note");
   note.hidden = !stale;
-  note.textContent = S.validText === editor.value ? "updating" : "the rules have errors: playing the last version that loaded";
+  note.textContent = S.validText === editor.value ? "updating" : "rules have errors: showing the last good version";
 }
 
 function showLevelError(msg) {
@@ -517,7 +522,8 @@ function renderLevelInfo() {
   for (const k of info.key || []) {
     const c = el("canvas", { width: "22", height: "22" });
     drawSwatch(c, k);
-    key.append(el("li", {}, c, el("span", { class: "sym", text: k.symbol }), el("span", { text: k.text })));
+    const sym = k.symbol === " " ? "\u2423" : k.symbol === "\t" ? "\u21e5" : k.symbol;
+    key.append(el("li", {}, c, el("span", { class: "sym", text: sym, title: JSON.stringify(k.symbol) }), el("span", { text: k.text })));
   }
   // Metrics for Solve.
   const met = $("#metric");
@@ -802,9 +808,10 @@ async function sendPlay(want) {
     const why = res.blocked.tried && res.blocked.tried.length > 1
       ? res.blocked.tried.map((t) => `${actionText(t.action)}: ${t.why}`).join("\n") : "";
     $("#status").title = why;
-    if (res.blocked.span) {
+    if (res.blocked.span && S.infoText === editor.value) {
       S.blockedSpan = res.blocked.span;
       renderBackdrop();
+      reveal(res.blocked.span[0]);
     } else if (hadSpan) {
       renderBackdrop();
     }
