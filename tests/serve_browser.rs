@@ -256,9 +256,8 @@ async fn scenario(c: &Client, url: &str) -> Step {
     println!("keystroke to underline: {latency} ms");
 
     // Fixing it clears both.
-    let backspaces: String = std::iter::repeat(char::from(Key::Backspace))
-        .take(typo.chars().count())
-        .collect();
+    let backspaces: String =
+        std::iter::repeat_n(char::from(Key::Backspace), typo.chars().count()).collect();
     editor
         .send_keys(&backspaces)
         .await

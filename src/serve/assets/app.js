@@ -1090,7 +1090,7 @@ function showSolveResult(r) {
     void i;
   });
   anim.frames = r.frames || [];
-  if (r.frames_omitted) sum.append(el("div", { class: "muted small", text: `boards past step ${anim.frames.length - 1} are omitted` }));
+  if (r.frames_omitted) sum.append(el("div", { class: "muted small", text: "The answer is too long to animate: its boards are left out." }));
   const sb = $("#solve-board");
   sb.dataset.frames = String(Math.max(0, anim.frames.length - 1));
   if (anim.frames.length) {
