@@ -629,6 +629,9 @@ function drawBoard(canvas, board, opts = {}) {
       g.fillRect(x + inset, y + inset, cell - 2 * inset, cell - 2 * inset);
       if (own.has(`${r},${c + 1}`)) g.fillRect(x + cell - inset, y + inset, 2 * inset, cell - 2 * inset);
       if (own.has(`${r + 1},${c}`)) g.fillRect(x + inset, y + cell - inset, cell - 2 * inset, 2 * inset);
+      if (own.has(`${r},${c + 1}`) && own.has(`${r + 1},${c}`) && own.has(`${r + 1},${c + 1}`)) {
+        g.fillRect(x + cell - inset, y + cell - inset, 2 * inset, 2 * inset);
+      }
     }
     g.strokeStyle = "rgba(0,0,0,.65)";
     g.lineWidth = Math.max(1.5, cell / 18);
@@ -1082,12 +1085,12 @@ function showSolveResult(r) {
   (r.moves || []).forEach((m, i) => {
     const units = m.steps && m.steps.length ? m.steps.length : 1;
     step += units;
-    anim.stepOfMove.push(step);
-    const li = el("li", { "data-step": String(step), title: `after unit step ${step}` });
+    const after = step;
+    anim.stepOfMove.push(after);
+    const li = el("li", { "data-step": String(after), title: `move ${i + 1}: the board after unit step ${after}` });
     li.append(el("span", { class: "letter", text: m.letter || "" }), document.createTextNode(" " + (m.line || `${m.move} ${m.piece || ""}`)));
-    li.addEventListener("click", () => { stopAnim(); showFrame(step); });
+    li.addEventListener("click", () => { stopAnim(); showFrame(after); });
     list.append(li);
-    void i;
   });
   anim.frames = r.frames || [];
   if (r.frames_omitted) sum.append(el("div", { class: "muted small", text: "The answer is too long to animate: its boards are left out." }));
