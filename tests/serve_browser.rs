@@ -294,9 +294,11 @@ async fn scenario(c: &Client, url: &str) -> Step {
     wait_for(
         c,
         "document.querySelector('#status').classList.contains('blocked') \
-         && document.querySelector('#status').textContent.length > 0 \
-         && document.querySelector('#move-count').textContent === '0'",
-        "the refusal of an illegal move",
+         && document.querySelector('#status').textContent.startsWith('roll n') \
+         && document.querySelector('#move-count').textContent === '0' \
+         && [...document.querySelectorAll('#backdrop mark.hl-blocked')] \
+              .some(m => m.textContent.includes('turn block'))",
+        "the refusal of an illegal move, its rule highlighted in the editor",
         10,
     )
     .await?;
