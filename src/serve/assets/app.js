@@ -1349,20 +1349,33 @@ function drawGraph(graph) {
 
 // ---- Tests
 
+let testJob = null;
+
+/**
+ * Runs every `expect` line of the file (`puz test`) and badges the levels. The whole run
+ * shares one budget: the server's longest time limit, the Solve tab's state limit. While
+ * it runs, the button cancels it.
+ */
 async function runTests() {
+  if (testJob) { cancelJob(testJob); return; }
   const text = S.validText;
   if (text == null) { $("#test-status").textContent = "the rules do not load"; return; }
   const btn = $("#run-tests");
-  btn.disabled = true;
   $("#test-status").textContent = "running";
   for (const lv of S.levels || []) S.tests[lv.index] = [{ status: "running" }];
   renderLevels();
+  const budget = { timeout_ms: 120000 };
+  const n = parseInt($("#max-states").value, 10);
+  if (n > 0) budget.max_states = n;
   try {
-    const job = await api("POST", "/api/test", { text });
+    const job = await api("POST", "/api/test", { text, budget });
+    testJob = job.job;
+    btn.textContent = "Cancel tests";
     const r = await followJob(job.job, () => {});
     S.tests = {};
     for (const row of r.levels || []) (S.tests[row.index] = S.tests[row.index] || []).push(row);
-    const count = (st) => (r.levels || []).filter((l) => st.includes(l.status)).length;
+    const rows = r.levels || [];
+    const count = (st) => rows.filter((l) => st.includes(l.status)).length;
     const summary = `${count(["pass"])} passed, ${count(["fail", "error", "cutoff"])} failed, ${count(["none"])} without expectation`;
     $("#test-status").textContent = r.outcome === "done" ? summary : `${r.outcome}${r.message ? ": " + r.message : ""}`;
     $("#test-status").title = r.message || "";
@@ -1370,7 +1383,8 @@ async function runTests() {
     S.tests = {};
     $("#test-status").textContent = `not run: ${e.message}`;
   } finally {
-    btn.disabled = false;
+    testJob = null;
+    btn.textContent = "Run tests";
     renderLevels();
   }
 }
