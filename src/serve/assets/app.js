@@ -1,1 +1,1447 @@
+// puz playground: the page behind `puz serve`. Plain JavaScript, no build step and no
+// external resources; it talks only to the JSON API of the server that serves it.
+"use strict";
 
+const $ = (sel) => document.querySelector(sel);
+
+/** Everything the page knows, in one place. */
+const S = {
+  file: null,          // path of the open file, relative to the served root
+  savedText: null,     // the text as last loaded or saved
+  check: null,         // the last /api/check answer for the current text
+  checkedText: null,   // the text that answer is about
+  diags: [],           // diagnostics shown (spans shifted while typing)
+  validText: null,     // the last text whose rules loaded
+  levelIndex: 0,
+  info: null,          // the /api/level answer for the level shown
+  infoText: null,      // the text that answer was built from
+  history: [],         // actions played, as ActionRef
+  game: null,          // the last /api/play (or level) answer: board, goal, cost, legal
+  selectedMove: null,  // index into info.moves, or null: any move
+  selectedCell: null,  // [r, c] of a clicked piece, sent with arrow moves
+  blockedSpan: null,   // [start, end] of the rule that stopped the last move
+  activeDiag: -1,
+  tests: {},           // level index -> its rows of the last test run
+  levels: null,        // the levels of the last text whose rules loaded
+};
+
+// ---------------------------------------------------------------- HTTP helpers
+
+/** An API failure, carrying the server's error object. */
+class ApiError extends Error {
+  constructor(status, body) {
+    const err = (body && body.error) || {};
+    super(err.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = err.code || "http";
+    this.body = err;
+  }
+}
+
+async function api(method, path, body, signal) {
+  const opts = { method, headers: {}, signal };
+  if (body !== undefined) {
+    opts.headers["content-type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, opts);
+  let data = null;
+  try {
+    data = await res.json();
+  } catch (_) {
+    data = null;
+  }
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+function esc(s) {
+  return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+}
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) if (c != null) e.append(c);
+  return e;
+}
+
+function fmtNum(n) {
+  return typeof n === "number" ? n.toLocaleString("en-US") : String(n);
+}
+
+function fmtCost(vec, names) {
+  if (!vec || !vec.length) return "0";
+  if (!names || !names.length) return vec.join(", ");
+  return vec.map((v, i) => `${v} ${names[i] || ""}`.trim()).join(", ");
+}
+
+// ---------------------------------------------------------------- files
+
+async function loadFiles() {
+  const sel = $("#file-select");
+  try {
+    const data = await api("GET", "/api/files");
+    sel.textContent = "";
+    for (const f of data.files) sel.append(el("option", { value: f.path, text: f.path }));
+    const wanted = new URLSearchParams(location.search).get("file");
+    const first = [wanted, data.initial, data.files[0] && data.files[0].path]
+      .find((p) => p && data.files.some((f) => f.path === p));
+    if (first) {
+      sel.value = first;
+      await openFile(first);
+    } else {
+      setStatus("No .puz file in the served directory.", "blocked");
+    }
+  } catch (e) {
+    setStatus(`Could not list files: ${e.message}`, "blocked");
+  }
+}
+
+async function openFile(path) {
+  const data = await api("GET", "/api/file?path=" + encodeURIComponent(path));
+  S.file = data.path;
+  S.savedText = data.text;
+  S.levelIndex = 0;
+  S.history = [];
+  S.tests = {};
+  S.info = null;
+  S.validText = null;
+  S.levels = null;
+  editor.value = data.text;
+  editor.scrollTop = 0;
+  prevText = data.text;
+  S.diags = [];
+  renderBackdrop();
+  updateDirty();
+  await runCheck();
+}
+
+async function saveFile() {
+  const status = $("#save-status");
+  status.classList.remove("error");
+  try {
+    const res = await api("PUT", "/api/file", { path: S.file, text: editor.value });
+    S.savedText = editor.value;
+    status.textContent = `saved ${fmtNum(res.bytes)} bytes`;
+    updateDirty();
+  } catch (e) {
+    status.textContent = `not saved: ${e.message}`;
+    status.classList.add("error");
+  }
+}
+
+function updateDirty() {
+  const dirty = S.savedText !== null && editor.value !== S.savedText;
+  $("#save").textContent = dirty ? "Save*" : "Save";
+  document.title = (dirty ? "* " : "") + (S.file || "") + " - puz playground";
+}
+
+// ---------------------------------------------------------------- editor and diagnostics
+
+const editor = $("#editor");
+const backdrop = $("#backdrop");
+let prevText = "";
+let checkTimer = 0;
+let checkCtl = null;
+let checkSeq = 0;
+let lastInputAt = 0;
+
+/** Moves the shown spans along with an edit so underlines stay put until the server answers. */
+function shiftSpans(before, after) {
+  let p = 0;
+  const max = Math.min(before.length, after.length);
+  while (p < max && before.charCodeAt(p) === after.charCodeAt(p)) p++;
+  let s = 0;
+  while (s < max - p && before.charCodeAt(before.length - 1 - s) === after.charCodeAt(after.length - 1 - s)) s++;
+  const oldEnd = before.length - s;
+  const delta = after.length - before.length;
+  const move = (x) => (x <= p ? x : x >= oldEnd ? x + delta : p);
+  for (const d of S.diags) {
+    for (const l of d.labels) {
+      l.start = move(l.start);
+      l.end = Math.max(l.start, move(l.end));
+    }
+  }
+  if (S.blockedSpan) S.blockedSpan = null;
+}
+
+function onEditorInput() {
+  const text = editor.value;
+  shiftSpans(prevText, text);
+  prevText = text;
+  lastInputAt = performance.now();
+  renderBackdrop();
+  updateDirty();
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(runCheck, 25);
+}
+
+/** POST /api/check for the current text; a newer keystroke aborts the request in flight. */
+async function runCheck() {
+  if (checkCtl) checkCtl.abort();
+  const ctl = new AbortController();
+  checkCtl = ctl;
+  const seq = ++checkSeq;
+  const text = editor.value;
+  const since = lastInputAt;
+  try {
+    const res = await api("POST", "/api/check", { text }, ctl.signal);
+    if (seq !== checkSeq || text !== editor.value) return;
+    S.check = res;
+    S.checkedText = text;
+    S.diags = res.diagnostics || [];
+    renderDiagnostics();
+    renderBackdrop();
+    // Keystroke to underlines, in ms: the browser test reads it.
+    if (since) $("#diagnostics").dataset.latencyMs = (performance.now() - since).toFixed(1);
+    if (rulesLoad(res)) {
+      S.levels = res.levels;
+      S.validText = text;
+      scheduleLevelReload();
+    }
+    renderLevels();
+    updateStale();
+  } catch (e) {
+    if (e.name === "AbortError") return;
+    if (seq !== checkSeq) return;
+    const st = $("#check-status");
+    st.textContent = `check failed: ${e.message}`;
+    st.className = "error";
+  } finally {
+    if (checkCtl === ctl) checkCtl = null;
+  }
+}
+
+/** Whether a check answer's rules loaded: they did when it lists levels or has no error. */
+function rulesLoad(res) {
+  return !!res && Array.isArray(res.levels) && (res.levels.length > 0 || res.ok);
+}
+
+/** Redraws the underline layer: one <mark> per stretch of text covered by the same labels. */
+function renderBackdrop() {
+  const text = editor.value;
+  const spans = [];
+  S.diags.forEach((d, i) => {
+    for (const l of d.labels || []) {
+      let a = Math.max(0, Math.min(text.length, l.start));
+      let b = Math.max(a, Math.min(text.length, l.end));
+      let empty = false;
+      if (a === b) {
+        // An empty span still gets a mark: the character after it, or a marker.
+        if (a < text.length && text[a] !== "\n") b = a + 1;
+        else empty = true;
+      }
+      spans.push({ a, b, cls: d.severity === "warning" ? "diag-warning" : "diag-error", diag: i, empty });
+    }
+  });
+  if (S.blockedSpan) {
+    const [a, b] = S.blockedSpan;
+    if (a < b && b <= text.length) spans.push({ a, b, cls: "hl-blocked", diag: -1, empty: false });
+  }
+  const cuts = new Set([0, text.length]);
+  for (const s of spans) { cuts.add(s.a); cuts.add(s.b); }
+  const points = [...cuts].sort((x, y) => x - y);
+  let html = "";
+  for (let k = 0; k < points.length; k++) {
+    const a = points[k];
+    for (const s of spans) {
+      if (s.empty && s.a === a) html += `<mark class="${s.cls} empty" data-diag="${s.diag}"></mark>`;
+    }
+    if (k + 1 === points.length) break;
+    const b = points[k + 1];
+    const piece = esc(text.slice(a, b));
+    const over = spans.filter((s) => !s.empty && s.a <= a && s.b >= b);
+    if (!over.length) {
+      html += piece;
+      continue;
+    }
+    let cls = over.some((s) => s.cls === "diag-error") ? "diag-error"
+      : over.some((s) => s.cls === "diag-warning") ? "diag-warning" : "";
+    if (over.some((s) => s.cls === "hl-blocked")) cls += " hl-blocked";
+    const diag = over.find((s) => s.diag >= 0);
+    if (diag && diag.diag === S.activeDiag) cls += " diag-active";
+    html += `<mark class="${cls.trim()}" data-diag="${diag ? diag.diag : -1}">${piece}</mark>`;
+  }
+  backdrop.innerHTML = html + "\n\n";
+  syncScroll();
+}
+
+function syncScroll() {
+  backdrop.scrollTop = editor.scrollTop;
+  backdrop.scrollLeft = editor.scrollLeft;
+}
+
+function renderDiagnostics() {
+  const list = $("#diagnostics");
+  list.textContent = "";
+  const res = S.check;
+  const errors = S.diags.filter((d) => d.severity !== "warning").length;
+  const warnings = S.diags.length - errors;
+  $("#diag-summary").textContent = `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`;
+  const st = $("#check-status");
+  if (res) {
+    const ms = typeof res.elapsed_ms === "number" ? ` in ${res.elapsed_ms.toFixed(1)} ms` : "";
+    if (errors) {
+      st.textContent = `${errors} error${errors === 1 ? "" : "s"}${ms}`;
+      st.className = "error";
+    } else {
+      const n = (res.levels || []).length;
+      st.textContent = `${res.title ? res.title + ": " : ""}ok, ${n} level${n === 1 ? "" : "s"}${warnings ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}${ms}`;
+      st.className = "ok";
+    }
+  }
+  if (!S.diags.length) {
+    list.append(el("li", { class: "none", text: "No problems found." }));
+    return;
+  }
+  S.diags.forEach((d, i) => {
+    const sev = d.severity === "warning" ? "warning" : "error";
+    const item = el("li", { class: `diag ${sev}`, "data-index": String(i), "data-code": d.code || "" });
+    item.append(el("div", {},
+      el("span", { class: "sev", text: sev }),
+      el("span", { class: "msg", text: d.message || "" })));
+    item.append(el("div", { class: "code", text: d.code || "" }));
+    if (d.labels && d.labels.length) {
+      const labels = el("ul", { class: "labels" });
+      for (const l of d.labels) {
+        const li = el("li", { text: `${l.line}:${l.col}${l.text ? "  " + l.text : ""}` });
+        li.addEventListener("click", (ev) => {
+          ev.stopPropagation();
+          jumpTo(l.start, l.end);
+          setActiveDiag(i);
+        });
+        labels.append(li);
+      }
+      item.append(labels);
+    }
+    if (d.help) item.append(el("div", { class: "help", text: "help: " + d.help }));
+    if (d.rendered) {
+      const det = el("details", {}, el("summary", { text: "as in the terminal" }), el("pre", { text: d.rendered }));
+      det.addEventListener("click", (ev) => ev.stopPropagation());
+      item.append(det);
+    }
+    item.addEventListener("click", () => {
+      const l = d.labels && d.labels[0];
+      if (l) jumpTo(l.start, l.end);
+      setActiveDiag(i);
+    });
+    list.append(item);
+  });
+}
+
+function setActiveDiag(i) {
+  if (S.activeDiag === i) return;
+  S.activeDiag = i;
+  for (const li of document.querySelectorAll("#diagnostics li.diag")) {
+    li.classList.toggle("active", Number(li.dataset.index) === i);
+  }
+  renderBackdrop();
+}
+
+/** Selects [start, end) in the editor and scrolls it into view. */
+function jumpTo(start, end) {
+  const text = editor.value;
+  start = Math.max(0, Math.min(text.length, start));
+  end = Math.max(start, Math.min(text.length, end));
+  editor.focus();
+  editor.setSelectionRange(start, end);
+  reveal(start);
+}
+
+/** Scrolls the editor (without focusing it) so that offset `at` is in view. */
+function reveal(at) {
+  const line = editor.value.slice(0, at).split("\n").length - 1;
+  const lh = parseFloat(getComputedStyle(editor).lineHeight) || 19;
+  const top = line * lh;
+  if (top < editor.scrollTop || top > editor.scrollTop + editor.clientHeight - 3 * lh) {
+    editor.scrollTop = Math.max(0, top - editor.clientHeight / 3);
+  }
+  syncScroll();
+}
+
+/** The diagnostic under the caret is highlighted in the panel. */
+function onCaret() {
+  const pos = editor.selectionStart;
+  const i = S.diags.findIndex((d) => (d.labels || []).some((l) => l.start <= pos && pos <= l.end));
+  setActiveDiag(i);
+}
+
+// ---------------------------------------------------------------- levels
+
+function renderLevels() {
+  const ul = $("#levels");
+  ul.textContent = "";
+  // While the rules do not load, the levels of the last version that did stay listed.
+  const levels = S.levels || [];
+  ul.classList.toggle("stale", !!S.check && !rulesLoad(S.check));
+  if (!levels.length) {
+    ul.append(el("li", { class: "muted", text: S.check && !rulesLoad(S.check) ? "the rules do not load" : "no levels" }));
+    return;
+  }
+  if (S.levelIndex >= levels.length) S.levelIndex = 0;
+  for (const lv of levels) {
+    const li = el("li", { "data-index": String(lv.index), title: lv.expect && lv.expect.length ? "expect " + lv.expect.join("; ") : "no expect line" });
+    if (lv.index === S.levelIndex) li.classList.add("active");
+    if (!lv.ok) li.classList.add("broken");
+    li.append(el("span", { class: "name", text: lv.name || `#${lv.index}` }));
+    li.append(el("span", { class: "dims", text: `${lv.rows}x${lv.cols}` }));
+    const rows = S.tests[lv.index];
+    if (rows && rows.length) {
+      // One row per expectation (and metric): the badge shows the worst of them.
+      const rank = ["fail", "error", "cutoff", "running", "pass", "none"];
+      const status = rows.map((t) => t.status).sort((a, b) => rank.indexOf(a) - rank.indexOf(b))[0];
+      const badge = el("span", { class: `badge ${status}`, id: `level-test-${lv.index}`, text: status });
+      badge.title = rows.map((t) => [
+        t.metric ? `[${t.metric}]` : null,
+        t.status,
+        t.expected != null ? `expected ${t.expected}` : null,
+        t.got != null ? `got ${t.got}` : null,
+        t.message,
+      ].filter(Boolean).join(" ")).join("\n");
+      li.append(badge);
+    }
+    li.addEventListener("click", () => selectLevel(lv.index));
+    ul.append(li);
+  }
+}
+
+function selectLevel(i) {
+  if (i === S.levelIndex && S.info) return;
+  S.levelIndex = i;
+  S.history = [];
+  S.info = null;
+  renderLevels();
+  loadLevel();
+}
+
+let levelTimer = 0;
+function scheduleLevelReload() {
+  clearTimeout(levelTimer);
+  // The first load is immediate; later rule edits settle first.
+  levelTimer = setTimeout(loadLevel, S.info ? 250 : 0);
+}
+
+let levelCtl = null;
+/** Loads the level view for the current text and replays the history on it. */
+async function loadLevel() {
+  const text = S.validText;
+  if (text == null) return;
+  const levels = S.levels || [];
+  if (!levels.length) {
+    showLevelError("This file has no level.");
+    return;
+  }
+  if (S.info && S.infoText === text && S.info._index === S.levelIndex) return;
+  if (levelCtl) levelCtl.abort();
+  const ctl = new AbortController();
+  levelCtl = ctl;
+  const index = S.levelIndex;
+  try {
+    const info = await api("POST", "/api/level", { text, level: index }, ctl.signal);
+    if (levelCtl !== ctl) return;
+    info._index = index;
+    const keep = S.info && S.info._index === index;
+    S.info = info;
+    S.infoText = text;
+    if (!keep) {
+      S.history = [];
+      S.selectedMove = null;
+      S.selectedCell = null;
+    }
+    showLevelError(null);
+    updateStale();
+    S.game = { board: info.board, goal: info.goal, cost: info.cost, moves: 0, legal: info.legal };
+    renderLevelInfo();
+    if (S.history.length) await replay();
+    else renderGame();
+  } catch (e) {
+    if (e.name === "AbortError") return;
+    if (levelCtl !== ctl) return;
+    S.info = null;
+    S.game = null;
+    const board = $("#board");
+    board.getContext("2d").clearRect(0, 0, board.width, board.height);
+    $("#solved-banner").hidden = true;
+    const diags = (e.body && e.body.diagnostics) || [];
+    showLevelError(e.message + diags.map((d) => `\n${d.code}: ${d.message}`).join(""));
+  }
+}
+
+/** Replays the kept history after a rule edit, keeping the prefix that is still legal. */
+async function replay() {
+  try {
+    await sendPlay(null);
+  } catch (e) {
+    if (e.code === "history" && typeof e.body.at === "number") {
+      S.history = S.history.slice(0, e.body.at);
+      setStatus(`The rules changed: the history is cut to its first ${e.body.at} moves.`, "blocked");
+      await sendPlay(null);
+    } else {
+      throw e;
+    }
+  }
+}
+
+/** Says so when the board shows an older version of the rules than the editor. */
+function updateStale() {
+  const stale = !!S.info && S.infoText !== editor.value;
+  const note = $("#stale-note");
+  note.hidden = !stale;
+  note.textContent = S.validText === editor.value ? "updating" : "rules have errors: showing the last good version";
+}
+
+function showLevelError(msg) {
+  const box = $("#level-error");
+  box.hidden = !msg;
+  box.textContent = msg || "";
+}
+
+function renderLevelInfo() {
+  const info = S.info;
+  $("#level-title").textContent = `${info.title ? info.title + " / " : ""}level "${info.name}" (${info.rows} x ${info.cols})`;
+  // Move list.
+  const ml = $("#move-list");
+  ml.textContent = "";
+  info.moves.forEach((m, i) => {
+    const li = el("li", { "data-index": String(i), title: `key ${i + 1}` });
+    li.append(el("span", { text: m.name }));
+    const dirs = m.per_cell ? "click a cell" : (m.dirs || []).join(" ");
+    li.append(document.createTextNode(" "), el("span", { class: "dirs", text: dirs }));
+    li.addEventListener("click", () => selectMove(S.selectedMove === i ? null : i));
+    ml.append(li);
+  });
+  // Key.
+  const key = $("#key");
+  key.textContent = "";
+  for (const k of info.key || []) {
+    const c = el("canvas", { width: "22", height: "22" });
+    drawSwatch(c, k);
+    const sym = k.symbol === " " ? "\u2423" : k.symbol === "\t" ? "\u21e5" : k.symbol;
+    key.append(el("li", {}, c, el("span", { class: "sym", text: sym, title: JSON.stringify(k.symbol) }), el("span", { text: k.text })));
+  }
+  // Metrics for Solve.
+  const met = $("#metric");
+  const keepMetric = met.value;
+  met.textContent = "";
+  met.append(el("option", { value: "", text: "(unit moves)" }));
+  for (const m of info.metrics || []) met.append(el("option", { value: m, text: m }));
+  if ((info.metrics || []).includes(keepMetric)) met.value = keepMetric;
+  // Lints of this level.
+  const lints = $("#level-lints");
+  lints.textContent = "";
+  for (const d of info.lints || []) {
+    const li = el("li", { text: `warning ${d.code}: ${d.message}` });
+    const l = d.labels && d.labels[0];
+    if (l) li.addEventListener("click", () => jumpTo(l.start, l.end));
+    lints.append(li);
+  }
+  updateMoveSelection();
+}
+
+function selectMove(i) {
+  S.selectedMove = i;
+  updateMoveSelection();
+}
+
+function updateMoveSelection() {
+  for (const li of document.querySelectorAll("#move-list li")) {
+    li.classList.toggle("selected", Number(li.dataset.index) === S.selectedMove);
+  }
+}
+
+// ---------------------------------------------------------------- board drawing
+
+/** The palette's colour for entry `i`, or (without a palette) a stable hue by index. */
+function swatchColor(list, i, fallback) {
+  if (list && list[i] && list[i].color) return list[i].color;
+  if (list && list.length) return fallback;
+  return fallback === "#eee" ? `hsl(${(i * 67) % 360}, 25%, ${i === 0 ? 92 : 78}%)` : `hsl(${(i * 97 + 10) % 360}, 65%, 45%)`;
+}
+
+/** Black or white, whichever reads on the colour. */
+function inkOn(hex) {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || "");
+  if (!m) return "#000";
+  const [r, g, b] = [m[1], m[2], m[3]].map((x) => parseInt(x, 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#111" : "#fff";
+}
+
+/**
+ * Draws a BoardView on a canvas: tiles, marks as rings, pieces filled and outlined as one
+ * shape and labelled. `opts.maxW`/`opts.maxH` bound its size, `opts.selected` rings a cell.
+ */
+function drawBoard(canvas, board, opts = {}) {
+  const info = S.info;
+  const pal = (info && info.palette) || { tiles: [], pieces: [], marks: [] };
+  const rows = board.rows, cols = board.cols;
+  const maxW = opts.maxW || 420, maxH = opts.maxH || 420;
+  const cell = Math.max(6, Math.min(44, Math.floor(Math.min(maxW / Math.max(cols, 1), maxH / Math.max(rows, 1)))));
+  const W = cols * cell, H = rows * cell;
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.max(1, W * dpr);
+  canvas.height = Math.max(1, H * dpr);
+  canvas.style.width = W + "px";
+  canvas.style.height = H + "px";
+  canvas._cell = cell;
+  canvas._board = board;
+  const g = canvas.getContext("2d");
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.clearRect(0, 0, W, H);
+  // Tiles.
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      g.fillStyle = swatchColor(pal.tiles, board.tiles[r * cols + c], "#eee");
+      g.fillRect(c * cell, r * cell, cell, cell);
+    }
+  }
+  g.strokeStyle = "rgba(0,0,0,.10)";
+  g.lineWidth = 1;
+  for (let r = 0; r <= rows; r++) { g.beginPath(); g.moveTo(0, r * cell + .5); g.lineTo(W, r * cell + .5); g.stroke(); }
+  for (let c = 0; c <= cols; c++) { g.beginPath(); g.moveTo(c * cell + .5, 0); g.lineTo(c * cell + .5, H); g.stroke(); }
+  // Marks: concentric rings.
+  const marks = board.marks || [];
+  for (let i = 0; i < marks.length; i++) {
+    const ms = marks[i];
+    if (!ms || !ms.length) continue;
+    const r = Math.floor(i / cols), c = i % cols;
+    ms.forEach((m, k) => {
+      g.strokeStyle = swatchColor(pal.marks, m, "#c00");
+      g.lineWidth = Math.max(2, cell / 10);
+      g.beginPath();
+      g.arc(c * cell + cell / 2, r * cell + cell / 2, Math.max(2, cell * (0.36 - 0.1 * k)), 0, 2 * Math.PI);
+      g.stroke();
+    });
+  }
+  // Pieces.
+  const inset = Math.max(2, Math.round(cell * 0.1));
+  for (const p of board.pieces || []) {
+    const color = swatchColor(pal.pieces, p.kind, "#a33");
+    const own = new Set(p.cells.map(([r, c]) => `${r},${c}`));
+    g.fillStyle = color;
+    for (const [r, c] of p.cells) {
+      const x = c * cell, y = r * cell;
+      g.fillRect(x + inset, y + inset, cell - 2 * inset, cell - 2 * inset);
+      if (own.has(`${r},${c + 1}`)) g.fillRect(x + cell - inset, y + inset, 2 * inset, cell - 2 * inset);
+      if (own.has(`${r + 1},${c}`)) g.fillRect(x + inset, y + cell - inset, cell - 2 * inset, 2 * inset);
+      if (own.has(`${r},${c + 1}`) && own.has(`${r + 1},${c}`) && own.has(`${r + 1},${c + 1}`)) {
+        g.fillRect(x + cell - inset, y + cell - inset, 2 * inset, 2 * inset);
+      }
+    }
+    g.strokeStyle = "rgba(0,0,0,.65)";
+    g.lineWidth = Math.max(1.5, cell / 18);
+    g.beginPath();
+    for (const [r, c] of p.cells) {
+      const x0 = c * cell + inset, y0 = r * cell + inset, x1 = (c + 1) * cell - inset, y1 = (r + 1) * cell - inset;
+      const n = own.has(`${r - 1},${c}`), s = own.has(`${r + 1},${c}`);
+      const w = own.has(`${r},${c - 1}`), e = own.has(`${r},${c + 1}`);
+      const xa = w ? c * cell - inset : x0, xb = e ? (c + 1) * cell + inset : x1;
+      const ya = n ? r * cell - inset : y0, yb = s ? (r + 1) * cell + inset : y1;
+      if (!n) { g.moveTo(xa, y0); g.lineTo(xb, y0); }
+      if (!s) { g.moveTo(xa, y1); g.lineTo(xb, y1); }
+      if (!w) { g.moveTo(x0, ya); g.lineTo(x0, yb); }
+      if (!e) { g.moveTo(x1, ya); g.lineTo(x1, yb); }
+    }
+    g.stroke();
+    // Label: the name if it fits the piece's width, else its initial; copies numbered.
+    const copies = (board.pieces || []).filter((q) => q.kind === p.kind).length;
+    const minC = Math.min(...p.cells.map((x) => x[1])), maxC = Math.max(...p.cells.map((x) => x[1]));
+    const minR = Math.min(...p.cells.map((x) => x[0])), maxR = Math.max(...p.cells.map((x) => x[0]));
+    const width = (maxC - minC + 1) * cell - 2 * inset - 2;
+    const fs = Math.max(8, Math.min(14, Math.floor(cell * 0.42)));
+    g.font = `600 ${fs}px system-ui, sans-serif`;
+    let label = p.name + (copies > 1 ? String(p.copy + 1) : "");
+    if (g.measureText(label).width > width) label = p.name.slice(0, 1).toUpperCase() + (copies > 1 ? String(p.copy + 1) : "");
+    if (g.measureText(label).width > width) label = p.name.slice(0, 1).toUpperCase();
+    if (cell >= 12 && p.cells.length) {
+      g.fillStyle = inkOn(color);
+      g.textAlign = "center";
+      g.textBaseline = "middle";
+      g.fillText(label, ((minC + maxC + 1) / 2) * cell, ((minR + maxR + 1) / 2) * cell);
+    }
+  }
+  // Marks under pieces: a corner triangle stays visible.
+  const covered = new Set();
+  for (const p of board.pieces || []) for (const [r, c] of p.cells) covered.add(`${r},${c}`);
+  for (let i = 0; i < marks.length; i++) {
+    const ms = marks[i];
+    if (!ms || !ms.length) continue;
+    const r = Math.floor(i / cols), c = i % cols;
+    if (!covered.has(`${r},${c}`)) continue;
+    g.fillStyle = swatchColor(pal.marks, ms[0], "#c00");
+    const t = Math.max(4, cell / 3);
+    g.beginPath();
+    g.moveTo((c + 1) * cell, r * cell);
+    g.lineTo((c + 1) * cell - t, r * cell);
+    g.lineTo((c + 1) * cell, r * cell + t);
+    g.closePath();
+    g.fill();
+  }
+  if (opts.selected) {
+    const [r, c] = opts.selected;
+    g.strokeStyle = "#2f6fdf";
+    g.lineWidth = 3;
+    g.strokeRect(c * cell + 1.5, r * cell + 1.5, cell - 3, cell - 3);
+  }
+}
+
+/** One legend symbol's look: its tile, a mark ring, a piece square. */
+function drawSwatch(canvas, k) {
+  const info = S.info;
+  const pal = info.palette;
+  const g = canvas.getContext("2d");
+  const byName = (list, name) => (list || []).find((s) => s.name === name);
+  const t = k.tile && byName(pal.tiles, k.tile);
+  g.fillStyle = t ? t.color : "#fff";
+  g.fillRect(0, 0, 22, 22);
+  for (const m of k.marks || []) {
+    const s = byName(pal.marks, m);
+    g.strokeStyle = s ? s.color : "#c00";
+    g.lineWidth = 2.5;
+    g.beginPath();
+    g.arc(11, 11, 8, 0, 2 * Math.PI);
+    g.stroke();
+  }
+  (k.pieces || []).forEach((p, i) => {
+    const s = byName(pal.pieces, p);
+    g.fillStyle = s ? s.color : "#a33";
+    g.fillRect(5 + i * 2, 5 + i * 2, 12, 12);
+    g.strokeStyle = "rgba(0,0,0,.6)";
+    g.lineWidth = 1;
+    g.strokeRect(5.5 + i * 2, 5.5 + i * 2, 11, 11);
+  });
+}
+
+function cellAt(canvas, ev) {
+  const rect = canvas.getBoundingClientRect();
+  const cell = canvas._cell || 1;
+  const c = Math.floor((ev.clientX - rect.left) / cell);
+  const r = Math.floor((ev.clientY - rect.top) / cell);
+  const b = canvas._board;
+  if (!b || r < 0 || c < 0 || r >= b.rows || c >= b.cols) return null;
+  return [r, c];
+}
+
+function describeCell(board, r, c) {
+  const info = S.info;
+  const parts = [`(${r},${c})`];
+  const t = info.tiles && info.tiles[board.tiles[r * board.cols + c]];
+  if (t) parts.push(t);
+  const ms = (board.marks[r * board.cols + c] || []).map((m) => info.marks && info.marks[m]).filter(Boolean);
+  if (ms.length) parts.push("+ " + ms.join(" + "));
+  for (const p of board.pieces) {
+    if (p.cells.some(([pr, pc]) => pr === r && pc === c)) parts.push(`+ ${p.name}${p.pose ? "." + p.pose : ""}`);
+  }
+  return parts.join(" ");
+}
+
+// ---------------------------------------------------------------- play
+
+const playQueue = [];
+let playing = false;
+
+function renderGame() {
+  const g = S.game;
+  if (!g || !S.info) return;
+  drawBoard($("#board"), g.board, { selected: S.selectedCell });
+  $("#move-count").textContent = String(S.history.length);
+  $("#cost").textContent = fmtCost(g.cost, S.info.costs);
+  const counters = $("#counters");
+  counters.textContent = "";
+  for (const c of g.board.counters || []) counters.append(el("li", {}, el("span", { text: c.name }), el("b", { text: String(c.value) })));
+  if (!(g.board.counters || []).length) counters.append(el("li", { class: "muted", text: "none" }));
+  const banner = $("#solved-banner");
+  banner.hidden = !g.goal;
+  banner.textContent = `Solved! ${S.history.length} move${S.history.length === 1 ? "" : "s"}, cost ${fmtCost(g.cost, S.info.costs)}`;
+  $("#history").textContent = S.history.map(actionText).join(" ");
+}
+
+function actionText(a) {
+  return a.move + (a.dir ? " " + a.dir : "") + (a.cell ? ` (${a.cell[0]},${a.cell[1]})` : "");
+}
+
+function setStatus(text, cls) {
+  const st = $("#status");
+  st.textContent = text;
+  st.className = cls || "";
+}
+
+/** Queues one play request: moves are sent one after another, each on the last history. */
+function enqueuePlay(want) {
+  playQueue.push(want);
+  if (!playing) drainQueue();
+}
+
+async function drainQueue() {
+  playing = true;
+  try {
+    while (playQueue.length) {
+      const want = playQueue.shift();
+      try {
+        await sendPlay(want);
+      } catch (e) {
+        setStatus(e.message, "blocked");
+      }
+    }
+  } finally {
+    playing = false;
+  }
+}
+
+/** POST /api/play with the kept history and `want` (null: just show the history's end). */
+async function sendPlay(want) {
+  if (!S.info) return;
+  const res = await api("POST", "/api/play", {
+    text: S.infoText,
+    level: S.info._index,
+    history: S.history,
+    try: want,
+  });
+  S.history = res.history;
+  S.game = res;
+  const hadSpan = !!S.blockedSpan;
+  S.blockedSpan = null;
+  if (res.blocked) {
+    setStatus(res.blocked.message, "blocked");
+    const why = res.blocked.tried && res.blocked.tried.length > 1
+      ? res.blocked.tried.map((t) => `${actionText(t.action)}: ${t.why}`).join("\n") : "";
+    $("#status").title = why;
+    if (res.blocked.span && S.infoText === editor.value) {
+      S.blockedSpan = res.blocked.span;
+      renderBackdrop();
+      reveal(res.blocked.span[0]);
+    } else if (hadSpan) {
+      renderBackdrop();
+    }
+  } else {
+    if (hadSpan) renderBackdrop();
+    if (res.played) {
+      const p = res.played;
+      setStatus(res.goal ? `Solved after ${p.line}` : p.line, res.goal ? "solved" : "played");
+    } else if (want === null) {
+      setStatus(res.goal ? "Solved." : "", res.goal ? "solved" : "");
+    }
+  }
+  renderGame();
+}
+
+function dirFor(dr, dc) {
+  const d = (S.info && S.info.dirs || []).find((x) => x.dr === dr && x.dc === dc);
+  return d ? d.name : null;
+}
+
+/** Plays in a direction with the selected move (or any move), and the clicked piece if any. */
+function playDir(dr, dc) {
+  if (!S.info) return;
+  const dir = dirFor(dr, dc);
+  if (!dir) {
+    setStatus(`No direction (${dr}, ${dc}) in this file's dirs.`, "blocked");
+    return;
+  }
+  const want = { dir };
+  const m = S.selectedMove != null ? S.info.moves[S.selectedMove] : null;
+  if (m) want.move = m.name;
+  if (S.selectedCell) want.cell = S.selectedCell;
+  enqueuePlay(want);
+}
+
+function undo() {
+  if (!S.history.length) return;
+  playQueue.length = 0;
+  S.history = S.history.slice(0, -1);
+  enqueuePlay(null);
+}
+
+function restart() {
+  playQueue.length = 0;
+  S.history = [];
+  S.selectedCell = null;
+  enqueuePlay(null);
+}
+
+function onBoardClick(ev) {
+  const board = $("#board");
+  board.focus();
+  if (!S.info || !S.game) return;
+  const at = cellAt(board, ev);
+  if (!at) return;
+  const moves = S.info.moves;
+  const sel = S.selectedMove != null ? moves[S.selectedMove] : null;
+  const perCell = sel && sel.per_cell ? sel : !sel ? moves.find((m) => m.per_cell) : null;
+  if (perCell) {
+    enqueuePlay({ move: perCell.name, cell: at });
+    return;
+  }
+  // No per-cell move: a click picks the piece the arrows move (a click elsewhere clears it).
+  const onPiece = S.game.board.pieces.some((p) => p.cells.some(([r, c]) => r === at[0] && c === at[1]));
+  S.selectedCell = onPiece && !(S.selectedCell && S.selectedCell[0] === at[0] && S.selectedCell[1] === at[1]) ? at : null;
+  renderGame();
+}
+
+const ARROWS = {
+  ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
+  w: [-1, 0], s: [1, 0], a: [0, -1], d: [0, 1],
+  k: [-1, 0], j: [1, 0], h: [0, -1], l: [0, 1],
+};
+
+function inFormField(t) {
+  return t && (t.tagName === "TEXTAREA" || t.tagName === "INPUT" || t.tagName === "SELECT" || t.isContentEditable);
+}
+
+function onKey(ev) {
+  if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === "s") {
+    ev.preventDefault();
+    saveFile();
+    return;
+  }
+  if (ev.target === editor && ev.key === "Escape") {
+    editor.blur();
+    $("#board").focus();
+    return;
+  }
+  if (inFormField(ev.target)) return;
+  if (ev.altKey) return;
+  const ctrl = ev.ctrlKey || ev.metaKey;
+  if (ctrl && ev.key.toLowerCase() === "z") { ev.preventDefault(); showTab("play"); undo(); return; }
+  if (ctrl) return;
+  const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+  if (ARROWS[key] && !(key.length === 1 && ev.shiftKey)) {
+    ev.preventDefault();
+    showTab("play");
+    playDir(...ARROWS[key]);
+  } else if (key === "Backspace" || key === "u") {
+    ev.preventDefault();
+    showTab("play");
+    undo();
+  } else if (key === "r") {
+    ev.preventDefault();
+    showTab("play");
+    restart();
+  } else if (/^[1-9]$/.test(key) && S.info) {
+    const i = Number(key) - 1;
+    if (i < S.info.moves.length) selectMove(S.selectedMove === i ? null : i);
+  } else if (key === "0" || key === "Escape") {
+    selectMove(null);
+    S.selectedCell = null;
+    renderGame();
+  } else if (key === " " && currentTab === "solve" && ev.target.tagName !== "BUTTON") {
+    ev.preventDefault();
+    toggleAnim();
+  }
+}
+
+// ---------------------------------------------------------------- jobs (solve, analyze, test)
+
+/** Follows a job's events: `onProgress` for each progress event, resolves with the result. */
+function followJob(id, onProgress) {
+  return new Promise((resolve) => {
+    let finished = false;
+    const es = new EventSource(`/api/jobs/${encodeURIComponent(id)}/events`);
+    es.addEventListener("progress", (ev) => {
+      try { onProgress(JSON.parse(ev.data)); } catch (_) { /* a malformed event is skipped */ }
+    });
+    es.addEventListener("done", (ev) => {
+      finished = true;
+      es.close();
+      let result;
+      try { result = JSON.parse(ev.data); } catch (_) { result = { outcome: "error", message: "malformed result" }; }
+      resolve(result);
+    });
+    es.onerror = () => {
+      if (finished) return;
+      es.close();
+      // The stream broke: ask for the job's state until it ends.
+      const poll = async () => {
+        try {
+          const st = await api("GET", `/api/jobs/${encodeURIComponent(id)}`);
+          if (st.progress) onProgress(st.progress);
+          if (st.state === "done") { resolve(st.result || { outcome: "error", message: "no result" }); return; }
+        } catch (e) {
+          resolve({ outcome: "error", message: e.message });
+          return;
+        }
+        setTimeout(poll, 300);
+      };
+      poll();
+    };
+  });
+}
+
+function budgetFrom(timeoutSel, statesSel) {
+  const b = {};
+  const t = parseFloat($(timeoutSel).value);
+  if (t > 0) b.timeout_ms = Math.round(t * 1000);
+  const n = parseInt($(statesSel).value, 10);
+  if (n > 0) b.max_states = n;
+  return b;
+}
+
+/** One line of progress; `t0` is when the page started the job (its clock runs on). */
+function progressText(p, budget, t0) {
+  const parts = [`expanded ${fmtNum(p.expanded)}`, `generated ${fmtNum(p.generated)}`, `stored ${fmtNum(p.stored)}`];
+  const secs = Math.max(typeof p.elapsed === "number" ? p.elapsed : 0, t0 ? (performance.now() - t0) / 1000 : 0);
+  parts.push(`${secs.toFixed(1)} s`);
+  if (budget) {
+    const lim = [];
+    if (budget.max_states) lim.push(`${fmtNum(budget.max_states)} states`);
+    if (budget.timeout_ms) lim.push(`${(budget.timeout_ms / 1000).toFixed(1)} s`);
+    if (budget.max_memory_mb) lim.push(`${fmtNum(budget.max_memory_mb)} MiB`);
+    if (lim.length) parts.push(`budget ${lim.join(", ")}`);
+  }
+  return parts.join(" · ");
+}
+
+function statsRows(table, rows) {
+  table.textContent = "";
+  for (const [k, v] of rows) {
+    if (v === undefined || v === null) continue;
+    table.append(el("tr", {}, el("td", { text: k }), el("td", { text: typeof v === "number" ? fmtNum(v) : String(v) })));
+  }
+}
+
+// ---- Solve
+
+let solveJob = null;
+const anim = { frames: [], frame: 0, timer: 0, stepOfMove: [] };
+
+async function startSolve() {
+  if (S.validText == null) return;
+  showTab("solve");
+  stopAnim();
+  const budget = budgetFrom("#timeout", "#max-states");
+  const body = { text: S.validText, level: S.levelIndex, search: "auto", engine: "auto", metric: $("#metric").value || null, budget };
+  $("#solve-summary").textContent = "";
+  $("#moves").textContent = "";
+  $("#solve-stats").textContent = "";
+  const prog = $("#solve-progress");
+  const bar = $("#solve-bar");
+  let job;
+  try {
+    job = await api("POST", "/api/solve", body);
+  } catch (e) {
+    prog.textContent = `not started: ${e.message}`;
+    return;
+  }
+  solveJob = job.job;
+  $("#solve").disabled = true;
+  $("#cancel").disabled = false;
+  prog.textContent = `running (${progressText({ expanded: 0, generated: 0, stored: 0 }, job.budget)})`;
+  bar.hidden = false;
+  bar.removeAttribute("value");
+  const t0 = performance.now();
+  const result = await followJob(job.job, (p) => {
+    prog.textContent = progressText(p, job.budget, t0);
+    const b = job.budget || {};
+    const frac = Math.max(b.max_states ? p.stored / b.max_states : 0, b.timeout_ms ? (p.elapsed * 1000) / b.timeout_ms : 0);
+    if (frac > 0) bar.value = Math.min(1, frac);
+  });
+  solveJob = null;
+  bar.hidden = true;
+  $("#solve").disabled = false;
+  $("#cancel").disabled = true;
+  prog.textContent = `finished in ${((performance.now() - t0) / 1000).toFixed(2)} s`;
+  showSolveResult(result);
+}
+
+async function cancelJob(id) {
+  if (!id) return;
+  try {
+    await api("DELETE", `/api/jobs/${encodeURIComponent(id)}`);
+  } catch (e) {
+    setStatus(`cancel failed: ${e.message}`, "blocked");
+  }
+}
+
+function showSolveResult(r) {
+  const sum = $("#solve-summary");
+  sum.textContent = "";
+  sum.append(el("span", { class: `outcome ${r.outcome}`, text: r.outcome }));
+  const costText = r.cost ? Object.entries(r.cost).map(([k, v]) => `${v} ${k}`).join(", ") : null;
+  if (r.outcome === "solved" && costText) sum.append(document.createTextNode(`: cost ${costText}, ${(r.moves || []).length} moves`));
+  if (r.message) sum.append(el("div", { class: "muted small", text: r.message }));
+  for (const o of r.out_of_reach || []) sum.append(el("div", { class: "small", text: "out of reach: " + (typeof o === "string" ? o : o.message || JSON.stringify(o)) }));
+  const st = r.stats || {};
+  statsRows($("#solve-stats"), [
+    ["engine", r.engine ? r.engine + (r.engine_reason ? ` (${r.engine_reason})` : "") : null],
+    ["search", r.search],
+    ["canonical", r.canonical === undefined ? null : r.canonical ? "yes (the tie rule's answer)" : "no (one optimal answer)"],
+    ["path", r.path],
+    ["expanded", st.expanded],
+    ["generated", st.generated],
+    ["stored", st.stored],
+    ["peak frontier", st.peak_frontier],
+    ["elapsed", typeof st.elapsed === "number" ? `${(st.elapsed * 1000).toFixed(2)} ms` : null],
+  ]);
+  // Moves: one line each; under a metric, a counted move spans its unit steps.
+  const list = $("#moves");
+  list.textContent = "";
+  anim.stepOfMove = [];
+  let step = 0;
+  (r.moves || []).forEach((m, i) => {
+    const units = m.steps && m.steps.length ? m.steps.length : 1;
+    step += units;
+    const after = step;
+    anim.stepOfMove.push(after);
+    const li = el("li", { "data-step": String(after), title: `move ${i + 1}: the board after unit step ${after}` });
+    li.append(el("span", { class: "letter", text: m.letter || "" }), document.createTextNode(" " + (m.line || `${m.move} ${m.piece || ""}`)));
+    li.addEventListener("click", () => { stopAnim(); showFrame(after); });
+    list.append(li);
+  });
+  anim.frames = r.frames || [];
+  if (r.frames_omitted) sum.append(el("div", { class: "muted small", text: "The answer is too long to animate: its boards are left out." }));
+  const sb = $("#solve-board");
+  sb.dataset.frames = String(Math.max(0, anim.frames.length - 1));
+  if (anim.frames.length) {
+    showFrame(0);
+    if (anim.frames.length > 1) startAnim();
+  } else {
+    sb.dataset.frame = "0";
+    $("#frame-label").textContent = "-";
+  }
+}
+
+function showFrame(k) {
+  if (!anim.frames.length) return;
+  k = Math.max(0, Math.min(anim.frames.length - 1, k));
+  anim.frame = k;
+  const sb = $("#solve-board");
+  drawBoard(sb, anim.frames[k], { maxW: 360, maxH: 360 });
+  sb.dataset.frame = String(k);
+  const last = anim.frames.length - 1;
+  $("#frame-label").textContent = `step ${k} / ${last}${k === last ? " (end)" : ""}`;
+  const movesDone = anim.stepOfMove.filter((s) => s <= k).length;
+  document.querySelectorAll("#moves li").forEach((li, i) => li.classList.toggle("current", i === movesDone - 1));
+  const cur = document.querySelector("#moves li.current");
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+}
+
+function startAnim() {
+  stopAnim();
+  if (anim.frame >= anim.frames.length - 1) showFrame(0);
+  $("#anim-play").textContent = "Pause";
+  anim.timer = setInterval(() => {
+    showFrame(anim.frame + 1);
+    if (anim.frame >= anim.frames.length - 1) stopAnim();
+  }, 320);
+}
+
+function stopAnim() {
+  clearInterval(anim.timer);
+  anim.timer = 0;
+  $("#anim-play").textContent = "Play";
+}
+
+function toggleAnim() {
+  if (anim.timer) stopAnim(); else if (anim.frames.length > 1) startAnim();
+}
+
+// ---- Analyze
+
+let analyzeJob = null;
+
+async function startAnalyze() {
+  if (S.validText == null) return;
+  showTab("analyze");
+  const budget = budgetFrom("#an-timeout", "#an-max-states");
+  const prog = $("#analyze-progress");
+  $("#analyze-summary").textContent = "";
+  let job;
+  try {
+    job = await api("POST", "/api/analyze", { text: S.validText, level: S.levelIndex, metric: $("#metric").value || null, budget });
+  } catch (e) {
+    prog.textContent = `not started: ${e.message}`;
+    return;
+  }
+  analyzeJob = job.job;
+  $("#analyze").disabled = true;
+  $("#an-cancel").disabled = false;
+  prog.textContent = "running";
+  const t0 = performance.now();
+  const r = await followJob(job.job, (p) => { prog.textContent = progressText(p, job.budget, t0); });
+  analyzeJob = null;
+  $("#analyze").disabled = false;
+  $("#an-cancel").disabled = true;
+  prog.textContent = "";
+  showAnalysis(r);
+}
+
+function showAnalysis(r) {
+  const sum = $("#analyze-summary");
+  sum.textContent = "";
+  sum.append(el("span", { class: `outcome ${r.outcome || "done"}`, text: r.outcome || "done" }));
+  if (r.message) sum.append(el("div", { class: "muted small", text: r.message }));
+  statsRows($("#analyze-stats"), [
+    ["reachable states", r.reachable_states],
+    ["transitions", r.transitions],
+    ["goal states", r.goal_states],
+    ["dead states", r.dead_states],
+    ["moves into dead states", r.moves_into_dead_states],
+    ["SCCs", r.strongly_connected_components],
+    ["largest SCC", r.largest_component],
+    ["reversible", r.reversible === undefined ? null : r.reversible ? "yes" : "no"],
+    ["fewest moves", r.optimal_moves],
+    ["optimal solutions", r.optimal_solutions],
+    ["farthest distance", r.farthest_distance],
+  ]);
+  drawChart(r.states_at_distance || [], r.optimal_moves);
+  const far = $("#farthest");
+  if (r.farthest) drawBoard(far, r.farthest, { maxW: 220, maxH: 220 });
+  else far.getContext("2d").clearRect(0, 0, far.width, far.height);
+  drawGraph(r.graph);
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+function svg(tag, attrs) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  return e;
+}
+
+/** A bar chart of states at each distance; the goal's distance is drawn green. */
+function drawChart(counts, goalAt) {
+  const chart = $("#chart");
+  chart.textContent = "";
+  const W = 380, H = 190, left = 44, bottom = 22, top = 8;
+  const max = Math.max(1, ...counts);
+  const bw = (W - left - 6) / Math.max(1, counts.length);
+  chart.append(svg("line", { x1: left, y1: H - bottom, x2: W, y2: H - bottom }));
+  chart.append(svg("line", { x1: left, y1: top, x2: left, y2: H - bottom }));
+  const yl = svg("text", { x: left - 4, y: top + 8, "text-anchor": "end" });
+  yl.textContent = fmtNum(max);
+  chart.append(yl);
+  const y0 = svg("text", { x: left - 4, y: H - bottom, "text-anchor": "end" });
+  y0.textContent = "0";
+  chart.append(y0);
+  const every = Math.max(1, Math.ceil(counts.length / 16));
+  counts.forEach((n, d) => {
+    const h = ((H - bottom - top) * n) / max;
+    const rect = svg("rect", { class: d === goalAt ? "bar goal" : "bar", x: left + d * bw + 1, y: H - bottom - h, width: Math.max(1, bw - 2), height: h });
+    const title = svg("title");
+    title.textContent = `distance ${d}: ${fmtNum(n)} position${n === 1 ? "" : "s"}${d === goalAt ? " (fewest moves to a goal)" : ""}`;
+    rect.append(title);
+    chart.append(rect);
+    if (d % every === 0) {
+      const t = svg("text", { x: left + d * bw + bw / 2, y: H - 8, "text-anchor": "middle" });
+      t.textContent = String(d);
+      chart.append(t);
+    }
+  });
+}
+
+let graphAnim = 0;
+/** The state graph, laid out by a small force simulation; click a node to see its board. */
+function drawGraph(graph) {
+  cancelAnimationFrame(graphAnim);
+  const wrap = $("#graph-wrap");
+  const root = $("#graph");
+  root.textContent = "";
+  $("#graph-info").textContent = "";
+  if (!graph || !graph.nodes || !graph.nodes.length) { wrap.hidden = true; return; }
+  wrap.hidden = false;
+  const W = 520, H = 380;
+  const nodes = graph.nodes.map((n) => ({ ...n, x: 0, y: 0, vx: 0, vy: 0 }));
+  const index = new Map(nodes.map((n, i) => [n.id, i]));
+  const edges = graph.edges.map((e) => [index.get(e.from), index.get(e.to), e.label]).filter((e) => e[0] != null && e[1] != null);
+  const maxDepth = Math.max(1, ...nodes.map((n) => n.depth || 0));
+  // Start by depth, left to right, so the layout settles fast and reads start-to-goal.
+  const perDepth = {};
+  nodes.forEach((n) => {
+    const d = n.depth || 0;
+    const k = (perDepth[d] = (perDepth[d] || 0) + 1);
+    n.x = 30 + ((W - 60) * d) / maxDepth;
+    n.y = H / 2 + (k % 2 ? 1 : -1) * Math.ceil(k / 2) * 18;
+  });
+  const lines = edges.map(([a, b, label]) => {
+    const l = svg("line", {});
+    const t = svg("title");
+    t.textContent = label || "";
+    l.append(t);
+    root.append(l);
+    return l;
+  });
+  const r = nodes.length > 150 ? 4 : 6;
+  const circles = nodes.map((n, i) => {
+    const cls = [n.goal ? "goal" : "", n.dead ? "dead" : "", i === 0 || n.depth === 0 ? "start" : ""].filter(Boolean).join(" ");
+    const c = svg("circle", { r, class: cls, "data-id": String(n.id) });
+    const t = svg("title");
+    t.textContent = `state ${n.id}, distance ${n.depth}${n.goal ? ", goal" : ""}${n.dead ? ", dead" : ""}`;
+    c.append(t);
+    c.addEventListener("click", () => {
+      root.querySelectorAll("circle.picked").forEach((x) => x.classList.remove("picked"));
+      c.classList.add("picked");
+      if (n.board) drawBoard($("#graph-board"), n.board, { maxW: 220, maxH: 220 });
+      const out = edges.filter((e) => e[0] === i).map((e) => e[2]).filter(Boolean);
+      $("#graph-info").textContent = `state ${n.id}: distance ${n.depth}${n.goal ? ", goal" : ""}${n.dead ? ", dead" : ""}; moves: ${out.join(", ") || "none"}`;
+    });
+    root.append(c);
+    return c;
+  });
+  // Drawn scaled to fill the box, whatever the simulation's extent.
+  const place = () => {
+    const xs = nodes.map((n) => n.x), ys = nodes.map((n) => n.y);
+    const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
+    const sc = Math.min((W - 24) / Math.max(1, x1 - x0), (H - 24) / Math.max(1, y1 - y0), 3);
+    const ox = (W - (x1 - x0) * sc) / 2, oy = (H - (y1 - y0) * sc) / 2;
+    const X = (n) => ((n.x - x0) * sc + ox).toFixed(1);
+    const Y = (n) => ((n.y - y0) * sc + oy).toFixed(1);
+    edges.forEach(([a, b], k) => {
+      lines[k].setAttribute("x1", X(nodes[a]));
+      lines[k].setAttribute("y1", Y(nodes[a]));
+      lines[k].setAttribute("x2", X(nodes[b]));
+      lines[k].setAttribute("y2", Y(nodes[b]));
+    });
+    nodes.forEach((n, i) => {
+      circles[i].setAttribute("cx", X(n));
+      circles[i].setAttribute("cy", Y(n));
+    });
+  };
+  // Fruchterman-Reingold, with a pull towards each node's column by distance.
+  const k = Math.max(10, Math.sqrt((W * H) / nodes.length) * 0.45);
+  let temp = W / 8;
+  const tick = () => {
+    for (const n of nodes) { n.vx = 0; n.vy = 0; }
+    for (let i = 0; i < nodes.length; i++) {
+      const a = nodes[i];
+      for (let j = i + 1; j < nodes.length; j++) {
+        const b = nodes[j];
+        let dx = a.x - b.x, dy = a.y - b.y;
+        let d = Math.sqrt(dx * dx + dy * dy);
+        if (d < 0.01) { dx = Math.random() - 0.5; dy = Math.random() - 0.5; d = 0.5; }
+        if (d > 4 * k) continue;
+        const f = (k * k) / d / d;
+        a.vx += dx * f; a.vy += dy * f;
+        b.vx -= dx * f; b.vy -= dy * f;
+      }
+    }
+    for (const [i, j] of edges) {
+      if (i === j) continue;
+      const a = nodes[i], b = nodes[j];
+      const dx = b.x - a.x, dy = b.y - a.y;
+      const d = Math.sqrt(dx * dx + dy * dy) || 0.01;
+      const f = d / k;
+      a.vx += dx * f; a.vy += dy * f;
+      b.vx -= dx * f; b.vy -= dy * f;
+    }
+    for (const n of nodes) {
+      n.vx += (30 + ((W - 60) * (n.depth || 0)) / maxDepth - n.x) * 1.5;
+      n.vy += (H / 2 - n.y) * 0.1;
+      const len = Math.sqrt(n.vx * n.vx + n.vy * n.vy) || 1;
+      const step = Math.min(len, temp);
+      n.x = Math.max(8, Math.min(W - 8, n.x + (n.vx / len) * step));
+      n.y = Math.max(8, Math.min(H - 8, n.y + (n.vy / len) * step));
+    }
+    temp = Math.max(0.5, temp * 0.97);
+  };
+  let steps = 0;
+  const frame = () => {
+    for (let k = 0; k < 3; k++) tick();
+    place();
+    steps += 3;
+    if (steps < 300) graphAnim = requestAnimationFrame(frame);
+  };
+  frame();
+}
+
+// ---- Tests
+
+let testJob = null;
+
+/**
+ * Runs every `expect` line of the file (`puz test`) and badges the levels. The whole run
+ * shares one budget: the server's longest time limit, the Solve tab's state limit. While
+ * it runs, the button cancels it.
+ */
+async function runTests() {
+  if (testJob) { cancelJob(testJob); return; }
+  const text = S.validText;
+  if (text == null) { $("#test-status").textContent = "the rules do not load"; return; }
+  const btn = $("#run-tests");
+  $("#test-status").textContent = "running";
+  for (const lv of S.levels || []) S.tests[lv.index] = [{ status: "running" }];
+  renderLevels();
+  const budget = { timeout_ms: 120000 };
+  const n = parseInt($("#max-states").value, 10);
+  if (n > 0) budget.max_states = n;
+  try {
+    const job = await api("POST", "/api/test", { text, budget });
+    testJob = job.job;
+    btn.textContent = "Cancel tests";
+    const r = await followJob(job.job, () => {});
+    S.tests = {};
+    for (const row of r.levels || []) (S.tests[row.index] = S.tests[row.index] || []).push(row);
+    const rows = r.levels || [];
+    const count = (st) => rows.filter((l) => st.includes(l.status)).length;
+    const summary = `${count(["pass"])} passed, ${count(["fail", "error", "cutoff"])} failed, ${count(["none"])} without expectation`;
+    $("#test-status").textContent = r.outcome === "done" ? summary : `${r.outcome}${r.message ? ": " + r.message : ""}`;
+    $("#test-status").title = r.message || "";
+  } catch (e) {
+    S.tests = {};
+    $("#test-status").textContent = `not run: ${e.message}`;
+  } finally {
+    testJob = null;
+    btn.textContent = "Run tests";
+    renderLevels();
+  }
+}
+
+// ---------------------------------------------------------------- tabs and wiring
+
+let currentTab = "play";
+function showTab(name) {
+  currentTab = name;
+  for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.tab === name);
+  for (const p of document.querySelectorAll(".pane")) p.classList.toggle("active", p.id === `pane-${name}`);
+}
+
+function wire() {
+  editor.addEventListener("input", onEditorInput);
+  editor.addEventListener("scroll", syncScroll);
+  editor.addEventListener("keyup", onCaret);
+  editor.addEventListener("click", onCaret);
+  editor.addEventListener("keydown", (ev) => {
+    // Tab inserts spaces instead of leaving the editor.
+    if (ev.key === "Tab" && !ev.shiftKey && !ev.ctrlKey && !ev.altKey) {
+      ev.preventDefault();
+      document.execCommand("insertText", false, "  ");
+    }
+  });
+  document.addEventListener("keydown", onKey);
+  $("#file-select").addEventListener("change", async (ev) => {
+    const path = ev.target.value;
+    if (editor.value !== S.savedText && !confirm("Discard unsaved changes?")) {
+      ev.target.value = S.file;
+      return;
+    }
+    try { await openFile(path); } catch (e) { setStatus(`Could not open ${path}: ${e.message}`, "blocked"); }
+  });
+  $("#save").addEventListener("click", saveFile);
+  $("#board").addEventListener("click", onBoardClick);
+  $("#board").addEventListener("mousemove", (ev) => {
+    const at = cellAt($("#board"), ev);
+    $("#hover-info").textContent = at && S.game ? describeCell(S.game.board, at[0], at[1]) : "\u00a0";
+  });
+  $("#undo").addEventListener("click", () => { undo(); $("#board").focus(); });
+  $("#restart").addEventListener("click", () => { restart(); $("#board").focus(); });
+  for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => showTab(b.dataset.tab));
+  $("#solve").addEventListener("click", startSolve);
+  $("#cancel").addEventListener("click", () => cancelJob(solveJob));
+  $("#analyze").addEventListener("click", startAnalyze);
+  $("#an-cancel").addEventListener("click", () => cancelJob(analyzeJob));
+  $("#run-tests").addEventListener("click", runTests);
+  $("#anim-play").addEventListener("click", toggleAnim);
+  $("#anim-step").addEventListener("click", () => { stopAnim(); showFrame(anim.frame + 1); });
+  $("#anim-back").addEventListener("click", () => { stopAnim(); showFrame(anim.frame - 1); });
+  $("#anim-first").addEventListener("click", () => { stopAnim(); showFrame(0); });
+  $("#anim-last").addEventListener("click", () => { stopAnim(); showFrame(anim.frames.length - 1); });
+  window.addEventListener("beforeunload", (ev) => {
+    if (S.savedText !== null && editor.value !== S.savedText) ev.preventDefault();
+  });
+}
+
+wire();
+loadFiles();
