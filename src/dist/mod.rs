@@ -551,6 +551,27 @@ impl Shard {
     }
 }
 
+/// A new state's key and where it came from: (parent's rank, successor's index, action,
+/// sender, parent's id); states compare by the first two.
+type Key = (u64, u32, u32, u32, u32);
+
+/// Offers a successor to its owner's store: a state stored before this layer (id below
+/// `first`) is dropped; a new one is stored; one met again this layer keeps the smaller
+/// key.
+#[inline]
+fn offer(store: &mut StateStore, best: &mut Vec<Key>, first: u32, s: &[u32], key: Key) {
+    match store.insert(s) {
+        Ok(_) => best.push(key),
+        Err(id) if id >= first => {
+            let k = &mut best[(id - first) as usize];
+            if (key.0, key.1) < (k.0, k.1) {
+                *k = key;
+            }
+        }
+        Err(_) => {}
+    }
+}
+
 fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<WorkerEnd, DistError> {
     let model: &Model = &sh.model;
     // The level's tables are built without the time and memory budgets: a worker that
@@ -635,10 +656,17 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
         }
         let t0 = Instant::now();
         let sent0 = net.sent;
-        // Round 1: expand the last layer; send each successor to its owner.
+        // Round 1: expand the last layer; send each successor to its owner. New states
+        // go straight into the store (ids from `first` on), each with its smallest key
+        // so far in `best`: (parent's rank, successor's index, action, sender, parent's
+        // id); the key is the first two (a parent's successors are listed in action
+        // order, several for one action when copies of a kind can each make it). A
+        // successor this worker owns is offered here without travelling.
         let mut out = net.empty();
         let mut stop = 0u32;
         let layer = shard.layer();
+        let first = shard.store.len() as u32;
+        let mut best: Vec<Key> = vec![];
         let mut expanded = 0u64;
         for lid in layer.clone() {
             shard.store.load(lid, &mut cur);
@@ -647,11 +675,23 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
             expanded += 1;
             for i in 0..succ.len() {
                 let s = succ.state(i, words);
-                let b = &mut out[owner(s, peers)];
+                let act = succ.actions[i].raw();
+                let to = owner(s, peers);
+                if to == me {
+                    offer(
+                        &mut shard.store,
+                        &mut best,
+                        first,
+                        s,
+                        (rank, i as u32, act, me as u32, lid),
+                    );
+                    continue;
+                }
+                let b = &mut out[to];
                 b.words(s);
                 b.u64(rank);
                 b.u32(i as u32);
-                b.u32(succ.actions[i].raw());
+                b.u32(act);
                 b.u32(lid);
             }
             if let Err(c) = pacer.tick(succ.units().max(1), &budget) {
@@ -663,48 +703,29 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
             }
         }
         let got = net.exchange(out);
-        // Keep, per new state, its smallest key.
-        let mut cands = StateStore::hashed(words);
-        // Per candidate: (parent's rank, successor's index, action, sender, parent's id);
-        // the key is the first two (a parent's successors are listed in action order,
-        // several for one action when copies of a kind can each make it).
-        let mut best: Vec<(u64, u32, u32, u32, u32)> = vec![];
         for (sender, b) in &got {
             let mut r = Reader { b, at: 0 };
             while r.more() {
                 r.words(&mut cur);
                 let (rank, idx, act, pid) = (r.u64(), r.u32(), r.u32(), r.u32());
-                if shard.store.find(&cur).is_some() {
-                    continue;
-                }
-                let key = (rank, idx, act, *sender as u32, pid);
-                match cands.insert(&cur) {
-                    Ok(_) => best.push(key),
-                    Err(c) => {
-                        let k = &mut best[c as usize];
-                        if (key.0, key.1) < (k.0, k.1) {
-                            *k = key;
-                        }
-                    }
-                }
+                offer(
+                    &mut shard.store,
+                    &mut best,
+                    first,
+                    &cur,
+                    (rank, idx, act, *sender as u32, pid),
+                );
             }
         }
         drop(got);
-        // Store the new states in key order.
-        let mut order: Vec<u32> = (0..best.len() as u32).collect();
-        order.sort_unstable_by_key(|&c| (best[c as usize].0, best[c as usize].1));
-        let first = shard.store.len() as u32;
         let mut goals: Vec<u32> = vec![];
         let mut requests = net.empty();
-        for &c in &order {
-            cands.load(c, &mut cur);
-            let (rank, idx, act, sender, pid) = best[c as usize];
-            let Ok(lid) = shard.store.insert(&cur) else {
-                continue;
-            };
+        for (c, &(rank, idx, act, sender, pid)) in best.iter().enumerate() {
+            let lid = first + c as u32;
             if solve {
                 shard.parent.push([sender, pid, act, idx]);
             }
+            shard.store.load(lid, &mut cur);
             if exp.is_goal(&cur) {
                 goals.push(lid);
             }
@@ -715,7 +736,7 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
             b.u32(idx);
             b.u32(lid);
         }
-        drop(cands);
+        drop(best);
         let new_here = shard.store.len() as u32 - first;
         shard.layer_start.push(shard.store.len() as u32);
         let stored_now = sh.stored.fetch_add(new_here as u64, Ordering::Relaxed) + new_here as u64;
