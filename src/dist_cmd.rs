@@ -96,6 +96,7 @@ impl DistArgs {
             max_bytes: max_memory.map(|m| m << 20),
             checkpoint: checkpoint.map(Into::into),
             resume: self.resume.is_some(),
+            stream_bytes: None,
         })
     }
 }
@@ -134,9 +135,10 @@ fn print_stats(r: &DistReport, elapsed: Duration) {
         0.0
     };
     say!(
-        "stats: this process stored {} of {} states, sent {} bytes ({:.1} per state it stored), peak memory {}, time {:.3}s",
+        "stats: this process stored {} of {} states of {} bytes, sent {} bytes ({:.1} per state it stored), peak memory {}, time {:.3}s",
         r.stored,
         r.total_stored,
+        r.state_bytes,
         r.bytes_sent,
         per_state,
         peak,

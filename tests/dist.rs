@@ -34,6 +34,7 @@ fn opts(workers: usize) -> DistOptions {
         max_bytes: None,
         checkpoint: None,
         resume: false,
+        stream_bytes: None,
     }
 }
 
@@ -58,8 +59,20 @@ fn distributed(
     level: Level,
     workers: usize,
 ) -> Option<(Vec<puz::engine::Action>, Vec<Vec<u32>>)> {
+    streamed(p, level, workers, None)
+}
+
+/// [`distributed`], sending successors mid-layer once `stream` bytes are gathered.
+fn streamed(
+    p: &Puzzle,
+    level: Level,
+    workers: usize,
+    stream: Option<usize>,
+) -> Option<(Vec<puz::engine::Action>, Vec<Vec<u32>>)> {
     let model = Arc::new(p.model.clone());
-    let report = dist::run(model.clone(), level.clone(), Job::Solve, opts(workers)).unwrap();
+    let mut o = opts(workers);
+    o.stream_bytes = stream;
+    let report = dist::run(model.clone(), level.clone(), Job::Solve, o).unwrap();
     let cluster = Cluster::local(workers);
     let ans = dist::to_answer(&model, level, &report, &cluster, Duration::ZERO).unwrap();
     match ans.outcome {
@@ -124,10 +137,12 @@ fn random_levels_get_the_single_process_path() {
         let level = klotski.level_from_file("random", text.clone()).unwrap();
         let want = single(&klotski, level.clone());
         let workers = [2, 3, 4][i % 3];
+        // Every other level sends its successors in small batches mid-layer.
+        let stream = (i % 2 == 1).then_some(64);
         assert_eq!(
-            distributed(&klotski, level, workers),
+            streamed(&klotski, level, workers, stream),
             want,
-            "klotski #{i}, {workers} workers:\n{text}"
+            "klotski #{i}, {workers} workers, batches {stream:?}:\n{text}"
         );
     }
     let bloxorz = load("bloxorz.puz");

@@ -138,6 +138,9 @@ pub struct DistOptions {
     pub checkpoint: Option<std::path::PathBuf>,
     /// Go on from the last complete layer in `checkpoint`.
     pub resume: bool,
+    /// Bytes of successors a worker gathers for another before sending them mid-layer;
+    /// `None`: 16 MiB shared among the peers (at least 256 KiB each).
+    pub stream_bytes: Option<usize>,
 }
 
 /// One worker's figures for one layer.
@@ -205,6 +208,8 @@ pub struct DistReport {
     pub bytes_sent: u64,
     /// The layer the run resumed after, when it did.
     pub resumed_from: Option<u32>,
+    /// Bytes of one packed state.
+    pub state_bytes: usize,
 }
 
 /// Whether `model`'s rules can be searched by layers exactly.
@@ -245,6 +250,7 @@ struct WorkerEnd {
     total_stored: u64,
     bytes_sent: u64,
     resumed_from: Option<u32>,
+    state_bytes: usize,
 }
 
 /// Runs `job` on `level` across the cluster; every process of the run calls this with the
@@ -347,6 +353,7 @@ pub fn run(
         total_stored: first.total_stored,
         bytes_sent: ends.iter().map(|e| e.bytes_sent).sum(),
         resumed_from: first.resumed_from,
+        state_bytes: first.state_bytes,
     })
 }
 
@@ -460,25 +467,30 @@ impl<'w> Rounds<'w> {
         }
     }
 
-    /// One round: `out[w]` goes to worker `w` (each batch starts with the sender's index,
-    /// added here); returns the batches received, with their senders.
-    fn exchange(&mut self, out: Vec<Batch>) -> Vec<(usize, Vec<u8>)> {
-        for (w, b) in out.into_iter().enumerate() {
-            if b.0.is_empty() {
-                continue;
-            }
-            let mut msg = Vec::with_capacity(b.0.len() + 4);
-            msg.extend_from_slice(&(self.me as u32).to_le_bytes());
-            msg.extend_from_slice(&b.0);
-            self.sent += msg.len() as u64;
-            self.input.send((w as u64, msg));
+    /// Sends `b` to worker `w` now, within the current round, and empties it: a long
+    /// round streams its batches instead of holding a whole layer's in memory.
+    fn send_now(&mut self, w: usize, b: &mut Batch) {
+        if b.0.is_empty() {
+            return;
         }
-        let round = self.epoch;
-        self.epoch += 1;
-        self.input.advance_to(self.epoch);
-        while self.probe.less_than(self.input.time()) {
-            self.worker.step_or_park(Some(Duration::from_millis(1)));
-        }
+        let mut msg = Vec::with_capacity(b.0.len() + 4);
+        msg.extend_from_slice(&(self.me as u32).to_le_bytes());
+        msg.extend_from_slice(&b.0);
+        b.0.clear();
+        self.sent += msg.len() as u64;
+        self.input.send((w as u64, msg));
+        // Hand what was sent to timely now, so it travels while this worker goes on.
+        self.input.flush();
+    }
+
+    /// The batches of the current round received so far, with their senders.
+    fn poll(&mut self) -> Vec<(usize, Vec<u8>)> {
+        self.worker.step();
+        self.take(self.epoch)
+    }
+
+    /// The batches of `round` in the inbox, with their senders.
+    fn take(&mut self, round: u64) -> Vec<(usize, Vec<u8>)> {
         let mut inbox = self.inbox.borrow_mut();
         let mut got = vec![];
         inbox.retain_mut(|(t, b)| {
@@ -491,6 +503,22 @@ impl<'w> Rounds<'w> {
             }
         });
         got
+    }
+
+    /// Ends a round: `out[w]` goes to worker `w` (each batch starts with the sender's
+    /// index, added here); returns the batches received and not yet polled, with their
+    /// senders.
+    fn exchange(&mut self, out: Vec<Batch>) -> Vec<(usize, Vec<u8>)> {
+        for (w, mut b) in out.into_iter().enumerate() {
+            self.send_now(w, &mut b);
+        }
+        let round = self.epoch;
+        self.epoch += 1;
+        self.input.advance_to(self.epoch);
+        while self.probe.less_than(self.input.time()) {
+            self.worker.step_or_park(Some(Duration::from_millis(1)));
+        }
+        self.take(round)
     }
 
     /// Every worker sends `mine` to all; returns what each sent, by sender.
@@ -572,6 +600,34 @@ fn offer(store: &mut StateStore, best: &mut Vec<Key>, first: u32, s: &[u32], key
     }
 }
 
+/// Bytes of successors a worker gathers for all others before sending a batch mid-round
+/// (each batch at least [`STREAM_MIN`]): smaller batches cost more per byte in timely.
+const STREAM_BYTES: usize = 16 << 20;
+const STREAM_MIN: usize = 256 << 10;
+
+/// Offers the successors of a received batch (see [`offer`]).
+fn take_in(
+    shard: &mut Shard,
+    best: &mut Vec<Key>,
+    first: u32,
+    cur: &mut [u32],
+    sender: usize,
+    b: &[u8],
+) {
+    let mut r = Reader { b, at: 0 };
+    while r.more() {
+        r.words(cur);
+        let (rank, idx, act, pid) = (r.u64(), r.u32(), r.u32(), r.u32());
+        offer(
+            &mut shard.store,
+            best,
+            first,
+            cur,
+            (rank, idx, act, sender as u32, pid),
+        );
+    }
+}
+
 fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<WorkerEnd, DistError> {
     let model: &Model = &sh.model;
     // The level's tables are built without the time and memory budgets: a worker that
@@ -643,9 +699,15 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
             total_stored,
             bytes_sent: net.sent,
             resumed_from,
+            state_bytes: words * 4,
         });
     }
     let mut cur = vec![0u32; words];
+    let mut scratch = vec![0u32; words];
+    let stream = sh
+        .opts
+        .stream_bytes
+        .unwrap_or((STREAM_BYTES / peers).max(STREAM_MIN));
     let mut succ = Successors::default();
     let mut pacer = Pacer::default();
     let outcome = loop {
@@ -693,6 +755,12 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
                 b.u32(i as u32);
                 b.u32(act);
                 b.u32(lid);
+                if b.0.len() >= stream {
+                    net.send_now(to, &mut out[to]);
+                    for (sender, b) in net.poll() {
+                        take_in(shard, &mut best, first, &mut scratch, sender, &b);
+                    }
+                }
             }
             if let Err(c) = pacer.tick(succ.units().max(1), &budget) {
                 stop |= match c {
@@ -702,22 +770,9 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
                 break;
             }
         }
-        let got = net.exchange(out);
-        for (sender, b) in &got {
-            let mut r = Reader { b, at: 0 };
-            while r.more() {
-                r.words(&mut cur);
-                let (rank, idx, act, pid) = (r.u64(), r.u32(), r.u32(), r.u32());
-                offer(
-                    &mut shard.store,
-                    &mut best,
-                    first,
-                    &cur,
-                    (rank, idx, act, *sender as u32, pid),
-                );
-            }
+        for (sender, b) in net.exchange(out) {
+            take_in(shard, &mut best, first, &mut cur, sender, &b);
         }
-        drop(got);
         let mut goals: Vec<u32> = vec![];
         let mut requests = net.empty();
         for (c, &(rank, idx, act, sender, pid)) in best.iter().enumerate() {
@@ -839,6 +894,7 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
         total_stored,
         bytes_sent: net.sent,
         resumed_from,
+        state_bytes: words * 4,
     })
 }
 
