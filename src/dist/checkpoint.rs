@@ -21,7 +21,7 @@ use crate::engine::StateStore;
 const MAGIC: &[u8; 8] = b"puzckpt1";
 
 /// What identifies a run: its checkpoints resume only the same run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunId {
     fingerprint: u64,
     peers: u32,
@@ -127,7 +127,8 @@ pub fn last_complete(dir: &Path) -> Result<(u32, u64, u32), DistError> {
 }
 
 /// Rebuilds worker `me`'s shard from layers `0..=D` of `dir`, D the last complete one.
-pub(crate) fn load(dir: &Path, id: &RunId, me: usize, words: usize) -> Result<Shard, DistError> {
+pub(crate) fn load(dir: &Path, id: &RunId, me: usize, radix: &[u32]) -> Result<Shard, DistError> {
+    let words = radix.len();
     let (depth, fp, peers) = last_complete(dir)?;
     if fp != id.fingerprint || peers != id.peers {
         return Err(err(format!(
@@ -139,7 +140,7 @@ pub(crate) fn load(dir: &Path, id: &RunId, me: usize, words: usize) -> Result<Sh
     }
     let mut shard = Shard {
         words,
-        store: StateStore::hashed(words),
+        store: StateStore::sequential(radix),
         parent: vec![],
         layer_start: vec![0],
         ranks: vec![],

@@ -515,8 +515,20 @@ impl<'w> Rounds<'w> {
         let round = self.epoch;
         self.epoch += 1;
         self.input.advance_to(self.epoch);
+        // Spin first: a round of a small layer ends in microseconds, and a search of
+        // thousands of layers would wait out a park in each. Then park, so a worker
+        // waiting on a slower peer leaves the core to others.
+        let mut spins = 0u32;
         while self.probe.less_than(self.input.time()) {
-            self.worker.step_or_park(Some(Duration::from_millis(1)));
+            if spins < 2000 {
+                self.worker.step();
+                spins += 1;
+                if spins % 64 == 0 {
+                    std::thread::yield_now();
+                }
+            } else {
+                self.worker.step_or_park(Some(Duration::from_millis(1)));
+            }
         }
         self.take(round)
     }
@@ -645,17 +657,21 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
     let words = exp.words();
     let start = exp.start();
     let solve = sh.job == Job::Solve;
-    let id = checkpoint::RunId::new(model, &sh.level, sh.job, &sh.opts.cluster);
+    // The run's identity costs a pass over the rules and level: only checkpoints need it.
+    let id = match sh.opts.checkpoint {
+        Some(_) => checkpoint::RunId::new(model, &sh.level, sh.job, &sh.opts.cluster),
+        None => checkpoint::RunId::default(),
+    };
 
     let mut resumed_from = None;
     let mut sh_ = match (&sh.opts.checkpoint, sh.opts.resume) {
         (Some(dir), true) => {
-            let shard = checkpoint::load(dir, &id, me, words)?;
+            let shard = checkpoint::load(dir, &id, me, &exp.radix())?;
             resumed_from = Some(shard.counts.len() as u32 - 1);
             shard
         }
         _ => {
-            let mut store = StateStore::hashed(words);
+            let mut store = StateStore::sequential(&exp.radix());
             let mut parent = vec![];
             let mut ranks = vec![];
             let mine = owner(&start, peers) == me;
@@ -738,7 +754,7 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
             for i in 0..succ.len() {
                 let s = succ.state(i, words);
                 let act = succ.actions[i].raw();
-                let to = owner(s, peers);
+                let to = if peers == 1 { 0 } else { owner(s, peers) };
                 if to == me {
                     offer(
                         &mut shard.store,
@@ -775,6 +791,7 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
         }
         let mut goals: Vec<u32> = vec![];
         let mut requests = net.empty();
+        let mut keys: Vec<(u64, u32, u32, u32)> = vec![]; // (rank, index, sender, lid)
         for (c, &(rank, idx, act, sender, pid)) in best.iter().enumerate() {
             let lid = first + c as u32;
             if solve {
@@ -784,9 +801,15 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
             if exp.is_goal(&cur) {
                 goals.push(lid);
             }
-            // Round 2: ask the worker ranking this part of the key space.
-            let ranker = ((rank as u128 * peers as u128) / prev_n as u128) as usize;
-            let b = &mut requests[ranker.min(peers - 1)];
+            // Round 2: ask the worker ranking this part of the key space (this one's
+            // own part without travelling).
+            let ranker =
+                (((rank as u128 * peers as u128) / prev_n as u128) as usize).min(peers - 1);
+            if ranker == me {
+                keys.push((rank, idx, me as u32, lid));
+                continue;
+            }
+            let b = &mut requests[ranker];
             b.u64(rank);
             b.u32(idx);
             b.u32(lid);
@@ -799,7 +822,6 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
             stop |= STOP_STATES;
         }
         let got = net.exchange(requests);
-        let mut keys: Vec<(u64, u32, u32, u32)> = vec![]; // (rank, index, sender, lid)
         for (sender, b) in &got {
             let mut r = Reader { b, at: 0 };
             while r.more() {
@@ -839,14 +861,18 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
         }
         // Round 4: each key's rank, back to its owner.
         let mut answers = net.empty();
+        let mut ranks = vec![0u64; new_here as usize];
         for (i, &(_, _, sender, lid)) in keys.iter().enumerate() {
+            if sender as usize == me {
+                ranks[(lid - first) as usize] = offset + i as u64;
+                continue;
+            }
             let b = &mut answers[sender as usize];
             b.u32(lid);
             b.u64(offset + i as u64);
         }
         drop(keys);
         let got = net.exchange(answers);
-        let mut ranks = vec![0u64; new_here as usize];
         for (_, b) in &got {
             let mut r = Reader { b, at: 0 };
             while r.more() {

@@ -15,7 +15,20 @@ pub enum StateStore {
     Dense(DenseStore),
     /// States live in an arena; ids are handed out in insertion order.
     Hashed(HashedStore),
+    /// Ids in insertion order, found through a dense table indexed by rank: for
+    /// searches that need sequential ids over a small state space.
+    Indexed(IndexedStore),
 }
+
+/// An id per possible state (`u32::MAX`: not stored), and the states by id.
+pub struct IndexedStore {
+    dense: DenseStore,
+    ids: Vec<u32>,
+    arena: Vec<u32>,
+}
+
+/// States up to this many possible ids get an [`IndexedStore`] (4 bytes each).
+const INDEXED_LIMIT: u64 = 1 << 25;
 
 /// A visited bit per possible state, for small state spaces.
 pub struct DenseStore {
@@ -61,11 +74,32 @@ impl StateStore {
         })
     }
 
+    /// A store whose ids are handed out sequentially from 0, for states whose word `i`
+    /// lies in `0..radix[i]`: indexed by rank when the space is small, else hashed.
+    pub(crate) fn sequential(radix: &[u32]) -> StateStore {
+        let total = radix
+            .iter()
+            .try_fold(1u64, |acc, &r| acc.checked_mul(r.max(1) as u64));
+        match total {
+            Some(t) if t <= INDEXED_LIMIT => StateStore::Indexed(IndexedStore {
+                dense: DenseStore {
+                    radix: radix.to_vec(),
+                    seen: vec![],
+                    len: 0,
+                },
+                ids: vec![u32::MAX; t as usize],
+                arena: vec![],
+            }),
+            _ => StateStore::hashed(radix.len()),
+        }
+    }
+
     /// Number of states inserted.
     pub(crate) fn len(&self) -> usize {
         match self {
             StateStore::Dense(d) => d.len,
             StateStore::Hashed(h) => h.table.len(),
+            StateStore::Indexed(x) => x.dense.len,
         }
     }
 
@@ -74,6 +108,7 @@ impl StateStore {
         match self {
             StateStore::Dense(d) => d.seen.len() * 8,
             StateStore::Hashed(h) => h.arena.capacity() * 4 + h.table.capacity() * 5,
+            StateStore::Indexed(x) => x.arena.capacity() * 4 + x.ids.len() * 4,
         }
     }
 
@@ -93,6 +128,19 @@ impl StateStore {
                 }
             }
             StateStore::Hashed(h) => h.insert(s),
+            StateStore::Indexed(x) => {
+                let r = x.dense.rank(s) as usize;
+                match x.ids[r] {
+                    u32::MAX => {
+                        let id = x.dense.len as u32;
+                        x.ids[r] = id;
+                        x.dense.len += 1;
+                        x.arena.extend_from_slice(s);
+                        Ok(id)
+                    }
+                    id => Err(id),
+                }
+            }
         }
     }
 
@@ -107,6 +155,9 @@ impl StateStore {
                 let hash = hash_words(s);
                 h.table.find(hash, |&id| h.get(id) == s).copied()
             }
+            StateStore::Indexed(x) => {
+                Some(x.ids[x.dense.rank(s) as usize]).filter(|&id| id != u32::MAX)
+            }
         }
     }
 
@@ -116,6 +167,10 @@ impl StateStore {
         match self {
             StateStore::Dense(d) => d.unrank(id, out),
             StateStore::Hashed(h) => out.copy_from_slice(h.get(id)),
+            StateStore::Indexed(x) => {
+                let at = id as usize * out.len();
+                out.copy_from_slice(&x.arena[at..at + out.len()]);
+            }
         }
     }
 }
@@ -189,4 +244,33 @@ pub(crate) fn hash_words(s: &[u32]) -> u64 {
     h ^= h >> 33;
     h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
     h ^ h >> 33
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sequential store hands out the ids a hashed one does, indexed or not.
+    #[test]
+    fn sequential_stores_number_states_in_insertion_order() {
+        let radix = [7u32, 5, 3];
+        let mut rng = fastrand::Rng::with_seed(7);
+        let mut indexed = StateStore::sequential(&radix);
+        assert!(matches!(indexed, StateStore::Indexed(_)));
+        let mut hashed = StateStore::hashed(3);
+        for _ in 0..300 {
+            let s = [rng.u32(0..7), rng.u32(0..5), rng.u32(0..3)];
+            assert_eq!(indexed.insert(&s), hashed.insert(&s), "{s:?}");
+            assert_eq!(indexed.find(&s), hashed.find(&s));
+        }
+        assert_eq!(indexed.len(), hashed.len());
+        let (mut a, mut b) = ([0u32; 3], [0u32; 3]);
+        for id in 0..indexed.len() as u32 {
+            indexed.load(id, &mut a);
+            hashed.load(id, &mut b);
+            assert_eq!(a, b);
+        }
+        assert_eq!(indexed.find(&[6, 4, 2]).is_some(), hashed.find(&[6, 4, 2]).is_some());
+        assert!(matches!(StateStore::sequential(&[1 << 20, 1 << 20]), StateStore::Hashed(_)));
+    }
 }
