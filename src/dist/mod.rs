@@ -523,7 +523,7 @@ impl<'w> Rounds<'w> {
             if spins < 2000 {
                 self.worker.step();
                 spins += 1;
-                if spins % 64 == 0 {
+                if spins.is_multiple_of(64) {
                     std::thread::yield_now();
                 }
             } else {
