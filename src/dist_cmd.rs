@@ -146,6 +146,32 @@ fn print_stats(r: &DistReport, elapsed: Duration) {
     );
 }
 
+/// Runs `job` as this process's part of the cluster; reports stats and a resume on
+/// stderr.
+fn run(
+    p: &Puzzle,
+    lvl: &Level,
+    dist_args: &DistArgs,
+    limits: (Option<u64>, Option<Duration>, Option<u64>),
+    stats: bool,
+    job: Job,
+) -> Result<(std::sync::Arc<puz::compile::Model>, Cluster, DistReport), u8> {
+    let t0 = Instant::now();
+    let opts = dist_args
+        .options(limits.0, limits.1, limits.2)
+        .map_err(failed)?;
+    let cluster = opts.cluster.clone();
+    let model = std::sync::Arc::new(p.model.clone());
+    let report = dist::run(model.clone(), lvl.clone(), job, opts).map_err(failed)?;
+    if stats {
+        print_stats(&report, t0.elapsed());
+    }
+    if let Some(d) = report.resumed_from {
+        say!("puz: resumed after layer {d}");
+    }
+    Ok((model, cluster, report))
+}
+
 /// A distributed solve: the answer on process 0 (`None` on the others, which print
 /// nothing), or the exit code of a failure.
 pub fn solve(
@@ -156,18 +182,7 @@ pub fn solve(
     stats: bool,
 ) -> Result<Option<puz::solver::Answer>, u8> {
     let t0 = Instant::now();
-    let opts = dist_args
-        .options(limits.0, limits.1, limits.2)
-        .map_err(failed)?;
-    let cluster = opts.cluster.clone();
-    let model = std::sync::Arc::new(p.model.clone());
-    let report = dist::run(model.clone(), lvl.clone(), Job::Solve, opts).map_err(failed)?;
-    if stats {
-        print_stats(&report, t0.elapsed());
-    }
-    if let Some(d) = report.resumed_from {
-        say!("puz: resumed after layer {d}");
-    }
+    let (model, cluster, report) = run(p, &lvl, dist_args, limits, stats, Job::Solve)?;
     if cluster.process != 0 {
         // Every process ends with the run's exit code; only process 0 prints the answer.
         return match report.outcome {
@@ -192,19 +207,7 @@ pub fn analyze(
     json: bool,
     stats: bool,
 ) -> Result<(), u8> {
-    let t0 = Instant::now();
-    let opts = dist_args
-        .options(limits.0, limits.1, limits.2)
-        .map_err(failed)?;
-    let cluster = opts.cluster.clone();
-    let model = std::sync::Arc::new(p.model.clone());
-    let report = dist::run(model.clone(), lvl.clone(), Job::Analyze, opts).map_err(failed)?;
-    if stats {
-        print_stats(&report, t0.elapsed());
-    }
-    if let Some(d) = report.resumed_from {
-        say!("puz: resumed after layer {d}");
-    }
+    let (model, cluster, report) = run(p, &lvl, dist_args, limits, stats, Job::Analyze)?;
     let a = match report.outcome {
         DistOutcome::Analyzed(a) => a,
         DistOutcome::Cutoff(c) => {

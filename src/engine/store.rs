@@ -270,7 +270,13 @@ mod tests {
             hashed.load(id, &mut b);
             assert_eq!(a, b);
         }
-        assert_eq!(indexed.find(&[6, 4, 2]).is_some(), hashed.find(&[6, 4, 2]).is_some());
-        assert!(matches!(StateStore::sequential(&[1 << 20, 1 << 20]), StateStore::Hashed(_)));
+        assert_eq!(
+            indexed.find(&[6, 4, 2]).is_some(),
+            hashed.find(&[6, 4, 2]).is_some()
+        );
+        assert!(matches!(
+            StateStore::sequential(&[1 << 20, 1 << 20]),
+            StateStore::Hashed(_)
+        ));
     }
 }
