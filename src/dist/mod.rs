@@ -44,7 +44,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use timely::dataflow::channels::pact::Exchange;
+use timely::container::{ContainerBuilder, LengthPreservingContainerBuilder, PushInto};
+use timely::dataflow::channels::pact::ExchangeCore;
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::{Input, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
@@ -412,6 +413,44 @@ impl Reader<'_> {
 /// A batch in flight: the worker it goes to, and its bytes.
 type Message = (u64, Vec<u8>);
 
+/// A container builder that ships every element alone. Timely's exchange gathers 8 KiB
+/// worth of elements per destination before shipping them (256 of our batches, each up
+/// to megabytes, until the round ends); a batch is already large, so it goes at once.
+struct OneEach<T> {
+    ready: std::collections::VecDeque<Vec<T>>,
+    out: Vec<T>,
+}
+
+impl<T> Default for OneEach<T> {
+    fn default() -> Self {
+        OneEach {
+            ready: Default::default(),
+            out: vec![],
+        }
+    }
+}
+
+impl<T> PushInto<T> for OneEach<T> {
+    fn push_into(&mut self, item: T) {
+        self.ready.push_back(vec![item]);
+    }
+}
+
+impl<T: Clone + 'static> ContainerBuilder for OneEach<T> {
+    type Container = Vec<T>;
+
+    fn extract(&mut self) -> Option<&mut Vec<T>> {
+        self.out = self.ready.pop_front()?;
+        Some(&mut self.out)
+    }
+
+    fn finish(&mut self) -> Option<&mut Vec<T>> {
+        self.extract()
+    }
+}
+
+impl<T: Clone + 'static> LengthPreservingContainerBuilder for OneEach<T> {}
+
 /// Batches received, with the round (epoch) they were sent in.
 type Inbox = Rc<RefCell<Vec<Message>>>;
 
@@ -438,7 +477,7 @@ impl<'w> Rounds<'w> {
             scope
                 .input_from(&mut input)
                 .unary::<timely::container::CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                    Exchange::new(|x: &(u64, Vec<u8>)| x.0),
+                    ExchangeCore::<OneEach<Message>, _>::new_core(|x: &(u64, Vec<u8>)| x.0),
                     "Inbox",
                     move |_, _| {
                         move |input, _output| {
