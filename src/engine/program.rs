@@ -787,6 +787,24 @@ fn local_form(model: &Model, lay: &Layout, ops: &[KOp]) -> Option<LocalMove> {
 }
 
 impl Expander<'_> {
+    /// Whether a slide's event about the cell ahead (`next`, off the board when `off`)
+    /// fires; `into` events are about the cell entered and never fire here.
+    #[inline]
+    pub(super) fn fires_ahead(&self, event: SlideEvent, next: usize, off: bool) -> bool {
+        match event {
+            SlideEvent::OffBoard => off,
+            // Beyond the board every cell is the `outside` tile, if one is declared.
+            SlideEvent::BeforeTile(t) => self.lay.tile_at(&self.sc.cur, next) == Some(t),
+            SlideEvent::BeforePiece(p) => {
+                !off && self
+                    .lay
+                    .instance_at(&self.sc.cur, p.index(), next)
+                    .is_some()
+            }
+            SlideEvent::Into(_) => false,
+        }
+    }
+
     /// Runs a local move: the new word of its slot, or `None`.
     #[inline]
     pub(super) fn run_local(&self, s: &[u32], m: &LocalMove, slot: usize, d: usize) -> Option<u32> {
@@ -1262,19 +1280,7 @@ impl Expander<'_> {
             let off = self.lay.ptile[next] == OFF;
             // Events about the cell ahead, in declaration order.
             for r in rules {
-                let fires = match r.event {
-                    SlideEvent::OffBoard => off,
-                    // Beyond the board every cell is the `outside` tile, if one is declared.
-                    SlideEvent::BeforeTile(t) => self.lay.tile_at(&self.sc.cur, next) == Some(t),
-                    SlideEvent::BeforePiece(p) => {
-                        !off && self
-                            .lay
-                            .instance_at(&self.sc.cur, p.index(), next)
-                            .is_some()
-                    }
-                    SlideEvent::Into(_) => false,
-                };
-                if !fires {
+                if !self.fires_ahead(r.event, next, off) {
                     continue;
                 }
                 if r.lose {

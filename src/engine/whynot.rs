@@ -842,18 +842,7 @@ impl Expander<'_> {
             let off = self.lay.ptile[next] == OFF;
             let (r, c) = self.board_pos(next);
             for rule in rules {
-                let fires = match rule.event {
-                    SlideEvent::OffBoard => off,
-                    SlideEvent::BeforeTile(t) => self.lay.tile_at(&self.sc.cur, next) == Some(t),
-                    SlideEvent::BeforePiece(p) => {
-                        !off && self
-                            .lay
-                            .instance_at(&self.sc.cur, p.index(), next)
-                            .is_some()
-                    }
-                    SlideEvent::Into(_) => false,
-                };
-                if !fires {
+                if !self.fires_ahead(rule.event, next, off) {
                     continue;
                 }
                 if rule.lose {
