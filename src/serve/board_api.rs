@@ -566,24 +566,9 @@ pub(super) mod play {
                 v["moves"] = serde_json::to_value(move_infos(model)).unwrap_or_default();
                 v["dirs"] = serde_json::to_value(dir_infos(model)).unwrap_or_default();
                 v["costs"] = cost_names(model).into();
-                v["metrics"] = model
-                    .metrics
-                    .iter()
-                    .map(|m| m.name.clone())
-                    .collect::<Vec<_>>()
-                    .into();
-                v["tiles"] = model
-                    .tiles
-                    .iter()
-                    .map(|t| t.name.clone())
-                    .collect::<Vec<_>>()
-                    .into();
-                v["marks"] = model
-                    .marks
-                    .iter()
-                    .map(|m| m.name.clone())
-                    .collect::<Vec<_>>()
-                    .into();
+                v["metrics"] = super::names(model.metrics.iter().map(|m| &m.name));
+                v["tiles"] = super::names(model.tiles.iter().map(|t| &t.name));
+                v["marks"] = super::names(model.marks.iter().map(|m| &m.name));
                 v["limit"] = model.limit.into();
                 v["lints"] = lints.into();
                 Ok(Json(v))
@@ -633,4 +618,9 @@ pub(super) mod play {
         })
         .await
     }
+}
+
+/// A JSON array of names.
+fn names<'a>(it: impl Iterator<Item = &'a String>) -> Value {
+    it.cloned().collect::<Vec<_>>().into()
 }
