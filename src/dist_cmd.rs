@@ -14,7 +14,7 @@ use crate::{emit, exit, output};
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct DistArgs {
     /// Search across worker threads: this many in this process (distributed, exact
-    /// breadth-first search; see the README's "Past one machine").
+    /// search by layers, or by cost buckets; see the README's "Past one machine").
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=512))]
     workers: Option<u64>,
     /// Processes in the run, each started with the same options and its own --process.
@@ -116,9 +116,15 @@ fn failed(e: DistError) -> u8 {
 /// Per layer and per worker of this process, then totals, on stderr (`--stats`).
 fn print_stats(r: &DistReport, elapsed: Duration) {
     for l in &r.layers {
+        let what = if l.cost.is_empty() {
+            format!("layer {}", l.depth)
+        } else {
+            let cost: Vec<String> = l.cost.iter().map(u32::to_string).collect();
+            format!("bucket {} (cost {})", l.depth, cost.join(", "))
+        };
         say!(
-            "stats: layer {} worker {}: expanded {}, stored {}, sent {} bytes, {:.3}s",
-            l.depth,
+            "stats: {} worker {}: expanded {}, stored {}, sent {} bytes, {:.3}s",
+            what,
             l.worker,
             l.expanded,
             l.stored,

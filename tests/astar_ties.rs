@@ -104,50 +104,12 @@ fn compare(
     (solved, none)
 }
 
-/// A random room in the standard notation: walls, `boxes` boxes and as many goals.
-fn room(rng: &mut fastrand::Rng, boxes: usize, max: usize) -> String {
-    loop {
-        let (h, w) = (rng.usize(3..=max), rng.usize(3..=max));
-        let mut g: Vec<Vec<u8>> = (0..h)
-            .map(|_| {
-                (0..w)
-                    .map(|_| if rng.u8(0..100) < 6 { b'#' } else { b' ' })
-                    .collect()
-            })
-            .collect();
-        let mut cells: Vec<(usize, usize)> = (0..h)
-            .flat_map(|r| (0..w).map(move |c| (r, c)))
-            .filter(|&(r, c)| g[r][c] == b' ')
-            .collect();
-        if cells.len() < 2 * boxes + 1 {
-            continue;
-        }
-        rng.shuffle(&mut cells);
-        g[cells[0].0][cells[0].1] = b'@';
-        for k in 0..boxes {
-            let (r, c) = cells[1 + k];
-            g[r][c] = b'$';
-            let (r, c) = cells[1 + boxes + k];
-            // Now and then a box starts on a goal.
-            g[r][c] = if rng.u8(0..6) == 0 { b'*' } else { b'.' };
-            if g[r][c] == b'*' {
-                let (r, c) = cells[1 + k];
-                g[r][c] = b' ';
-            }
-        }
-        return g
-            .iter()
-            .map(|r| String::from_utf8(r.clone()).expect("ascii") + "\n")
-            .collect();
-    }
-}
-
 #[test]
 fn many_boxes_astar_matches_dijkstra_path_for_path() {
     // Random boxes are often stuck for good: most rooms have no solution.
     let (solved, none) = compare("puzzles/sokoban-boxes.puz", 400, 0xa57a_0001, |rng| {
         let boxes = rng.usize(1..=3);
-        room(rng, boxes, 6)
+        common::sokoban::room(rng, boxes, 6)
     });
     assert!(
         solved > 70 && none > 20,
@@ -195,7 +157,7 @@ fn unit_cost_sokoban_astar_matches_bfs_path_for_path() {
     std::fs::write(&path, rules).expect("write");
     let (solved, none) = compare(path.to_str().expect("utf-8"), 200, 0xa57a_0004, |rng| {
         let boxes = rng.usize(1..=2);
-        room(rng, boxes, 5)
+        common::sokoban::room(rng, boxes, 5)
     });
     let _ = std::fs::remove_dir_all(&dir);
     assert!(

@@ -1,11 +1,13 @@
 //! Distributed search (`puz::dist`, `--workers`/`--processes`): answers and analyses equal
-//! the single-process ones, path for path, on every shipped puzzle's unit-cost levels and
-//! on random levels, with 1, 2 and 4 workers in one process and with 1, 2 and 4 local
+//! the single-process ones, path for path, on every shipped puzzle's levels and on random
+//! levels (cost vectors too: Sokoban's pushes then walks, and a three-component rule), with 1, 2 and 4 workers in one process and with 1, 2 and 4 local
 //! processes of 1 and 2 workers; a killed process ends the run with an error naming it;
 //! a run resumed from its checkpoints gives the same answer; budgets and bad setups end
 //! with their exit codes.
 
 mod common;
+#[path = "common/rules.rs"]
+mod rules;
 
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::Arc;
@@ -40,10 +42,19 @@ fn opts(workers: usize) -> DistOptions {
 
 /// The single-process breadth-first answer: actions and states, or `None`.
 fn single(p: &Puzzle, level: Level) -> Option<(Vec<puz::engine::Action>, Vec<Vec<u32>>)> {
+    single_with(p, level, Backend::Bfs)
+}
+
+/// The single-process answer of `backend`.
+fn single_with(
+    p: &Puzzle,
+    level: Level,
+    backend: Backend,
+) -> Option<(Vec<puz::engine::Action>, Vec<Vec<u32>>)> {
     let mut s = Solver::new(
         &p.model,
         EngineChoice::Interp,
-        SearchChoice::Backend(Backend::Bfs),
+        SearchChoice::Backend(backend),
     )
     .unwrap();
     match s.solve(level, &Budget::default(), true).unwrap().outcome {
@@ -168,6 +179,168 @@ fn random_levels_get_the_single_process_path() {
     }
 }
 
+/// Three cost components, moves adding to one or two of them: tolls paid, then hops,
+/// then steps (a hop adds a hop and a step).
+const TOLLS: &str = r#"
+puzzle "Tolls"
+tiles { floor wall }
+marks { goal toll }
+piece man
+legend {
+  '#' wall
+  '.' floor
+  '@' floor + man
+  'g' floor + goal
+  't' floor + toll
+}
+dirs { n (-1, 0)  s (1, 0)  w (0, -1)  e (0, 1) }
+cost tolls, hops, steps
+move walk(d) {
+  letters "nswe"
+  adds steps
+  require floor at man + d
+  forbid toll at man + d
+  shift man d
+}
+move hop(d) {
+  letters "NSWE"
+  adds hops, steps
+  require floor at man + 2d
+  forbid toll at man + 2d
+  shift man 2d
+}
+move pay(d) {
+  letters "abcd"
+  adds tolls, steps
+  require toll at man + d
+  shift man d
+}
+goal man on goal
+"#;
+
+/// [`TOLLS`] with two anonymous walkers that must both reach a goal: equal move
+/// sequences of different walkers tie on every projection.
+const TWO_WALKERS: &str = r#"
+puzzle "Two walkers"
+tiles { floor wall }
+marks { goal toll }
+piece man anonymous
+legend {
+  '#' wall
+  '.' floor
+  '@' floor + man
+  'g' floor + goal
+  't' floor + toll
+  'G' floor + goal + man
+}
+dirs { n (-1, 0)  s (1, 0)  w (0, -1)  e (0, 1) }
+cost tolls, steps
+move walk(d) {
+  letters "nswe"
+  adds steps
+  require floor at man + d
+  forbid toll at man + d
+  shift man d
+}
+move pay(d) {
+  letters "abcd"
+  adds tolls, steps
+  require toll at man + d
+  shift man d
+}
+goal man on goal
+"#;
+
+/// A random room for [`TOLLS`]: walls, tolls, one goal and the walker(s).
+fn toll_room(rng: &mut fastrand::Rng, walkers: usize) -> String {
+    let (h, w) = (rng.usize(3..=6), rng.usize(3..=7));
+    let mut g: Vec<Vec<u8>> = (0..h)
+        .map(|_| {
+            (0..w)
+                .map(|_| match rng.u8(0..100) {
+                    0..=14 => b'#',
+                    15..=34 => b't',
+                    _ => b'.',
+                })
+                .collect()
+        })
+        .collect();
+    let mut cells: Vec<(usize, usize)> = (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).collect();
+    rng.shuffle(&mut cells);
+    for (k, &(r, c)) in cells.iter().take(2 * walkers).enumerate() {
+        g[r][c] = if k < walkers { b'@' } else { b'g' };
+    }
+    g.iter()
+        .map(|r| String::from_utf8(r.clone()).unwrap() + "\n")
+        .collect()
+}
+
+#[test]
+fn cost_vectors_go_bucket_by_bucket_to_the_single_process_path() {
+    // Every shipped Sokoban level (pushes, then walks) in 1, 2 and 4 workers.
+    let mut checked = 0;
+    for name in ["sokoban.puz", "sokoban-boxes.puz"] {
+        let p = load(name);
+        for i in 0..p.model.levels.len() {
+            let level = p.inline_level(i).unwrap();
+            let want = single_with(&p, level.clone(), Backend::Dijkstra);
+            for workers in [1, 2, 4] {
+                let got = distributed(&p, level.clone(), workers);
+                assert_eq!(got, want, "{name} level {i} with {workers} workers");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4, "{checked} shipped levels");
+    // Random rooms of one to three boxes; every other one streams small batches.
+    let mut rng = fastrand::Rng::with_seed(0xb0c5);
+    let boxes = load("sokoban-boxes.puz");
+    let (mut solved, mut none) = (0, 0);
+    for i in 0..60 {
+        let n = rng.usize(1..=3);
+        let text = common::sokoban::room(&mut rng, n, 5);
+        let level = boxes.level_from_file("random", text.clone()).unwrap();
+        let want = single_with(&boxes, level.clone(), Backend::Dijkstra);
+        let stream = (i % 2 == 1).then_some(64);
+        let got = streamed(&boxes, level, 2 + i % 3, stream);
+        assert_eq!(got, want, "sokoban #{i}, batches {stream:?}:\n{text}");
+        if want.is_some() {
+            solved += 1;
+        } else {
+            none += 1;
+        }
+    }
+    assert!(
+        solved > 10 && none > 5,
+        "solved {solved}, unsolvable {none}"
+    );
+    // Three components, moves adding to two of them.
+    let tolls = rules::load(TOLLS);
+    let mut solved = 0;
+    for i in 0..80 {
+        let text = toll_room(&mut rng, 1);
+        let level = tolls.level_from_file("random", text.clone()).unwrap();
+        let want = single_with(&tolls, level.clone(), Backend::Dijkstra);
+        let got = streamed(&tolls, level, 1 + i % 4, (i % 2 == 0).then_some(64));
+        assert_eq!(got, want, "tolls #{i}:\n{text}");
+        solved += usize::from(want.is_some());
+    }
+    assert!(solved > 30, "solved {solved}");
+    // Copies of an anonymous kind: the same moves, though maybe not the same copies.
+    let two = rules::load(TWO_WALKERS);
+    for i in 0..60 {
+        let text = toll_room(&mut rng, 2);
+        let level = two.level_from_file("random", text.clone()).unwrap();
+        let want = single_with(&two, level.clone(), Backend::Dijkstra);
+        let got = distributed(&two, level, 1 + i % 4);
+        assert_eq!(
+            got.map(|g| g.0),
+            want.map(|w| w.0),
+            "two walkers #{i}:\n{text}"
+        );
+    }
+}
+
 #[test]
 fn analyses_equal_the_whole_graph_figures() {
     // The whole graph of a level is costly in a debug build: there, levels past 20,000
@@ -178,7 +351,15 @@ fn analyses_equal_the_whole_graph_figures() {
         400_000
     };
     let mut checked = 0;
-    for (what, p, i) in shipped_levels() {
+    // An analysis counts moves whatever the costs: Sokoban's levels too.
+    let mut levels = shipped_levels();
+    for name in ["sokoban.puz", "sokoban-boxes.puz"] {
+        let p = load(name);
+        for i in 0..p.model.levels.len() {
+            levels.push((format!("{name} #{i}"), load(name), i));
+        }
+    }
+    for (what, p, i) in levels {
         let level = p.inline_level(i).unwrap();
         let mut exp = Expander::new(&p.model, level.clone(), &Budget::default()).unwrap();
         let budget = Budget {
@@ -249,15 +430,40 @@ fn budgets_and_refusals() {
         "{:?}",
         r.outcome
     );
+    // Cost vectors: a move limit, and checkpoints, are refused.
     let sokoban = load("sokoban.puz");
-    let e = dist::run(
+    let text = std::fs::read_to_string(format!("{PUZZLES}/sokoban.puz")).unwrap();
+    let limited = rules::load(&text.replace("cost pushes, walks", "cost pushes, walks\nlimit 60"));
+    let mut ck = opts(1);
+    ck.checkpoint = Some(std::env::temp_dir().join("puz-dist-never-written"));
+    for (p, o) in [(&limited, opts(1)), (&sokoban, ck)] {
+        let e = dist::run(
+            Arc::new(p.model.clone()),
+            p.inline_level(0).unwrap(),
+            Job::Solve,
+            o,
+        )
+        .unwrap_err();
+        assert!(matches!(e, dist::DistError::Unsupported(_)), "{e}");
+    }
+    // A state budget stops a bucketed solve on every worker.
+    let mut o = opts(2);
+    o.max_states = Some(20);
+    let r = dist::run(
         Arc::new(sokoban.model.clone()),
         sokoban.inline_level(0).unwrap(),
         Job::Solve,
-        opts(1),
+        o,
     )
-    .unwrap_err();
-    assert!(matches!(e, dist::DistError::Unsupported(_)), "{e}");
+    .unwrap();
+    assert!(
+        matches!(
+            r.outcome,
+            DistOutcome::Cutoff(puz::search::Cutoff::States(20))
+        ),
+        "{:?}",
+        r.outcome
+    );
 }
 
 /// `n` free loopback ports, as a hosts file.
@@ -338,15 +544,22 @@ fn single_cli(args: &[&str]) -> Output {
 fn local_processes_answer_as_one_process() {
     let bloxorz = format!("{PUZZLES}/bloxorz.puz");
     let klotski = format!("{PUZZLES}/klotski.puz");
+    let sokoban = format!("{PUZZLES}/sokoban-boxes.puz");
     let cases: Vec<Vec<&str>> = vec![
         vec!["solve", &bloxorz],
+        vec!["solve", &sokoban],
         vec!["solve", &klotski, "--level", "two rows"],
         vec!["solve", &klotski, "--level", "stuck"],
         vec!["solve", &klotski, "--json"],
     ];
     for args in &cases {
         let mut one = args.clone();
-        one.extend(["--engine", "interp", "--search", "bfs"]);
+        let search = if args[1] == sokoban {
+            "dijkstra"
+        } else {
+            "bfs"
+        };
+        one.extend(["--engine", "interp", "--search", search]);
         let want = single_cli(&one);
         assert!(want.status.success());
         let want_json: Option<serde_json::Value> = serde_json::from_slice(&want.stdout).ok();
@@ -513,12 +726,15 @@ fn bad_setups_end_with_their_exit_codes() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected `host:port`"));
-    // Rules with cost vectors are refused.
+    // A bucketed solve cannot write checkpoints: refused before it starts.
+    let ck = dir.path().join("ck");
     let out = Command::new(PUZ)
         .args(["solve", &format!("{PUZZLES}/sokoban.puz"), "--workers", "2"])
+        .args(["--checkpoint", &ck.to_string_lossy()])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(5));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("puz::dist::unsupported"));
     // A state budget across processes.
     let outs = cluster(
         &[

@@ -35,6 +35,7 @@
 //! Only unit-cost rules are searched this way: there, breadth-first order is cost order.
 //! Rules with costs that differ are refused ([`DistError::Unsupported`]).
 
+mod buckets;
 pub mod checkpoint;
 pub mod net;
 
@@ -147,8 +148,12 @@ pub struct DistOptions {
 /// One worker's figures for one layer.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct LayerStat {
-    /// The layer made (its distance from the start).
+    /// The layer made (its distance from the start); with cost vectors, the bucket's
+    /// number (0 for the start's).
     pub depth: u32,
+    /// With cost vectors: the bucket's cost vector (empty for a breadth-first layer).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cost: Vec<u32>,
     /// The worker's global index.
     pub worker: usize,
     /// States of the layer before it that this worker expanded.
@@ -213,13 +218,27 @@ pub struct DistReport {
     pub state_bytes: usize,
 }
 
-/// Whether `model`'s rules can be searched by layers exactly.
-pub fn supported(model: &Model) -> Result<(), DistError> {
-    if !model.unit_costs() {
+/// Whether `job` on `model`'s rules can be run exactly across workers, with or without
+/// checkpoints. Unit costs run by layers; an analysis counts moves, so it runs by
+/// layers whatever the costs; a solve with other costs runs bucket by bucket
+/// ([`buckets`]), which does not yet honour a move limit or write checkpoints.
+pub fn supported(model: &Model, job: Job, checkpoints: bool) -> Result<(), DistError> {
+    if job == Job::Analyze || model.unit_costs() {
+        return Ok(());
+    }
+    if model.limit.is_some() {
         return Err(DistError::Unsupported(
-            "distributed search needs rules where every move costs one unit of one cost \
-             component (then breadth-first layers are cost order); these rules have moves \
-             of other costs or several cost components: run them in one process"
+            "a distributed solve of rules with cost vectors cannot honour a move `limit` \
+             yet (the cheapest path within a move limit needs a label per state and move \
+             count): run it in one process"
+                .into(),
+        ));
+    }
+    if checkpoints {
+        return Err(DistError::Unsupported(
+            "checkpoints are written per breadth-first layer; a distributed solve of rules \
+             with cost vectors goes bucket by bucket and cannot write them yet: run it \
+             without --checkpoint and --resume"
                 .into(),
         ));
     }
@@ -262,7 +281,7 @@ pub fn run(
     job: Job,
     opts: DistOptions,
 ) -> Result<DistReport, DistError> {
-    supported(&model)?;
+    supported(&model, job, opts.checkpoint.is_some())?;
     let c = opts.cluster.clone();
     if c.workers == 0 || c.processes == 0 || c.process >= c.processes {
         return Err(DistError::Hosts(format!(
@@ -600,6 +619,17 @@ const STOP_STATES: u32 = 1;
 const STOP_TIME: u32 = 2;
 const STOP_MEMORY: u32 = 4;
 
+/// The budget that stopped a run, from the stop flags all workers agreed on.
+fn cutoff_of(flags: u32, opts: &DistOptions) -> Cutoff {
+    if flags & STOP_STATES != 0 {
+        Cutoff::States(opts.max_states.unwrap_or(0))
+    } else if flags & STOP_MEMORY != 0 {
+        Cutoff::Memory(opts.max_bytes.unwrap_or(0))
+    } else {
+        Cutoff::Time
+    }
+}
+
 /// One worker's part of the visited set and its parent links, with the layer being
 /// expanded: what a checkpoint holds.
 pub(crate) struct Shard {
@@ -696,6 +726,16 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
     let words = exp.words();
     let start = exp.start();
     let solve = sh.job == Job::Solve;
+    if solve && !model.unit_costs() {
+        let end = buckets::solve(&mut net, sh, &mut exp, &budget);
+        return Ok(WorkerEnd {
+            outcome: end.outcome,
+            total_stored: end.total_stored,
+            bytes_sent: net.sent,
+            resumed_from: None,
+            state_bytes: words * 4,
+        });
+    }
     // The run's identity costs a pass over the rules and level: only checkpoints need it.
     let id = match sh.opts.checkpoint {
         Some(_) => checkpoint::RunId::new(model, &sh.level, sh.job, &sh.opts.cluster),
@@ -889,14 +929,7 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
             flags |= f;
         }
         if flags != 0 {
-            let c = if flags & STOP_STATES != 0 {
-                Cutoff::States(sh.opts.max_states.unwrap_or(0))
-            } else if flags & STOP_MEMORY != 0 {
-                Cutoff::Memory(sh.opts.max_bytes.unwrap_or(0))
-            } else {
-                Cutoff::Time
-            };
-            break DistOutcome::Cutoff(c);
+            break DistOutcome::Cutoff(cutoff_of(flags, &sh.opts));
         }
         // Round 4: each key's rank, back to its owner.
         let mut answers = net.empty();
@@ -935,6 +968,7 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
             .unwrap_or_else(|p| p.into_inner())
             .push(LayerStat {
                 depth: depth + 1,
+                cost: vec![],
                 worker: me,
                 expanded,
                 stored: new_here as u64,
@@ -1024,7 +1058,7 @@ fn path_to_goal(net: &mut Rounds, shard: &Shard, goals: &[u32], first: u32) -> V
         mine.u32(g);
     }
     let all = net.all_gather(&mine);
-    let (mut holder, mut lid) = (usize::MAX, 0u32);
+    let (mut holder, mut lid): (usize, u32) = (usize::MAX, 0u32);
     let mut best = u64::MAX;
     for (w, b) in all.iter().enumerate() {
         if b.is_empty() {
@@ -1036,11 +1070,22 @@ fn path_to_goal(net: &mut Rounds, shard: &Shard, goals: &[u32], first: u32) -> V
             (best, holder, lid) = (rank, w, g);
         }
     }
+    walk_back(net, &shard.parent, holder, lid)
+}
+
+/// The path to state `lid` of worker `holder`: its parent links (parent's worker,
+/// parent's id, action, successor index) followed back to the start, one round per move.
+fn walk_back(
+    net: &mut Rounds,
+    parent: &[[u32; 4]],
+    mut holder: usize,
+    mut lid: u32,
+) -> Vec<(Action, u32)> {
     let mut actions = vec![];
     loop {
         let mut mine = Batch::default();
         if holder == net.me {
-            for v in shard.parent[lid as usize] {
+            for v in parent[lid as usize] {
                 mine.u32(v);
             }
         }
@@ -1114,7 +1159,11 @@ pub fn to_answer(
             "distributed: {} process(es) x {} worker(s)",
             cluster.processes, cluster.workers
         ),
-        search: "bfs",
+        search: if model.unit_costs() {
+            "bfs"
+        } else {
+            "dijkstra"
+        },
         counted: None,
     })
 }

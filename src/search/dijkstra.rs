@@ -55,13 +55,13 @@ impl CostTable {
     /// The projections the tie rule compares: one per component, then, with several
     /// components, the whole move sequence (two paths of equal projections may still
     /// interleave their moves differently; the smaller whole sequence wins).
-    pub(super) fn tracks(&self) -> usize {
+    pub(crate) fn tracks(&self) -> usize {
         self.components + usize::from(self.components > 1)
     }
 
     /// Whether `action` extends projection `t` (a component it adds to, or the whole
     /// sequence).
-    pub(super) fn extends(&self, action: Action, t: usize) -> bool {
+    pub(crate) fn extends(&self, action: Action, t: usize) -> bool {
         t >= self.components || self.adds(action, t)
     }
 }
@@ -71,31 +71,31 @@ const ROOT: Action = Action::new(MoveId(0), DirId(0));
 
 /// One tree of projections per cost component: node 0 is the empty projection. Nodes are
 /// not shared, so two nodes may spell the same projection; comparison copes with that.
-pub(super) struct Tries {
+pub(crate) struct Tries {
     /// Per component: (parent, letter) of each node.
     nodes: Vec<Vec<(u32, Action)>>,
 }
 
 impl Tries {
-    pub(super) fn new(components: usize) -> Tries {
+    pub(crate) fn new(components: usize) -> Tries {
         Tries {
             nodes: vec![vec![(u32::MAX, ROOT)]; components],
         }
     }
 
     /// Nodes held by component `i`'s trie.
-    pub(super) fn len(&self, i: usize) -> usize {
+    pub(crate) fn len(&self, i: usize) -> usize {
         self.nodes[i].len()
     }
 
-    pub(super) fn child(&mut self, i: usize, parent: u32, letter: Action) -> u32 {
+    pub(crate) fn child(&mut self, i: usize, parent: u32, letter: Action) -> u32 {
         let nodes = &mut self.nodes[i];
         nodes.push((parent, letter));
         (nodes.len() - 1) as u32
     }
 
     /// Orders two nodes of equal depth of component `i`.
-    pub(super) fn cmp(&self, i: usize, mut a: u32, mut b: u32) -> std::cmp::Ordering {
+    pub(crate) fn cmp(&self, i: usize, mut a: u32, mut b: u32) -> std::cmp::Ordering {
         let nodes = &self.nodes[i];
         let mut last = std::cmp::Ordering::Equal;
         while a != b && a != u32::MAX {
@@ -112,7 +112,13 @@ impl Tries {
 
     /// Orders the projection `(parent, letter)` (or `parent` itself when `letter` is
     /// `None`) against node `b`, both of equal depth.
-    fn cmp_ext(&self, i: usize, parent: u32, letter: Option<Action>, b: u32) -> std::cmp::Ordering {
+    pub(crate) fn cmp_ext(
+        &self,
+        i: usize,
+        parent: u32,
+        letter: Option<Action>,
+        b: u32,
+    ) -> std::cmp::Ordering {
         match letter {
             None => self.cmp(i, parent, b),
             Some(l) => {

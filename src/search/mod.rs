@@ -23,6 +23,7 @@ pub use astar::astar;
 pub use bfs::bfs;
 pub use bidir::bidirectional;
 pub use dfs::dfs;
+pub(crate) use dijkstra::Tries;
 pub use dijkstra::{dijkstra, CostTable, MAX_COMPONENTS};
 pub use iddfs::iddfs;
 

@@ -1,0 +1,499 @@
+//! Cost vectors across workers: cheapest paths bucket by bucket, in lexicographic order.
+//!
+//! When moves cost other than one unit of one component, breadth-first layers are not
+//! cost order; the single-process search is then Dijkstra over cost vectors with the
+//! projection tie rule ([`crate::search::dijkstra()`]). This is the same search spread over
+//! the workers. Each worker owns, by the stable hash, its states' *labels*: the best path
+//! found so far to each (its cost vector, its parent label, the action and the parent's
+//! projection nodes). A *bucket* is one cost vector. Every move costs something, so once
+//! every cheaper bucket has been expanded, the labels of the cheapest bucket left are
+//! final. One bucket takes three rounds:
+//!
+//! 1. *agree*: every worker tells all the others its cheapest open bucket and its stop
+//!    flags; all take the least bucket `c` (none anywhere: no goal is reachable);
+//! 2. *settle*: each worker settles its labels of cost `c`, making their projection nodes
+//!    (one per cost component the move adds to, and one for the whole move sequence), and
+//!    sends the new nodes to all: every worker keeps a copy of the projection tries, nodes
+//!    numbered in worker order, so any worker can compare any two labels. If a settled
+//!    label is a goal, the goal best by the tie rule wins (a third gather) and its path is
+//!    followed back through the owners of its parents;
+//! 3. *expand*: each worker expands its settled labels and streams every successor to its
+//!    owner with the candidate's cost, parent and the parent's nodes; the owner keeps the
+//!    cheaper candidate, or at equal cost the one whose projections come first, comparing
+//!    with the tries exactly as the single-process search does.
+//!
+//! # Why the answer is the single-process one
+//! Labels are settled in the same cost order, each keeps the same best candidate (the
+//! comparison is the same function of the same projections), and the goal chosen is the
+//! best goal of the first bucket that has one. Two candidates can tie on every
+//! projection only when their whole move sequences are equal and differ in which copy
+//! of an anonymous kind moved; one process keeps whichever it met first, and here the
+//! candidate whose parent state hashes lower (then the lower successor index) wins, so a
+//! run's answer does not depend on the order batches arrive in. Cost and moves are the
+//! same either way.
+//!
+//! Not done here: a move `limit` (one label per state is exact only without one; the
+//! single-process search keeps a label per state and move count) and checkpoints; both
+//! are refused before the run starts.
+
+use std::cmp::Ordering as Cmp;
+use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use super::{
+    owner, Batch, DistOutcome, LayerStat, Reader, Rounds, Shared, STOP_MEMORY, STOP_STATES,
+    STOP_TIME, STREAM_BYTES, STREAM_MIN,
+};
+use crate::compile::{Action, Model};
+use crate::engine::budget::{Budget, Cutoff, Pacer};
+use crate::engine::store::hash_words;
+use crate::engine::{Expander, StateStore, Successors};
+use crate::search::{CostTable, Space, Tries};
+
+/// A worker's labels: one per state it owns, by store id.
+struct Labels {
+    /// Projection tracks (cost components, plus the whole sequence with several).
+    nt: usize,
+    /// Packed cost vector (32 bits per component, most significant first).
+    cost: Vec<u128>,
+    /// Parent's worker, parent's id, action, index among the parent's successors
+    /// (`u32::MAX` at the start).
+    parent: Vec<[u32; 4]>,
+    /// The parent state's hash: the last tie-break (see the module header).
+    phash: Vec<u64>,
+    /// `pnode[id * nt + t]`: the parent's node of track `t` (the root at the start).
+    pnode: Vec<u32>,
+    /// `node[id * nt + t]`: the label's own node, once settled.
+    node: Vec<u32>,
+    settled: Vec<bool>,
+}
+
+impl Labels {
+    fn push(&mut self, cost: u128, parent: [u32; 4], phash: u64, pnodes: &[u32]) {
+        self.cost.push(cost);
+        self.parent.push(parent);
+        self.phash.push(phash);
+        self.pnode.extend_from_slice(pnodes);
+        self.node.extend(std::iter::repeat_n(0, self.nt));
+        self.settled.push(false);
+    }
+}
+
+/// A candidate path to a state: its cost, where it comes from, and the parent's nodes.
+struct Cand<'a> {
+    cost: u128,
+    parent: [u32; 4],
+    phash: u64,
+    pnodes: &'a [u32],
+}
+
+/// Orders two candidates of equal cost by the tie rule: per track, the parent's node
+/// extended by the action when the action adds to that track.
+fn cand_cmp(tries: &Tries, table: &CostTable, a: (&[u32], Action), b: (&[u32], Action)) -> Cmp {
+    for t in 0..a.0.len() {
+        let la = table.extends(a.1, t).then_some(a.1);
+        let lb = table.extends(b.1, t).then_some(b.1);
+        let o = match (la, lb) {
+            (None, None) => tries.cmp(t, a.0[t], b.0[t]),
+            (Some(x), Some(y)) => tries.cmp(t, a.0[t], b.0[t]).then(x.cmp(&y)),
+            // The other one's parent node is one deeper: it is compared through its own
+            // parent, which the tries know as the node's parent.
+            (Some(_), None) => tries.cmp_ext(t, a.0[t], la, b.0[t]),
+            (None, Some(_)) => tries.cmp_ext(t, b.0[t], lb, a.0[t]).reverse(),
+        };
+        if o != Cmp::Equal {
+            return o;
+        }
+    }
+    Cmp::Equal
+}
+
+/// Most nodes a projection trie may hold (see the settle step).
+const TRIE_CAP: usize = (1 << 31) - (1 << 28);
+
+/// The per-bucket queue: per cost, the ids that were given it (some since improved).
+type Queue = BTreeMap<u128, Vec<u32>>;
+
+struct Owner<'t> {
+    store: StateStore,
+    labels: Labels,
+    queue: Queue,
+    table: &'t CostTable,
+}
+
+impl Owner<'_> {
+    /// Offers a candidate for state `s`: a new state is stored with it; a settled state
+    /// keeps its label; otherwise the cheaper, or at equal cost the better by the tie
+    /// rule, wins.
+    fn offer(&mut self, tries: &Tries, s: &[u32], c: Cand) {
+        let nt = self.labels.nt;
+        let id = match self.store.insert(s) {
+            Ok(id) => {
+                self.labels.push(c.cost, c.parent, c.phash, c.pnodes);
+                self.queue.entry(c.cost).or_default().push(id);
+                return;
+            }
+            Err(id) => id as usize,
+        };
+        let l = &mut self.labels;
+        if l.settled[id] || c.cost > l.cost[id] {
+            return;
+        }
+        if c.cost == l.cost[id] {
+            let mine = (
+                &l.pnode[id * nt..(id + 1) * nt],
+                Action::from_raw(l.parent[id][2]),
+            );
+            let o = cand_cmp(
+                tries,
+                self.table,
+                (c.pnodes, Action::from_raw(c.parent[2])),
+                mine,
+            )
+            .then((c.phash, c.parent[3]).cmp(&(l.phash[id], l.parent[id][3])));
+            if o != Cmp::Less {
+                return;
+            }
+        } else {
+            self.queue.entry(c.cost).or_default().push(id as u32);
+        }
+        l.cost[id] = c.cost;
+        l.parent[id] = c.parent;
+        l.phash[id] = c.phash;
+        l.pnode[id * nt..(id + 1) * nt].copy_from_slice(c.pnodes);
+    }
+
+    /// The cheapest cost some open label of this worker has, dropping stale entries.
+    fn cheapest(&mut self) -> Option<u128> {
+        loop {
+            let mut first = self.queue.first_entry()?;
+            let key = *first.key();
+            let l = &self.labels;
+            first
+                .get_mut()
+                .retain(|&id| l.cost[id as usize] == key && !l.settled[id as usize]);
+            if first.get().is_empty() {
+                first.remove();
+            } else {
+                return Some(key);
+            }
+        }
+    }
+}
+
+/// Reads a candidate record sent in round 3 and offers it.
+#[allow(clippy::too_many_arguments)]
+fn take_in(
+    own: &mut Owner,
+    tries: &Tries,
+    nc: usize,
+    s: &mut [u32],
+    pnodes: &mut [u32],
+    sender: usize,
+    b: &[u8],
+) {
+    let mut r = Reader { b, at: 0 };
+    while r.more() {
+        r.words(s);
+        let mut cost = 0u128;
+        for _ in 0..nc {
+            cost = cost << 32 | r.u32() as u128;
+        }
+        let (pid, act, idx, phash) = (r.u32(), r.u32(), r.u32(), r.u64());
+        r.words(pnodes);
+        own.offer(
+            tries,
+            s,
+            Cand {
+                cost,
+                parent: [sender as u32, pid, act, idx],
+                phash,
+                pnodes,
+            },
+        );
+    }
+}
+
+/// What a bucketed run ends with: the outcome and the states the whole run stored.
+pub(super) struct BucketEnd {
+    pub(super) outcome: DistOutcome,
+    pub(super) total_stored: u64,
+}
+
+/// The bucket loop of the module header, on one worker.
+pub(super) fn solve(
+    net: &mut Rounds,
+    sh: &Shared,
+    exp: &mut Expander,
+    budget: &Budget,
+) -> BucketEnd {
+    let model: &Model = &sh.model;
+    let table = crate::solver::cost_table(model);
+    let (nc, nt) = (table.components, table.tracks());
+    let (me, peers) = (net.me, net.peers);
+    let words = exp.words();
+    let inc: Vec<u128> = (0..table.adds.len() / nc)
+        .map(|a| (0..nc).fold(0u128, |acc, i| acc << 32 | table.adds[a * nc + i] as u128))
+        .collect();
+    let mut tries = Tries::new(nt);
+    let mut own = Owner {
+        store: StateStore::sequential(&exp.radix()),
+        labels: Labels {
+            nt,
+            cost: vec![],
+            parent: vec![],
+            phash: vec![],
+            pnode: vec![],
+            node: vec![],
+            settled: vec![],
+        },
+        queue: Queue::new(),
+        table: &table,
+    };
+    let start = exp.start();
+    if owner(&start, peers) == me {
+        own.offer(
+            &tries,
+            &start,
+            Cand {
+                cost: 0,
+                parent: [u32::MAX; 4],
+                phash: 0,
+                pnodes: &vec![0; nt],
+            },
+        );
+        sh.stored.fetch_add(1, Ordering::Relaxed);
+    }
+    let stream = sh
+        .opts
+        .stream_bytes
+        .unwrap_or((STREAM_BYTES / peers).max(STREAM_MIN));
+    let mut stop = 0u32;
+    let mut cur = vec![0u32; words];
+    let mut scratch = vec![0u32; words];
+    let mut pnodes = vec![0u32; nt];
+    let mut succ = Successors::default();
+    let mut pacer = Pacer::default();
+    let mut bucket_no = 0u32;
+    let outcome = loop {
+        let t0 = Instant::now();
+        let sent0 = net.sent;
+        // Round 1: the cheapest open bucket anywhere, and the stop flags.
+        let mut mine = Batch::default();
+        mine.u32(stop);
+        if let Some(c) = own.cheapest() {
+            mine.u64((c >> 64) as u64);
+            mine.u64(c as u64);
+        }
+        let mut flags = 0u32;
+        let mut bucket: Option<u128> = None;
+        for b in net.all_gather(&mine) {
+            let mut r = Reader { b: &b, at: 0 };
+            flags |= r.u32();
+            if r.more() {
+                let c = (r.u64() as u128) << 64 | r.u64() as u128;
+                bucket = Some(bucket.map_or(c, |m| m.min(c)));
+            }
+        }
+        if flags != 0 {
+            break DistOutcome::Cutoff(super::cutoff_of(flags, &sh.opts));
+        }
+        let Some(c) = bucket else {
+            break DistOutcome::Unsolvable;
+        };
+        // Settle this worker's labels of cost `c`; their new nodes go to everyone.
+        let ids: Vec<u32> = own.queue.remove(&c).unwrap_or_default();
+        let mut settled = vec![];
+        let mut made: Vec<Vec<(u32, Action)>> = vec![vec![]; nt];
+        let mut goals = vec![];
+        for id in ids {
+            let i = id as usize;
+            let l = &mut own.labels;
+            if l.cost[i] != c || l.settled[i] {
+                continue;
+            }
+            l.settled[i] = true;
+            settled.push(id);
+            let act = Action::from_raw(l.parent[i][2]);
+            let root = l.parent[i][0] == u32::MAX;
+            for (t, m) in made.iter_mut().enumerate() {
+                let p = l.pnode[i * nt + t];
+                l.node[i * nt + t] = if !root && table.extends(act, t) {
+                    m.push((p, act));
+                    // Local until the gather numbers it: marked by the top bit.
+                    (m.len() - 1) as u32 | 1 << 31
+                } else {
+                    p
+                };
+            }
+            own.store.load(id, &mut cur);
+            if exp.is_goal(&cur) {
+                goals.push(id);
+            }
+        }
+        let mut mine = Batch::default();
+        mine.u32(goals.len() as u32);
+        for m in &made {
+            mine.u32(m.len() as u32);
+            for &(p, a) in m {
+                mine.u32(p);
+                mine.u32(a.raw());
+            }
+        }
+        let mut base = vec![0u32; nt];
+        let mut any_goal = false;
+        for (w, b) in net.all_gather(&mine).iter().enumerate() {
+            let mut r = Reader { b, at: 0 };
+            any_goal |= r.u32() > 0;
+            for (t, bt) in base.iter_mut().enumerate() {
+                let n = r.u32();
+                if w == me {
+                    *bt = tries.len(t) as u32;
+                }
+                for _ in 0..n {
+                    let (p, a) = (r.u32(), Action::from_raw(r.u32()));
+                    tries.child(t, p, a);
+                }
+            }
+        }
+        for &id in &settled {
+            let nodes = &mut own.labels.node[id as usize * nt..(id as usize + 1) * nt];
+            for (t, n) in nodes.iter_mut().enumerate() {
+                if *n & 1 << 31 != 0 {
+                    *n = base[t] + (*n & !(1 << 31));
+                }
+            }
+        }
+        // Node numbers keep their top bit for the local marks above: a run whose tries
+        // come near 2^31 nodes stops as out of memory, on every worker alike.
+        if (0..nt).any(|t| tries.len(t) >= TRIE_CAP) {
+            stop |= STOP_MEMORY;
+        }
+        if any_goal {
+            let actions = best_goal_path(net, &own, &tries, &goals);
+            break DistOutcome::Solved(actions);
+        }
+        // Round 3: expand the settled labels; successors go to their owners.
+        let mut out = net.empty();
+        let mut expanded = 0u64;
+        let stored_before = own.store.len();
+        for &id in &settled {
+            let i = id as usize;
+            own.store.load(id, &mut cur);
+            let phash = hash_words(&cur);
+            exp.successors(&cur, &mut succ);
+            expanded += 1;
+            let nodes: Vec<u32> = own.labels.node[i * nt..(i + 1) * nt].to_vec();
+            for k in 0..succ.len() {
+                let s = succ.state(k, words);
+                let act = succ.actions[k];
+                let cost = c + inc[act.mv().index()];
+                let to = if peers == 1 { 0 } else { owner(s, peers) };
+                if to == me {
+                    let cand = Cand {
+                        cost,
+                        parent: [me as u32, id, act.raw(), k as u32],
+                        phash,
+                        pnodes: &nodes,
+                    };
+                    own.offer(&tries, s, cand);
+                    continue;
+                }
+                let b = &mut out[to];
+                b.words(s);
+                for j in (0..nc).rev() {
+                    b.u32((cost >> (32 * j)) as u32);
+                }
+                b.u32(id);
+                b.u32(act.raw());
+                b.u32(k as u32);
+                b.u64(phash);
+                b.words(&nodes);
+                if b.0.len() >= stream {
+                    net.send_now(to, &mut out[to]);
+                    for (sender, b) in net.poll() {
+                        take_in(&mut own, &tries, nc, &mut scratch, &mut pnodes, sender, &b);
+                    }
+                }
+            }
+            if let Err(c) = pacer.tick(succ.units().max(1), budget) {
+                stop |= match c {
+                    Cutoff::Memory(_) => STOP_MEMORY,
+                    _ => STOP_TIME,
+                };
+                break;
+            }
+        }
+        for (sender, b) in net.exchange(out) {
+            take_in(&mut own, &tries, nc, &mut cur, &mut pnodes, sender, &b);
+        }
+        let new_here = (own.store.len() - stored_before) as u64;
+        let stored_now = sh.stored.fetch_add(new_here, Ordering::Relaxed) + new_here;
+        if sh.opts.max_states.is_some_and(|m| stored_now as usize > m) {
+            stop |= STOP_STATES;
+        }
+        sh.layers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(LayerStat {
+                depth: bucket_no,
+                cost: (0..nc).rev().map(|j| (c >> (32 * j)) as u32).collect(),
+                worker: me,
+                expanded,
+                stored: new_here,
+                bytes_sent: net.sent - sent0,
+                seconds: t0.elapsed().as_secs_f64(),
+            });
+        bucket_no += 1;
+    };
+    // Every worker's count of its stored states, summed.
+    let mut mine = Batch::default();
+    mine.u64(own.store.len() as u64);
+    let all = net.all_gather(&mine);
+    let total: u64 = all.iter().map(|b| Reader { b, at: 0 }.u64()).sum();
+    BucketEnd {
+        outcome,
+        total_stored: total,
+    }
+}
+
+/// The best goal of the bucket (each worker offers its best), then its path.
+fn best_goal_path(
+    net: &mut Rounds,
+    own: &Owner,
+    tries: &Tries,
+    goals: &[u32],
+) -> Vec<(Action, u32)> {
+    let nt = own.labels.nt;
+    let nodes = |id: u32| &own.labels.node[id as usize * nt..(id as usize + 1) * nt];
+    let order = |a: &[u32], b: &[u32]| {
+        (0..nt)
+            .map(|t| tries.cmp(t, a[t], b[t]))
+            .find(|o| *o != Cmp::Equal)
+            .unwrap_or(Cmp::Equal)
+    };
+    let mut mine = Batch::default();
+    if let Some(&g) = goals.iter().min_by(|&&a, &&b| order(nodes(a), nodes(b))) {
+        mine.u32(g);
+        mine.words(nodes(g));
+    }
+    let mut best: Option<(usize, u32, Vec<u32>)> = None;
+    for (w, b) in net.all_gather(&mine).iter().enumerate() {
+        if b.is_empty() {
+            continue;
+        }
+        let mut r = Reader { b, at: 0 };
+        let g = r.u32();
+        let mut n = vec![0u32; nt];
+        r.words(&mut n);
+        if best
+            .as_ref()
+            .is_none_or(|(_, _, bn)| order(&n, bn) == Cmp::Less)
+        {
+            best = Some((w, g, n));
+        }
+    }
+    let (holder, lid, _) = best.expect("some worker has a goal");
+    super::walk_back(net, &own.labels.parent, holder, lid)
+}
