@@ -382,7 +382,7 @@ pub(super) fn solve(
             let i = id as usize;
             own.store.load(id, &mut cur);
             let phash = hash_words(&cur);
-            exp.successors(&cur, &mut succ);
+            Space::successors(exp, &cur, &mut succ);
             expanded += 1;
             let nodes: Vec<u32> = own.labels.node[i * nt..(i + 1) * nt].to_vec();
             for k in 0..succ.len() {

@@ -726,6 +726,13 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
     let words = exp.words();
     let start = exp.start();
     let solve = sh.job == Job::Solve;
+    if solve {
+        // As one process solves: successors that are dead positions (a box in a corner
+        // off its goals) are dropped, which never changes the answer, and the recorded
+        // successor indexes count the kept ones (the replay prunes alike). An analysis
+        // counts every state. Refused or cut short, nothing is pruned.
+        let _ = exp.prepare_pruning(&Budget::default());
+    }
     if solve && !model.unit_costs() {
         let end = buckets::solve(&mut net, sh, &mut exp, &budget);
         return Ok(WorkerEnd {
@@ -828,7 +835,7 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
         for lid in layer.clone() {
             shard.store.load(lid, &mut cur);
             let rank = shard.ranks[(lid - layer.start) as usize];
-            exp.successors(&cur, &mut succ);
+            Space::successors(&mut exp, &cur, &mut succ);
             expanded += 1;
             for i in 0..succ.len() {
                 let s = succ.state(i, words);
@@ -1120,12 +1127,18 @@ pub fn to_answer(
         DistOutcome::Solved(steps) => {
             let mut exp = Expander::new(model, level, &Budget::default())
                 .map_err(|e| DistError::Setup(e.to_string()))?;
+            // The workers' successor lists, pruned alike (see `worker_main`).
+            let _ = exp.prepare_pruning(&Budget::default());
             // Rebuild every state: the successor at the recorded index, which must be
             // made by the recorded action.
             let mut states = vec![exp.start()];
             let mut succ = Successors::default();
             for (k, &(a, i)) in steps.iter().enumerate() {
-                exp.successors(states.last().expect("the start is there"), &mut succ);
+                Space::successors(
+                    &mut exp,
+                    states.last().expect("the start is there"),
+                    &mut succ,
+                );
                 if succ.actions.get(i as usize) != Some(&a) {
                     return Err(DistError::Worker(format!(
                         "the path found does not replay: move {} is not a move",
