@@ -141,7 +141,7 @@ fn print_stats(r: &DistReport, elapsed: Duration) {
         0.0
     };
     say!(
-        "stats: this process stored {} of {} states of {} bytes, sent {} bytes ({:.1} per state it stored), peak memory {}, time {:.3}s",
+        "stats: this process stored {} states (the run: {} in its finished layers or buckets), {} bytes each, sent {} bytes ({:.1} per state it stored), peak memory {}, time {:.3}s",
         r.stored,
         r.total_stored,
         r.state_bytes,

@@ -20,6 +20,10 @@
 //! 4. *ranks*: each ranking worker sorts its keys and answers each with its rank in layer
 //!    `d+1`: the keys ranked by lower workers, plus its place among its own.
 //!
+//! A worker alone (one process, one worker) skips the rounds: it meets the new states in
+//! rank order, so a new state's first key is its smallest and its rank is its place in
+//! the store (see below).
+//!
 //! # Why the answer is the tie rule's
 //! Breadth-first search on one thread expands layer `d` in queue order and meets each new
 //! state first from its smallest (parent position, action) pair; so the queue order of
@@ -32,8 +36,9 @@
 //! figures (states per layer, goals, the farthest state: rank 0 of the last layer) are
 //! the single-thread ones by the same argument.
 //!
-//! Only unit-cost rules are searched this way: there, breadth-first order is cost order.
-//! Rules with costs that differ are refused ([`DistError::Unsupported`]).
+//! A solve is searched this way when every move costs one unit (breadth-first order is
+//! then cost order); under a cost vector it goes bucket by bucket ([`buckets`]). An
+//! analysis counts moves, so it always goes by layers.
 
 mod buckets;
 pub mod checkpoint;
@@ -567,6 +572,15 @@ impl<'w> Rounds<'w> {
     /// index, added here); returns the batches received and not yet polled, with their
     /// senders.
     fn exchange(&mut self, out: Vec<Batch>) -> Vec<(usize, Vec<u8>)> {
+        if self.peers == 1 {
+            // A worker alone: what it would send itself is what it receives, with no
+            // round through the dataflow (thousands of layers would pay one each).
+            return out
+                .into_iter()
+                .filter(|b| !b.0.is_empty())
+                .map(|b| (0, b.0))
+                .collect();
+        }
         for (w, mut b) in out.into_iter().enumerate() {
             self.send_now(w, &mut b);
         }
@@ -664,13 +678,28 @@ impl Shard {
 /// sender, parent's id); states compare by the first two.
 type Key = (u64, u32, u32, u32, u32);
 
+/// The states a worker stores in one layer: from id `first` on, each with its smallest
+/// key so far, and those that meet the goal.
+struct Fresh {
+    first: u32,
+    best: Vec<Key>,
+    goals: Vec<u32>,
+}
+
 /// Offers a successor to its owner's store: a state stored before this layer (id below
-/// `first`) is dropped; a new one is stored; one met again this layer keeps the smaller
-/// key.
+/// `first`) is dropped; a new one is stored, and tested against the goal now, while the
+/// tables its successor computation read are still in cache; one met again this layer
+/// keeps the smaller key.
 #[inline]
-fn offer(store: &mut StateStore, best: &mut Vec<Key>, first: u32, s: &[u32], key: Key) {
+fn offer(store: &mut StateStore, fresh: &mut Fresh, exp: &Expander, s: &[u32], key: Key) {
+    let (first, best) = (fresh.first, &mut fresh.best);
     match store.insert(s) {
-        Ok(_) => best.push(key),
+        Ok(id) => {
+            best.push(key);
+            if exp.is_goal(s) {
+                fresh.goals.push(id);
+            }
+        }
         Err(id) if id >= first => {
             let k = &mut best[(id - first) as usize];
             if (key.0, key.1) < (k.0, k.1) {
@@ -689,8 +718,8 @@ const STREAM_MIN: usize = 256 << 10;
 /// Offers the successors of a received batch (see [`offer`]).
 fn take_in(
     shard: &mut Shard,
-    best: &mut Vec<Key>,
-    first: u32,
+    fresh: &mut Fresh,
+    exp: &Expander,
     cur: &mut [u32],
     sender: usize,
     b: &[u8],
@@ -701,8 +730,8 @@ fn take_in(
         let (rank, idx, act, pid) = (r.u64(), r.u32(), r.u32(), r.u32());
         offer(
             &mut shard.store,
-            best,
-            first,
+            fresh,
+            exp,
             cur,
             (rank, idx, act, sender as u32, pid),
         );
@@ -830,7 +859,11 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
         let mut stop = 0u32;
         let layer = shard.layer();
         let first = shard.store.len() as u32;
-        let mut best: Vec<Key> = vec![];
+        let mut fresh = Fresh {
+            first,
+            best: vec![],
+            goals: vec![],
+        };
         let mut expanded = 0u64;
         for lid in layer.clone() {
             shard.store.load(lid, &mut cur);
@@ -840,12 +873,25 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
             for i in 0..succ.len() {
                 let s = succ.state(i, words);
                 let act = succ.actions[i].raw();
-                let to = if peers == 1 { 0 } else { owner(s, peers) };
+                if peers == 1 {
+                    // A worker alone meets every new state first from its smallest key
+                    // (see the ranks below): its parent link is final at once.
+                    if let Ok(id) = shard.store.insert(s) {
+                        if solve {
+                            shard.parent.push([0, lid, act, i as u32]);
+                        }
+                        if exp.is_goal(s) {
+                            fresh.goals.push(id);
+                        }
+                    }
+                    continue;
+                }
+                let to = owner(s, peers);
                 if to == me {
                     offer(
                         &mut shard.store,
-                        &mut best,
-                        first,
+                        &mut fresh,
+                        &exp,
                         s,
                         (rank, i as u32, act, me as u32, lid),
                     );
@@ -860,7 +906,7 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
                 if b.0.len() >= stream {
                     net.send_now(to, &mut out[to]);
                     for (sender, b) in net.poll() {
-                        take_in(shard, &mut best, first, &mut scratch, sender, &b);
+                        take_in(shard, &mut fresh, &exp, &mut scratch, sender, &b);
                     }
                 }
             }
@@ -873,9 +919,9 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
             }
         }
         for (sender, b) in net.exchange(out) {
-            take_in(shard, &mut best, first, &mut cur, sender, &b);
+            take_in(shard, &mut fresh, &exp, &mut cur, sender, &b);
         }
-        let mut goals: Vec<u32> = vec![];
+        let Fresh { best, goals, .. } = fresh;
         let mut requests = net.empty();
         let mut keys: Vec<(u64, u32, u32, u32)> = vec![]; // (rank, index, sender, lid)
         for (c, &(rank, idx, act, sender, pid)) in best.iter().enumerate() {
@@ -883,9 +929,11 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
             if solve {
                 shard.parent.push([sender, pid, act, idx]);
             }
-            shard.store.load(lid, &mut cur);
-            if exp.is_goal(&cur) {
-                goals.push(lid);
+            // A worker alone meets the new states in rank order (it expands the layer
+            // in rank order, each state's successors in action order): a new state's
+            // rank is its place in the store, and there is nothing to ask.
+            if peers == 1 {
+                continue;
             }
             // Round 2: ask the worker ranking this part of the key space (this one's
             // own part without travelling).
@@ -919,7 +967,12 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
         keys.sort_unstable();
         // Round 3: counts and stop flags, to all.
         let mut mine = Batch::default();
-        mine.u64(keys.len() as u64);
+        let ranked = if peers == 1 {
+            new_here as usize
+        } else {
+            keys.len()
+        };
+        mine.u64(ranked as u64);
         mine.u64(new_here as u64);
         mine.u64(goals.len() as u64);
         mine.u32(stop);
@@ -940,7 +993,11 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
         }
         // Round 4: each key's rank, back to its owner.
         let mut answers = net.empty();
-        let mut ranks = vec![0u64; new_here as usize];
+        let mut ranks: Vec<u64> = if peers == 1 {
+            (0..new_here as u64).collect()
+        } else {
+            vec![0u64; new_here as usize]
+        };
         for (i, &(_, _, sender, lid)) in keys.iter().enumerate() {
             if sender as usize == me {
                 ranks[(lid - first) as usize] = offset + i as u64;
