@@ -24,7 +24,7 @@ pub enum StateStore {
 pub struct IndexedStore {
     dense: DenseStore,
     ids: Vec<u32>,
-    arena: Vec<u32>,
+    arena: Arena,
 }
 
 /// States up to this many possible ids get an [`IndexedStore`] (4 bytes each).
@@ -40,9 +40,56 @@ pub struct DenseStore {
 
 /// Every state stored once, with a hash table from state to id.
 pub struct HashedStore {
-    words: usize,
-    arena: Vec<u32>,
+    arena: Arena,
     table: HashTable<u32>,
+}
+
+/// States by id, in pages of a power of two of states (about 4 MiB each): growing adds a
+/// page and never copies, so a store of gigabytes never holds two copies of its states
+/// while it grows, as a doubling vector would.
+pub struct Arena {
+    words: usize,
+    /// States per page, as a power of two.
+    shift: u32,
+    pages: Vec<Box<[u32]>>,
+    len: usize,
+}
+
+/// Words per arena page, at most.
+const PAGE_WORDS: usize = 1 << 20;
+
+impl Arena {
+    fn new(words: usize) -> Arena {
+        let per_page = (PAGE_WORDS / words.max(1)).max(1);
+        Arena {
+            words,
+            shift: usize::BITS - 1 - per_page.leading_zeros(),
+            pages: vec![],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, s: &[u32]) {
+        let (page, at) = (self.len >> self.shift, self.len & ((1 << self.shift) - 1));
+        if page == self.pages.len() {
+            self.pages
+                .push(vec![0; self.words << self.shift].into_boxed_slice());
+        }
+        self.pages[page][at * self.words..(at + 1) * self.words].copy_from_slice(s);
+        self.len += 1;
+    }
+
+    #[inline]
+    fn get(&self, id: u32) -> &[u32] {
+        let id = id as usize;
+        let (page, at) = (id >> self.shift, id & ((1 << self.shift) - 1));
+        &self.pages[page][at * self.words..(at + 1) * self.words]
+    }
+
+    fn bytes(&self) -> usize {
+        self.pages.len() * (self.words << self.shift) * 4
+    }
 }
 
 impl StateStore {
@@ -58,8 +105,7 @@ impl StateStore {
                 len: 0,
             }),
             _ => StateStore::Hashed(HashedStore {
-                words: radix.len(),
-                arena: vec![],
+                arena: Arena::new(radix.len()),
                 table: HashTable::new(),
             }),
         }
@@ -68,8 +114,7 @@ impl StateStore {
     /// A hashed store: ids are handed out sequentially from 0.
     pub(crate) fn hashed(words: usize) -> StateStore {
         StateStore::Hashed(HashedStore {
-            words,
-            arena: vec![],
+            arena: Arena::new(words),
             table: HashTable::new(),
         })
     }
@@ -88,7 +133,7 @@ impl StateStore {
                     len: 0,
                 },
                 ids: vec![u32::MAX; t as usize],
-                arena: vec![],
+                arena: Arena::new(radix.len()),
             }),
             _ => StateStore::hashed(radix.len()),
         }
@@ -107,8 +152,8 @@ impl StateStore {
     pub(crate) fn bytes(&self) -> usize {
         match self {
             StateStore::Dense(d) => d.seen.len() * 8,
-            StateStore::Hashed(h) => h.arena.capacity() * 4 + h.table.capacity() * 5,
-            StateStore::Indexed(x) => x.arena.capacity() * 4 + x.ids.len() * 4,
+            StateStore::Hashed(h) => h.arena.bytes() + h.table.capacity() * 5,
+            StateStore::Indexed(x) => x.arena.bytes() + x.ids.len() * 4,
         }
     }
 
@@ -135,7 +180,7 @@ impl StateStore {
                         let id = x.dense.len as u32;
                         x.ids[r] = id;
                         x.dense.len += 1;
-                        x.arena.extend_from_slice(s);
+                        x.arena.push(s);
                         Ok(id)
                     }
                     id => Err(id),
@@ -167,10 +212,7 @@ impl StateStore {
         match self {
             StateStore::Dense(d) => d.unrank(id, out),
             StateStore::Hashed(h) => out.copy_from_slice(h.get(id)),
-            StateStore::Indexed(x) => {
-                let at = id as usize * out.len();
-                out.copy_from_slice(&x.arena[at..at + out.len()]);
-            }
+            StateStore::Indexed(x) => out.copy_from_slice(x.arena.get(id)),
         }
     }
 }
@@ -203,21 +245,20 @@ impl DenseStore {
 
 impl HashedStore {
     fn get(&self, id: u32) -> &[u32] {
-        let at = id as usize * self.words;
-        &self.arena[at..at + self.words]
+        self.arena.get(id)
     }
 
     fn insert(&mut self, s: &[u32]) -> Result<u32, u32> {
         let hash = hash_words(s);
-        let (arena, words) = (&self.arena, self.words);
-        let get = |id: u32| &arena[id as usize * words..id as usize * words + words];
+        let arena = &self.arena;
+        let get = |id: u32| arena.get(id);
         if let Some(&id) = self.table.find(hash, |&id| get(id) == s) {
             return Err(id);
         }
         let id = self.table.len() as u32;
         self.table
             .insert_unique(hash, id, |&id| hash_words(get(id)));
-        self.arena.extend_from_slice(s);
+        self.arena.push(s);
         Ok(id)
     }
 }
@@ -278,5 +319,35 @@ mod tests {
             StateStore::sequential(&[1 << 20, 1 << 20]),
             StateStore::Hashed(_)
         ));
+    }
+
+    /// States cross arena pages (a power of two of states each) and come back intact.
+    #[test]
+    fn arena_pages_hold_every_state() {
+        for words in [1usize, 3, 5] {
+            let mut store = StateStore::hashed(words);
+            let per_page = 1usize << Arena::new(words).shift;
+            assert!(per_page * words <= PAGE_WORDS && per_page * words * 2 > PAGE_WORDS);
+            let n = per_page * 2 + 17;
+            let state = |i: usize| (0..words).map(|w| (i * 7 + w) as u32).collect::<Vec<_>>();
+            for i in 0..n {
+                assert_eq!(store.insert(&state(i)), Ok(i as u32), "words {words}");
+            }
+            let mut out = vec![0u32; words];
+            for i in (0..n).step_by(997).chain([per_page - 1, per_page, n - 1]) {
+                store.load(i as u32, &mut out);
+                assert_eq!(out, state(i), "words {words}, state {i}");
+                assert_eq!(store.insert(&state(i)), Err(i as u32));
+            }
+            let StateStore::Hashed(h) = &store else {
+                unreachable!()
+            };
+            assert_eq!(h.arena.pages.len(), 3);
+        }
+        // A state of no words: one state, stored and found.
+        let mut store = StateStore::hashed(0);
+        assert_eq!(store.insert(&[]), Ok(0));
+        assert_eq!(store.insert(&[]), Err(0));
+        store.load(0, &mut []);
     }
 }
