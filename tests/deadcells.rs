@@ -12,6 +12,9 @@
 
 #[path = "common/binary.rs"]
 mod binary;
+#[allow(dead_code)]
+#[path = "common/sokoban.rs"]
+mod sokoban;
 
 use binary::{puz, stdout, TempFile};
 use puz::engine::{Expander, Level};
@@ -183,40 +186,6 @@ fn analyze_still_counts_every_state() {
     assert!(stats.stored > 1);
 }
 
-/// A random room: walls, one to three boxes, as many goals.
-fn room(rng: &mut fastrand::Rng) -> String {
-    loop {
-        let (h, w) = (rng.usize(3..=6), rng.usize(3..=6));
-        let boxes = rng.usize(1..=3);
-        let mut g: Vec<Vec<u8>> = (0..h)
-            .map(|_| {
-                (0..w)
-                    .map(|_| if rng.u8(0..100) < 6 { b'#' } else { b' ' })
-                    .collect()
-            })
-            .collect();
-        let mut cells: Vec<(usize, usize)> = (0..h)
-            .flat_map(|r| (0..w).map(move |c| (r, c)))
-            .filter(|&(r, c)| g[r][c] == b' ')
-            .collect();
-        if cells.len() < 2 * boxes + 1 {
-            continue;
-        }
-        rng.shuffle(&mut cells);
-        g[cells[0].0][cells[0].1] = b'@';
-        for k in 0..boxes {
-            let (r, c) = cells[1 + k];
-            g[r][c] = b'$';
-            let (r, c) = cells[1 + boxes + k];
-            g[r][c] = b'.';
-        }
-        return g
-            .iter()
-            .map(|r| String::from_utf8(r.clone()).expect("ascii") + "\n")
-            .collect();
-    }
-}
-
 #[test]
 fn pruning_never_changes_an_answer_or_a_verdict() {
     let p = load_text("boxes", boxes_rules());
@@ -230,7 +199,8 @@ fn pruning_never_changes_an_answer_or_a_verdict() {
     let mut rng = fastrand::Rng::with_seed(0xdead_ce11);
     let (mut solved, mut none, mut pruned) = (0, 0, 0);
     for i in 0..300 {
-        let text = room(&mut rng);
+        let boxes = rng.usize(1..=3);
+        let text = sokoban::room(&mut rng, boxes, 6);
         let (want, plain_stats) = plain(&p, &text);
         for search in [
             SearchChoice::Backend(Backend::Dijkstra),

@@ -218,39 +218,6 @@ move pay(d) {
 goal man on goal
 "#;
 
-/// [`TOLLS`] with two anonymous walkers that must both reach a goal: equal move
-/// sequences of different walkers tie on every projection.
-const TWO_WALKERS: &str = r#"
-puzzle "Two walkers"
-tiles { floor wall }
-marks { goal toll }
-piece man anonymous
-legend {
-  '#' wall
-  '.' floor
-  '@' floor + man
-  'g' floor + goal
-  't' floor + toll
-  'G' floor + goal + man
-}
-dirs { n (-1, 0)  s (1, 0)  w (0, -1)  e (0, 1) }
-cost tolls, steps
-move walk(d) {
-  letters "nswe"
-  adds steps
-  require floor at man + d
-  forbid toll at man + d
-  shift man d
-}
-move pay(d) {
-  letters "abcd"
-  adds tolls, steps
-  require toll at man + d
-  shift man d
-}
-goal man on goal
-"#;
-
 /// A random room for [`TOLLS`]: walls, tolls, one goal and the walker(s).
 fn toll_room(rng: &mut fastrand::Rng, walkers: usize) -> String {
     let (h, w) = (rng.usize(3..=6), rng.usize(3..=7));
@@ -327,7 +294,9 @@ fn cost_vectors_go_bucket_by_bucket_to_the_single_process_path() {
     }
     assert!(solved > 30, "solved {solved}");
     // Copies of an anonymous kind: the same moves, though maybe not the same copies.
-    let two = rules::load(TWO_WALKERS);
+    // [`TOLLS`] with anonymous walkers, every one to reach a goal: equal move sequences
+    // of different walkers tie on every projection.
+    let two = rules::load(&TOLLS.replace("piece man\n", "piece man anonymous\n"));
     for i in 0..60 {
         let text = toll_room(&mut rng, 2);
         let level = two.level_from_file("random", text.clone()).unwrap();
