@@ -33,6 +33,10 @@ pub struct DistArgs {
     /// Go on from the last complete layer written to this directory (by --checkpoint).
     #[arg(long, conflicts_with = "checkpoint")]
     resume: Option<String>,
+    /// With cost vectors (a solve bucket by bucket): seconds between snapshots of the
+    /// search (layers are written every one).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(0..=86400))]
+    checkpoint_every: u64,
     /// Seconds to wait for the other processes to connect.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
     connect_timeout: u64,
@@ -96,6 +100,7 @@ impl DistArgs {
             max_bytes: max_memory.map(|m| m << 20),
             checkpoint: checkpoint.map(Into::into),
             resume: self.resume.is_some(),
+            checkpoint_every: Duration::from_secs(self.checkpoint_every),
             stream_bytes: None,
         })
     }
@@ -172,8 +177,10 @@ fn run(
     if stats {
         print_stats(&report, t0.elapsed());
     }
-    if let Some(d) = report.resumed_from {
-        say!("puz: resumed after layer {d}");
+    match report.resumed_from {
+        Some(b) if report.buckets => say!("puz: resumed at bucket {b}"),
+        Some(d) => say!("puz: resumed after layer {d}"),
+        None => {}
     }
     Ok((model, cluster, report))
 }

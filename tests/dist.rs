@@ -36,6 +36,7 @@ fn opts(workers: usize) -> DistOptions {
         max_bytes: None,
         checkpoint: None,
         resume: false,
+        checkpoint_every: Duration::ZERO,
         stream_bytes: None,
     }
 }
@@ -311,6 +312,63 @@ fn cost_vectors_go_bucket_by_bucket_to_the_single_process_path() {
 }
 
 #[test]
+fn a_bucketed_solve_stopped_by_a_budget_resumes_from_its_snapshot() {
+    let p = load("sokoban-boxes.puz");
+    // Microban 1: 175 states, 8 pushes and 25 walks.
+    let level = p.inline_level(0).unwrap();
+    let want = single_with(&p, level.clone(), Backend::Dijkstra);
+    assert!(want.is_some());
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck");
+    let model = Arc::new(p.model.clone());
+    let mut o = opts(2);
+    o.checkpoint = Some(ck.clone());
+    o.max_states = Some(50);
+    let r = dist::run(model.clone(), level.clone(), Job::Solve, o.clone()).unwrap();
+    assert!(
+        matches!(r.outcome, DistOutcome::Cutoff(_)),
+        "{:?}",
+        r.outcome
+    );
+    let (bucket, _, _) = dist::checkpoint::last_complete(&ck).unwrap();
+    assert!(bucket > 3, "snapshot before bucket {bucket}");
+    // One snapshot is kept: the last.
+    let dirs = std::fs::read_dir(&ck).unwrap().count();
+    assert_eq!(dirs, 2, "the snapshot and `complete`");
+    o.max_states = None;
+    o.resume = true;
+    let r = dist::run(model.clone(), level.clone(), Job::Solve, o.clone()).unwrap();
+    assert_eq!(r.resumed_from, Some(bucket));
+    assert!(r.buckets);
+    let ans = dist::to_answer(
+        &model,
+        level.clone(),
+        &r,
+        &Cluster::local(2),
+        Duration::ZERO,
+    )
+    .unwrap();
+    let Outcome::Solved(path) = ans.outcome else {
+        panic!("{:?}", ans.outcome)
+    };
+    assert_eq!(Some((path.actions, path.states)), want);
+    // A damaged snapshot, and a snapshot of another cluster shape, are refused (the
+    // resumed run went on writing snapshots: the last one).
+    let (last, _, _) = dist::checkpoint::last_complete(&ck).unwrap();
+    assert!(last > bucket);
+    let file = ck.join(format!("bucket-{last}")).join("worker-1.bin");
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() - 3]).unwrap();
+    let e = dist::run(model.clone(), level.clone(), Job::Solve, o.clone()).unwrap_err();
+    assert!(matches!(e, dist::DistError::Checkpoint(_)), "{e}");
+    std::fs::write(&file, &bytes).unwrap();
+    let mut three = o.clone();
+    three.cluster = Cluster::local(3);
+    let e = dist::run(model, level, Job::Solve, three).unwrap_err();
+    assert!(matches!(e, dist::DistError::Checkpoint(_)), "{e}");
+}
+
+#[test]
 fn analyses_equal_the_whole_graph_figures() {
     // The whole graph of a level is costly in a debug build: there, levels past 20,000
     // states are left to the release run (`cargo test --release`).
@@ -399,22 +457,18 @@ fn budgets_and_refusals() {
         "{:?}",
         r.outcome
     );
-    // Cost vectors: a move limit, and checkpoints, are refused.
+    // Cost vectors under a move limit are refused.
     let sokoban = load("sokoban.puz");
     let text = std::fs::read_to_string(format!("{PUZZLES}/sokoban.puz")).unwrap();
     let limited = rules::load(&text.replace("cost pushes, walks", "cost pushes, walks\nlimit 60"));
-    let mut ck = opts(1);
-    ck.checkpoint = Some(std::env::temp_dir().join("puz-dist-never-written"));
-    for (p, o) in [(&limited, opts(1)), (&sokoban, ck)] {
-        let e = dist::run(
-            Arc::new(p.model.clone()),
-            p.inline_level(0).unwrap(),
-            Job::Solve,
-            o,
-        )
-        .unwrap_err();
-        assert!(matches!(e, dist::DistError::Unsupported(_)), "{e}");
-    }
+    let e = dist::run(
+        Arc::new(limited.model.clone()),
+        limited.inline_level(0).unwrap(),
+        Job::Solve,
+        opts(1),
+    )
+    .unwrap_err();
+    assert!(matches!(e, dist::DistError::Unsupported(_)), "{e}");
     // A state budget stops a bucketed solve on every worker.
     let mut o = opts(2);
     o.max_states = Some(20);
@@ -637,6 +691,16 @@ fn a_killed_process_ends_the_run_and_a_resumed_run_gives_the_same_answer() {
         String::from_utf8_lossy(&outs[0].stdout),
         String::from_utf8_lossy(&want.stdout)
     );
+    // A damaged part of one worker ends every process, none waits for it.
+    let part = ck.join("layer-40").join("worker-3.bin");
+    let bytes = std::fs::read(&part).unwrap();
+    std::fs::write(&part, &bytes[..bytes.len() / 2]).unwrap();
+    let outs = cluster(&args, 2, 2, &["--resume", &ckarg]);
+    for o in &outs {
+        assert_eq!(o.status.code(), Some(10));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("puz::dist::checkpoint"));
+    }
+    std::fs::write(&part, &bytes).unwrap();
     // Another cluster shape cannot resume it.
     let outs = cluster(&args, 2, 1, &["--resume", &ckarg]);
     assert_eq!(outs[0].status.code(), Some(10));
@@ -695,15 +759,31 @@ fn bad_setups_end_with_their_exit_codes() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected `host:port`"));
-    // A bucketed solve cannot write checkpoints: refused before it starts.
+    // A bucketed solve with snapshots: the single-process answer.
     let ck = dir.path().join("ck");
+    let sokoban = format!("{PUZZLES}/sokoban.puz");
     let out = Command::new(PUZ)
-        .args(["solve", &format!("{PUZZLES}/sokoban.puz"), "--workers", "2"])
+        .args([
+            "solve",
+            &sokoban,
+            "--workers",
+            "2",
+            "--checkpoint-every",
+            "0",
+        ])
         .args(["--checkpoint", &ck.to_string_lossy()])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(5));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("puz::dist::unsupported"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let want = single_cli(&[
+        "solve", &sokoban, "--engine", "interp", "--search", "dijkstra",
+    ]);
+    assert_eq!(out.stdout, want.stdout);
+    assert!(ck.join("complete").exists());
     // A state budget across processes.
     let outs = cluster(
         &[

@@ -32,18 +32,29 @@
 //! run's answer does not depend on the order batches arrive in. Cost and moves are the
 //! same either way.
 //!
+//! # Checkpoints
+//! With `--checkpoint DIR`, worker 0 asks, when a bucket is agreed on and at least
+//! `checkpoint_every` has passed since the last snapshot, for a snapshot of the whole
+//! search as it stands before that bucket: every worker writes its states, labels and
+//! copy of the tries to `DIR/bucket-B/worker-W.bin`; once all have, worker 0 names bucket
+//! `B` in `DIR/complete`, and then each worker removes its previous snapshot. `--resume`
+//! reads the snapshot back (same ids, the queue rebuilt from the open labels) and goes on
+//! from bucket `B`, as the run would have.
+//!
 //! Not done here: a move `limit` (one label per state is exact only without one; the
-//! single-process search keeps a label per state and move count) and checkpoints; both
-//! are refused before the run starts.
+//! single-process search keeps a label per state and move count); it is refused before
+//! the run starts.
 
 use std::cmp::Ordering as Cmp;
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use super::checkpoint::{self, RunId};
 use super::{
-    owner, Batch, DistOutcome, LayerStat, Reader, Rounds, Shared, STOP_MEMORY, STOP_STATES,
-    STOP_TIME, STREAM_BYTES, STREAM_MIN,
+    owner, Batch, DistError, DistOutcome, LayerStat, Reader, Rounds, Shared, STOP_MEMORY,
+    STOP_STATES, STOP_TIME, STREAM_BYTES, STREAM_MIN,
 };
 use crate::compile::{Action, Model};
 use crate::engine::budget::{Budget, Cutoff, Pacer};
@@ -215,10 +226,134 @@ fn take_in(
     }
 }
 
-/// What a bucketed run ends with: the outcome and the states the whole run stored.
+/// What a bucketed run ends with: the outcome, the states the whole run stored, and the
+/// bucket it resumed at.
 pub(super) struct BucketEnd {
     pub(super) outcome: DistOutcome,
     pub(super) total_stored: u64,
+    pub(super) resumed_from: Option<u32>,
+}
+
+const MAGIC: &[u8; 8] = b"puzbckt1";
+
+fn snapshot_file(dir: &Path, bucket: u32, me: usize) -> PathBuf {
+    dir.join(format!("bucket-{bucket}"))
+        .join(format!("worker-{me}.bin"))
+}
+
+/// Writes worker `me`'s whole search as it stands before bucket `bucket`.
+fn save(
+    dir: &Path,
+    id: &RunId,
+    me: usize,
+    bucket: u32,
+    own: &Owner,
+    tries: &Tries,
+    words: usize,
+) -> Result<(), DistError> {
+    let (nt, nc) = (own.labels.nt, own.table.components);
+    let mut b = Batch(MAGIC.to_vec());
+    id.header(&mut b, me);
+    for v in [words, nt, nc, bucket as usize] {
+        b.u32(v as u32);
+    }
+    for t in 0..nt {
+        b.u32(tries.len(t) as u32 - 1);
+        for n in 1..tries.len(t) as u32 {
+            let (p, a) = tries.node(t, n);
+            b.u32(p);
+            b.u32(a.raw());
+        }
+    }
+    let l = &own.labels;
+    b.u32(own.store.len() as u32);
+    let mut s = vec![0u32; words];
+    for i in 0..own.store.len() {
+        own.store.load(i as u32, &mut s);
+        b.words(&s);
+        b.u64((l.cost[i] >> 64) as u64);
+        b.u64(l.cost[i] as u64);
+        b.words(&l.parent[i]);
+        b.u64(l.phash[i]);
+        b.words(&l.pnode[i * nt..(i + 1) * nt]);
+        b.words(&l.node[i * nt..(i + 1) * nt]);
+        b.u32(l.settled[i] as u32);
+    }
+    checkpoint::write_file(&snapshot_file(dir, bucket, me), &b)
+}
+
+/// Reads worker `me`'s snapshot of the last complete bucket back into `own` and `tries`
+/// (both empty); returns the bucket.
+fn load(
+    dir: &Path,
+    id: &RunId,
+    me: usize,
+    own: &mut Owner,
+    tries: &mut Tries,
+    words: usize,
+) -> Result<u32, DistError> {
+    let bucket = checkpoint::last_of_run(dir, id)?;
+    let path = snapshot_file(dir, bucket, me);
+    let bytes = checkpoint::read_file(&path)?;
+    let damaged = || checkpoint::err(format!("{} is damaged or of another run", path.display()));
+    let (nt, nc) = (own.labels.nt, own.table.components);
+    // Every read below is checked against the length first: a short file is damaged.
+    let need = |r: &Reader, n: usize| r.at + n <= r.b.len();
+    if bytes.len() < 8 + 8 + 4 * 6 || &bytes[..8] != MAGIC {
+        return Err(damaged());
+    }
+    let mut r = Reader { b: &bytes, at: 8 };
+    if !id.is_header(&mut r, me)
+        || [r.u32(), r.u32(), r.u32(), r.u32()]
+            != [words, nt, nc, bucket as usize].map(|v| v as u32)
+    {
+        return Err(damaged());
+    }
+    for t in 0..nt {
+        if !need(&r, 4) {
+            return Err(damaged());
+        }
+        let n = r.u32() as usize;
+        if !need(&r, n * 8) {
+            return Err(damaged());
+        }
+        for _ in 0..n {
+            let (p, a) = (r.u32(), Action::from_raw(r.u32()));
+            if p as usize >= tries.len(t) {
+                return Err(damaged());
+            }
+            tries.child(t, p, a);
+        }
+    }
+    if !need(&r, 4) {
+        return Err(damaged());
+    }
+    let n = r.u32() as usize;
+    let per = words * 4 + 16 + 16 + 8 + nt * 8 + 4;
+    if bytes.len() != r.at + n * per {
+        return Err(damaged());
+    }
+    let mut s = vec![0u32; words];
+    let mut pnodes = vec![0u32; nt];
+    let mut parent = [0u32; 4];
+    for i in 0..n {
+        r.words(&mut s);
+        let cost = (r.u64() as u128) << 64 | r.u64() as u128;
+        r.words(&mut parent);
+        let phash = r.u64();
+        r.words(&mut pnodes);
+        if own.store.insert(&s) != Ok(i as u32) {
+            return Err(damaged());
+        }
+        own.labels.push(cost, parent, phash, &pnodes);
+        r.words(&mut own.labels.node[i * nt..(i + 1) * nt]);
+        let settled = r.u32() == 1;
+        own.labels.settled[i] = settled;
+        if !settled {
+            own.queue.entry(cost).or_default().push(i as u32);
+        }
+    }
+    Ok(bucket)
 }
 
 /// The bucket loop of the module header, on one worker.
@@ -227,7 +362,7 @@ pub(super) fn solve(
     sh: &Shared,
     exp: &mut Expander,
     budget: &Budget,
-) -> BucketEnd {
+) -> Result<BucketEnd, DistError> {
     let model: &Model = &sh.model;
     let table = crate::solver::cost_table(model);
     let (nc, nt) = (table.components, table.tracks());
@@ -251,8 +386,41 @@ pub(super) fn solve(
         queue: Queue::new(),
         table: &table,
     };
+    let dir = sh.opts.checkpoint.as_deref();
+    let id = match dir {
+        Some(_) => RunId::new(model, &sh.level, sh.job, &sh.opts.cluster),
+        None => RunId::default(),
+    };
+    let mut bucket_no = 0u32;
+    let mut resumed_from = None;
+    let mut last_save = Instant::now();
+    let mut saved: Option<u32> = None;
     let start = exp.start();
-    if owner(&start, peers) == me {
+    if let (Some(dir), true) = (dir, sh.opts.resume) {
+        // Every worker must read its part, or none goes on: a worker that stopped alone
+        // would leave the others waiting for it.
+        let got = load(dir, &id, me, &mut own, &mut tries, words);
+        let mut mine = Batch::default();
+        mine.u32(got.is_err() as u32);
+        let failed = net
+            .all_gather(&mine)
+            .iter()
+            .position(|b| Reader { b, at: 0 }.u32() == 1);
+        bucket_no = match (got, failed) {
+            (Err(e), _) => return Err(e),
+            (Ok(_), Some(w)) => {
+                return Err(checkpoint::err(format!(
+                    "worker {w} could not read its snapshot in {}",
+                    dir.display()
+                )))
+            }
+            (Ok(b), None) => b,
+        };
+        resumed_from = Some(bucket_no);
+        saved = Some(bucket_no);
+        sh.stored
+            .fetch_add(own.store.len() as u64, Ordering::Relaxed);
+    } else if owner(&start, peers) == me {
         own.offer(
             &tries,
             &start,
@@ -275,22 +443,29 @@ pub(super) fn solve(
     let mut pnodes = vec![0u32; nt];
     let mut succ = Successors::default();
     let mut pacer = Pacer::default();
-    let mut bucket_no = 0u32;
     let outcome = loop {
         let t0 = Instant::now();
         let sent0 = net.sent;
         // Round 1: the cheapest open bucket anywhere, and the stop flags.
         let mut mine = Batch::default();
         mine.u32(stop);
+        // Worker 0 keeps the time between snapshots.
+        let snap = me == 0
+            && dir.is_some()
+            && saved != Some(bucket_no)
+            && last_save.elapsed() >= sh.opts.checkpoint_every;
+        mine.u32(snap as u32);
         if let Some(c) = own.cheapest() {
             mine.u64((c >> 64) as u64);
             mine.u64(c as u64);
         }
         let mut flags = 0u32;
         let mut bucket: Option<u128> = None;
+        let mut snap = false;
         for b in net.all_gather(&mine) {
             let mut r = Reader { b: &b, at: 0 };
             flags |= r.u32();
+            snap |= r.u32() == 1;
             if r.more() {
                 let c = (r.u64() as u128) << 64 | r.u64() as u128;
                 bucket = Some(bucket.map_or(c, |m| m.min(c)));
@@ -302,6 +477,25 @@ pub(super) fn solve(
         let Some(c) = bucket else {
             break DistOutcome::Unsolvable;
         };
+        if let (Some(dir), true) = (dir, snap) {
+            // Every worker writes its part; worker 0 names the bucket once all have;
+            // then the previous snapshot goes.
+            save(dir, &id, me, bucket_no, &own, &tries, words)?;
+            net.all_gather(&Batch::default());
+            if me == 0 {
+                checkpoint::complete(dir, &id, bucket_no)?;
+            }
+            net.all_gather(&Batch::default());
+            if let Some(old) = saved {
+                let file = snapshot_file(dir, old, me);
+                let _ = std::fs::remove_file(&file);
+                if let Some(d) = file.parent() {
+                    let _ = std::fs::remove_dir(d);
+                }
+            }
+            saved = Some(bucket_no);
+            last_save = Instant::now();
+        }
         // Settle this worker's labels of cost `c`; their new nodes go to everyone.
         let ids: Vec<u32> = own.queue.remove(&c).unwrap_or_default();
         let mut settled = vec![];
@@ -452,10 +646,11 @@ pub(super) fn solve(
     mine.u64(own.store.len() as u64);
     let all = net.all_gather(&mine);
     let total: u64 = all.iter().map(|b| Reader { b, at: 0 }.u64()).sum();
-    BucketEnd {
+    Ok(BucketEnd {
         outcome,
         total_stored: total,
-    }
+        resumed_from,
+    })
 }
 
 /// The best goal of the bucket (each worker offers its best), then its path.

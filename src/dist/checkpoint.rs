@@ -44,7 +44,7 @@ impl RunId {
     }
 }
 
-fn err(what: impl std::fmt::Display) -> DistError {
+pub(crate) fn err(what: impl std::fmt::Display) -> DistError {
     DistError::Checkpoint(what.to_string())
 }
 
@@ -57,9 +57,6 @@ fn layer_file(dir: &Path, depth: u32, worker: usize) -> PathBuf {
 pub(crate) fn save(dir: &Path, id: &RunId, me: usize, shard: &Shard) -> Result<(), DistError> {
     let depth = shard.counts.len() as u32 - 1;
     let path = layer_file(dir, depth, me);
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| err(format!("{}: {e}", parent.display())))?;
-    }
     let mut b = Batch(MAGIC.to_vec());
     b.u64(id.fingerprint);
     b.u32(id.peers);
@@ -86,14 +83,62 @@ pub(crate) fn save(dir: &Path, id: &RunId, me: usize, shard: &Shard) -> Result<(
         }
         b.u64(shard.ranks[k]);
     }
+    write_file(&path, &b)
+}
+
+/// Writes `b` to `path` whole or not at all (a temporary file, synced, then renamed),
+/// making its directory first.
+pub(crate) fn write_file(path: &Path, b: &Batch) -> Result<(), DistError> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| err(format!("{}: {e}", parent.display())))?;
+    }
     let tmp = path.with_extension("tmp");
     let write = || -> std::io::Result<()> {
         let mut f = BufWriter::new(std::fs::File::create(&tmp)?);
         f.write_all(&b.0)?;
         f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        std::fs::rename(&tmp, &path)
+        std::fs::rename(&tmp, path)
     };
     write().map_err(|e| err(format!("writing {}: {e}", path.display())))
+}
+
+/// The bytes of `path`.
+pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, DistError> {
+    let mut bytes = vec![];
+    std::fs::File::open(path)
+        .map(BufReader::new)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(|e| err(format!("{}: {e}", path.display())))?;
+    Ok(bytes)
+}
+
+/// Checks that `dir`'s last complete step (layer or bucket) belongs to run `id`, and
+/// returns it.
+pub(crate) fn last_of_run(dir: &Path, id: &RunId) -> Result<u32, DistError> {
+    let (depth, fp, peers) = last_complete(dir)?;
+    if fp != id.fingerprint || peers != id.peers {
+        return Err(err(format!(
+            "{} holds a run of other rules, level, job or cluster shape ({peers} workers); \
+             this one has {} workers",
+            dir.display(),
+            id.peers
+        )));
+    }
+    Ok(depth)
+}
+
+impl RunId {
+    /// Writes the run's identity and worker `me`'s place into a checkpoint header.
+    pub(crate) fn header(&self, b: &mut Batch, me: usize) {
+        b.u64(self.fingerprint);
+        b.u32(self.peers);
+        b.u32(me as u32);
+    }
+
+    /// Whether a header read back is this run's, for worker `me`.
+    pub(crate) fn is_header(&self, r: &mut Reader, me: usize) -> bool {
+        (r.u64(), r.u32(), r.u32()) == (self.fingerprint, self.peers, me as u32)
+    }
 }
 
 /// Marks layer `depth` complete (worker 0, once every worker has saved it) and removes
@@ -129,15 +174,7 @@ pub fn last_complete(dir: &Path) -> Result<(u32, u64, u32), DistError> {
 /// Rebuilds worker `me`'s shard from layers `0..=D` of `dir`, D the last complete one.
 pub(crate) fn load(dir: &Path, id: &RunId, me: usize, radix: &[u32]) -> Result<Shard, DistError> {
     let words = radix.len();
-    let (depth, fp, peers) = last_complete(dir)?;
-    if fp != id.fingerprint || peers != id.peers {
-        return Err(err(format!(
-            "{} holds a run of other rules, level, job or cluster shape ({peers} workers); \
-             this one has {} workers",
-            dir.display(),
-            id.peers
-        )));
-    }
+    let depth = last_of_run(dir, id)?;
     let mut shard = Shard {
         words,
         store: StateStore::sequential(radix),
@@ -151,11 +188,7 @@ pub(crate) fn load(dir: &Path, id: &RunId, me: usize, radix: &[u32]) -> Result<S
     let mut s = vec![0u32; words];
     for d in 0..=depth {
         let path = layer_file(dir, d, me);
-        let mut bytes = vec![];
-        std::fs::File::open(&path)
-            .map(BufReader::new)
-            .and_then(|mut f| f.read_to_end(&mut bytes))
-            .map_err(|e| err(format!("{}: {e}", path.display())))?;
+        let bytes = read_file(&path)?;
         let damaged = || err(format!("{} is damaged or of another run", path.display()));
         if bytes.len() < 8 + 8 + 4 * 5 || &bytes[..8] != MAGIC {
             return Err(damaged());

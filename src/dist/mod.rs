@@ -145,6 +145,9 @@ pub struct DistOptions {
     pub checkpoint: Option<std::path::PathBuf>,
     /// Go on from the last complete layer in `checkpoint`.
     pub resume: bool,
+    /// A solve by cost buckets writes a snapshot at most this often (layers are written
+    /// every one).
+    pub checkpoint_every: Duration,
     /// Bytes of successors a worker gathers for another before sending them mid-layer;
     /// `None`: 16 MiB shared among the peers (at least 256 KiB each).
     pub stream_bytes: Option<usize>,
@@ -221,13 +224,14 @@ pub struct DistReport {
     pub resumed_from: Option<u32>,
     /// Bytes of one packed state.
     pub state_bytes: usize,
+    /// The run went bucket by bucket (cost vectors), so `resumed_from` is a bucket.
+    pub buckets: bool,
 }
 
-/// Whether `job` on `model`'s rules can be run exactly across workers, with or without
-/// checkpoints. Unit costs run by layers; an analysis counts moves, so it runs by
+/// Whether `job` on `model`'s rules can be run exactly across workers. Unit costs run by layers; an analysis counts moves, so it runs by
 /// layers whatever the costs; a solve with other costs runs bucket by bucket
-/// ([`buckets`]), which does not yet honour a move limit or write checkpoints.
-pub fn supported(model: &Model, job: Job, checkpoints: bool) -> Result<(), DistError> {
+/// ([`buckets`]), which does not yet honour a move limit.
+pub fn supported(model: &Model, job: Job) -> Result<(), DistError> {
     if job == Job::Analyze || model.unit_costs() {
         return Ok(());
     }
@@ -236,14 +240,6 @@ pub fn supported(model: &Model, job: Job, checkpoints: bool) -> Result<(), DistE
             "a distributed solve of rules with cost vectors cannot honour a move `limit` \
              yet (the cheapest path within a move limit needs a label per state and move \
              count): run it in one process"
-                .into(),
-        ));
-    }
-    if checkpoints {
-        return Err(DistError::Unsupported(
-            "checkpoints are written per breadth-first layer; a distributed solve of rules \
-             with cost vectors goes bucket by bucket and cannot write them yet: run it \
-             without --checkpoint and --resume"
                 .into(),
         ));
     }
@@ -286,7 +282,7 @@ pub fn run(
     job: Job,
     opts: DistOptions,
 ) -> Result<DistReport, DistError> {
-    supported(&model, job, opts.checkpoint.is_some())?;
+    supported(&model, job)?;
     let c = opts.cluster.clone();
     if c.workers == 0 || c.processes == 0 || c.process >= c.processes {
         return Err(DistError::Hosts(format!(
@@ -379,6 +375,7 @@ pub fn run(
         bytes_sent: ends.iter().map(|e| e.bytes_sent).sum(),
         resumed_from: first.resumed_from,
         state_bytes: first.state_bytes,
+        buckets: job == Job::Solve && !shared.model.unit_costs(),
     })
 }
 
@@ -763,12 +760,12 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
         let _ = exp.prepare_pruning(&Budget::default());
     }
     if solve && !model.unit_costs() {
-        let end = buckets::solve(&mut net, sh, &mut exp, &budget);
+        let end = buckets::solve(&mut net, sh, &mut exp, &budget)?;
         return Ok(WorkerEnd {
             outcome: end.outcome,
             total_stored: end.total_stored,
             bytes_sent: net.sent,
-            resumed_from: None,
+            resumed_from: end.resumed_from,
             state_bytes: words * 4,
         });
     }
@@ -781,7 +778,25 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
     let mut resumed_from = None;
     let mut sh_ = match (&sh.opts.checkpoint, sh.opts.resume) {
         (Some(dir), true) => {
-            let shard = checkpoint::load(dir, &id, me, &exp.radix())?;
+            // Every worker must read its part, or none goes on: a worker that stopped
+            // alone would leave the others waiting for it.
+            let got = checkpoint::load(dir, &id, me, &exp.radix());
+            let mut mine = Batch::default();
+            mine.u32(got.is_err() as u32);
+            let failed = net
+                .all_gather(&mine)
+                .iter()
+                .position(|b| Reader { b, at: 0 }.u32() == 1);
+            let shard = match (got, failed) {
+                (Err(e), _) => return Err(e),
+                (Ok(_), Some(w)) => {
+                    return Err(checkpoint::err(format!(
+                        "worker {w} could not read its part of {}",
+                        dir.display()
+                    )))
+                }
+                (Ok(shard), None) => shard,
+            };
             resumed_from = Some(shard.counts.len() as u32 - 1);
             shard
         }

@@ -88,6 +88,11 @@ impl Tries {
         self.nodes[i].len()
     }
 
+    /// Node `n` of component `i`'s trie: its parent and letter.
+    pub(crate) fn node(&self, i: usize, n: u32) -> (u32, Action) {
+        self.nodes[i][n as usize]
+    }
+
     pub(crate) fn child(&mut self, i: usize, parent: u32, letter: Action) -> u32 {
         let nodes = &mut self.nodes[i];
         nodes.push((parent, letter));
