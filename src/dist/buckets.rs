@@ -397,25 +397,8 @@ pub(super) fn solve(
     let mut saved: Option<u32> = None;
     let start = exp.start();
     if let (Some(dir), true) = (dir, sh.opts.resume) {
-        // Every worker must read its part, or none goes on: a worker that stopped alone
-        // would leave the others waiting for it.
         let got = load(dir, &id, me, &mut own, &mut tries, words);
-        let mut mine = Batch::default();
-        mine.u32(got.is_err() as u32);
-        let failed = net
-            .all_gather(&mine)
-            .iter()
-            .position(|b| Reader { b, at: 0 }.u32() == 1);
-        bucket_no = match (got, failed) {
-            (Err(e), _) => return Err(e),
-            (Ok(_), Some(w)) => {
-                return Err(checkpoint::err(format!(
-                    "worker {w} could not read its snapshot in {}",
-                    dir.display()
-                )))
-            }
-            (Ok(b), None) => b,
-        };
+        bucket_no = net.all_read(got, dir)?;
         resumed_from = Some(bucket_no);
         saved = Some(bucket_no);
         sh.stored

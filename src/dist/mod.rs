@@ -620,6 +620,30 @@ impl<'w> Rounds<'w> {
         by
     }
 
+    /// What this worker read from checkpoint `dir`, once every worker has read its
+    /// part: if any could not, every worker fails (one that stopped alone would leave
+    /// the others waiting for it).
+    fn all_read<T>(
+        &mut self,
+        got: Result<T, DistError>,
+        dir: &std::path::Path,
+    ) -> Result<T, DistError> {
+        let mut mine = Batch::default();
+        mine.u32(got.is_err() as u32);
+        let failed = self
+            .all_gather(&mine)
+            .iter()
+            .position(|b| Reader { b, at: 0 }.u32() == 1);
+        match (got, failed) {
+            (Err(e), _) => Err(e),
+            (Ok(_), Some(w)) => Err(checkpoint::err(format!(
+                "worker {w} could not read its part of {}",
+                dir.display()
+            ))),
+            (Ok(v), None) => Ok(v),
+        }
+    }
+
     fn empty(&self) -> Vec<Batch> {
         (0..self.peers).map(|_| Batch::default()).collect()
     }
@@ -778,25 +802,7 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
     let mut resumed_from = None;
     let mut sh_ = match (&sh.opts.checkpoint, sh.opts.resume) {
         (Some(dir), true) => {
-            // Every worker must read its part, or none goes on: a worker that stopped
-            // alone would leave the others waiting for it.
-            let got = checkpoint::load(dir, &id, me, &exp.radix());
-            let mut mine = Batch::default();
-            mine.u32(got.is_err() as u32);
-            let failed = net
-                .all_gather(&mine)
-                .iter()
-                .position(|b| Reader { b, at: 0 }.u32() == 1);
-            let shard = match (got, failed) {
-                (Err(e), _) => return Err(e),
-                (Ok(_), Some(w)) => {
-                    return Err(checkpoint::err(format!(
-                        "worker {w} could not read its part of {}",
-                        dir.display()
-                    )))
-                }
-                (Ok(shard), None) => shard,
-            };
+            let shard = net.all_read(checkpoint::load(dir, &id, me, &exp.radix()), dir)?;
             resumed_from = Some(shard.counts.len() as u32 - 1);
             shard
         }
