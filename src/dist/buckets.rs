@@ -424,6 +424,8 @@ pub(super) fn solve(
     let mut cur = vec![0u32; words];
     let mut scratch = vec![0u32; words];
     let mut pnodes = vec![0u32; nt];
+    // The nodes of the label being expanded (its successors borrow them).
+    let mut nodes = vec![0u32; nt];
     let mut succ = Successors::default();
     let mut pacer = Pacer::default();
     let outcome = loop {
@@ -561,7 +563,7 @@ pub(super) fn solve(
             let phash = hash_words(&cur);
             Space::successors(exp, &cur, &mut succ);
             expanded += 1;
-            let nodes: Vec<u32> = own.labels.node[i * nt..(i + 1) * nt].to_vec();
+            nodes.copy_from_slice(&own.labels.node[i * nt..(i + 1) * nt]);
             for k in 0..succ.len() {
                 let s = succ.state(k, words);
                 let act = succ.actions[k];
