@@ -1,0 +1,69 @@
+//! A second, independent semantics of the language, and a differential fuzzer between it
+//! and the engine (issue 20, section 2).
+//!
+//! - [`rules`]: the reference's own data for a rule file, printed as `.puz` text.
+//! - [`interp`]: the reference interpreter: successors and the goal test from the README's
+//!   words. It shares no code with the crate (not even its parser: the library reads the
+//!   printed text, the reference the data it was printed from).
+//! - [`gen`]: random valid rule files using every construct, and small levels drawn from
+//!   placements the generator chose (so the start state is known independently too).
+//! - [`diff`]: the driver: the engine's reachable states, successor sets and goal flags
+//!   against the reference's, state by state; the only part that calls the crate.
+//! - [`shrink`]: makes a failing case small enough to read.
+//!
+//! # Readings
+//!
+//! Where the README (and the lead's decisions R1-R6 of issue 20) is silent or ambiguous,
+//! the reference reads it as follows.
+//!
+//! 1. **Anchors stay on the board.** A step, turn or swap that would put a piece's anchor
+//!    off the board fails, even with `outside` declared; other cells of a piece may lie
+//!    beyond the board only with `outside`, and are then on the `outside` tile (for
+//!    forbids, `on` and `at`). Marks are on board cells only.
+//! 2. **Which kinds are tried once per copy.** A kind is *acted on* by `shift`/`swap`/
+//!    `turn`/`slide`/`remove`/`for` of it and by a cell starting at it; a plain `K at CELL`
+//!    (not under `not`/`or`) in a `require` or an `if` condition *binds* it. Walking the
+//!    move in program order (a condition's cell before its subject, `then` before
+//!    `else`), the first of these decides: acted on first, the move is tried once per copy
+//!    and the kind holds that copy from the start of the try; bound first, it holds
+//!    nothing until the binding. A statement that acts on a kind holding nothing (its
+//!    binding was on a branch not taken) tries every copy from there. A named kind is
+//!    treated alike (one copy; none on the board: no try). `shift each`/`slide each`,
+//!    `on`, `count` and attribute comparisons do not act on a kind.
+//! 3. **Bindings.** A binding `K at CELL` binds only when `K` holds nothing yet; when it
+//!    holds a copy it is a test (R1: any copy there). A condition binds left to right
+//!    (`and`), so later parts and statements see the copy. An `if` whose condition does
+//!    not hold binds nothing (its `else` starts from before the condition). A kind's
+//!    binding outlives the `if`/`for` it was made in; an `as` name ends with its block,
+//!    and (R3) with each iteration of a `for`. `as NAME` skips copies any kind or earlier
+//!    `as` name holds. Two copies found at one cell (possible mid-move, R4) are two tries.
+//! 4. **`X at CELL` with an `as` name as X** means that copy covers the cell.
+//! 5. **`P on T` with no copy held** means every copy on the board (none: true); a held
+//!    copy that is gone: false.
+//! 6. **`shift each` / `slide each` order**: by the anchor's projection on the step,
+//!    farthest first; ties in reading order of the anchors.
+//! 7. **`swap`**: every other copy covering a cell the piece lands on moves one step back
+//!    (the generator swaps only one-cell kinds).
+//! 8. **`turn`** in a per-cell move has no direction: no row applies, the move fails.
+//! 9. **Slides**: the events look at the cell ahead of the anchor (the generator slides
+//!    only one-cell kinds); `before TILE` beyond the edge sees the `outside` tile; at the
+//!    edge with no rule stopping the slide it fails; a step onto a covered cell fails
+//!    (R4); the forbids are checked on the move's result only, not on the cells passed.
+//! 10. **`for c in P`** visits the cells `P` covers when the loop starts, in the pose's
+//!     declared order.
+//! 11. **An absolute cell** off the board is an off-board cell like any other (the
+//!     `outside` tile, no marks, no pieces).
+//! 12. **`create`** needs fewer copies on the board than `max` (a named piece: none).
+//! 13. **Goals**: nothing is bound; a cell starting at a named piece is its anchor (the
+//!     generator never starts a goal cell at an anonymous kind); `on` means every copy.
+//!     A picture cell drawn without a piece must be covered by none.
+//! 14. **Attributes (R6)**: `K.ATTR` is the value in the pose the copy is in now (the
+//!     pose's own, else the kind's); false when the kind holds no copy (a named piece: its
+//!     copy), the copy is gone, or the pose has no such attribute.
+
+#![allow(dead_code)]
+
+pub mod diff;
+pub mod gen;
+pub mod interp;
+pub mod rules;

@@ -1,0 +1,174 @@
+//! The differential fuzzer (`tests/common/reference/`): random valid rule files and
+//! levels, each explored with the engine and compared, state by state, with the reference
+//! interpreter written from the README. A fixed slice runs with `cargo test`; the ignored
+//! long run is what `scripts/fuzz-diff` starts in release mode.
+
+#[path = "common/reference/mod.rs"]
+mod reference;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use reference::diff::{run, Difference, Known, Stats};
+use reference::gen::{case, Case};
+
+/// The seeds of the fixed slice, and the states explored per level there.
+const SLICE: std::ops::Range<u64> = 0..400;
+const SLICE_STATES: usize = 150;
+
+/// Classes of differences known and expected until the engine (or the README) is fixed;
+/// a difference they match is counted, not failed. Remove an entry once its class is gone.
+const KNOWN: &[Known] = &[];
+
+fn env_num(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|v| v.parse().ok())
+}
+
+fn target(sub: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/fuzz")
+        .join(sub)
+}
+
+/// What a set of seeds found.
+#[derive(Default)]
+struct Found {
+    stats: Stats,
+    /// Per class of difference: how many, and the first seed and its difference.
+    classes: BTreeMap<String, (u64, u64, Difference)>,
+    /// Per known class: how many it filtered.
+    filtered: BTreeMap<&'static str, u64>,
+}
+
+fn class_of(d: &Difference) -> String {
+    format!("{:?}: {}", d.kind, d.summary)
+}
+
+fn check(seed: u64, states: usize, found: &mut Found) -> Option<(Case, Difference)> {
+    let c = case(seed);
+    let mut st = Stats::default();
+    let d = run(&c, states, &mut st);
+    found.stats.add(&st);
+    let d = d?;
+    if let Some(k) = KNOWN.iter().find(|k| (k.matches)(&c, &d)) {
+        *found.filtered.entry(k.name).or_default() += 1;
+        return None;
+    }
+    Some((c, d))
+}
+
+/// Writes a failing case under `target/fuzz/diff-failures/<seed>/`.
+fn save(seed: u64, c: &Case, d: &Difference) -> PathBuf {
+    let dir = target(&format!("diff-failures/{seed}"));
+    std::fs::create_dir_all(&dir).expect("failure directory");
+    std::fs::write(dir.join("rules.puz"), c.rules.to_puz()).expect("write rules");
+    std::fs::write(
+        dir.join("README"),
+        format!(
+            "seed {seed}, level {}: {:?}: {}\n\n{}\n",
+            d.level, d.kind, d.summary, d.detail
+        ),
+    )
+    .expect("write readme");
+    dir
+}
+
+fn report(c: &Case, d: &Difference) -> String {
+    let level = c
+        .rules
+        .levels
+        .get(d.level)
+        .map(|l| l.rows.join("\n  "))
+        .unwrap_or_default();
+    format!(
+        "seed {}: {:?}: {}\n--- rules ---\n{}--- level {} ---\n  {}\n--- difference ---\n{}",
+        c.seed,
+        d.kind,
+        d.summary,
+        c.rules.to_puz(),
+        d.level,
+        level,
+        d.detail
+    )
+}
+
+#[test]
+fn fixed_slice_agrees_with_the_reference() {
+    let mut found = Found::default();
+    for seed in SLICE {
+        if let Some((c, d)) = check(seed, SLICE_STATES, &mut found) {
+            panic!("{}", report(&c, &d));
+        }
+    }
+    let s = &found.stats;
+    eprintln!(
+        "differential slice: {} rule files, {} levels ({} drawn ambiguously), {} states, {} transitions; filtered: {:?}",
+        s.files, s.levels, s.ambiguous, s.states, s.transitions, found.filtered
+    );
+    assert!(s.levels > SLICE.end / 2, "too few levels ran: {}", s.levels);
+}
+
+/// The long run: `PUZ_DIFF_SEED` (first seed), `PUZ_DIFF_COUNT` (rule files),
+/// `PUZ_DIFF_SECONDS`, `PUZ_DIFF_STATES` (per level). Prints the counts and one line per
+/// class of difference, saving the first case of each class.
+#[test]
+#[ignore]
+fn fuzz_diff_for_a_while() {
+    let first = env_num("PUZ_DIFF_SEED").unwrap_or(1_000_000);
+    let count = env_num("PUZ_DIFF_COUNT").unwrap_or(u64::MAX);
+    let seconds = env_num("PUZ_DIFF_SECONDS").unwrap_or(60);
+    let states = env_num("PUZ_DIFF_STATES").unwrap_or(2000) as usize;
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let mut found = Found::default();
+    let mut seed = first;
+    let mut last_note = Instant::now();
+    while seed - first < count && Instant::now() < deadline {
+        if let Some((c, d)) = check(seed, states, &mut found) {
+            let key = class_of(&d);
+            let entry = found.classes.entry(key).or_insert_with(|| {
+                let dir = save(seed, &c, &d);
+                eprintln!("new class at seed {seed}: {}", dir.display());
+                (0, seed, d.clone())
+            });
+            entry.0 += 1;
+        }
+        seed += 1;
+        if last_note.elapsed() > Duration::from_secs(30) {
+            last_note = Instant::now();
+            eprintln!("... {} rule files, {} classes", seed - first, found.classes.len());
+        }
+    }
+    let s = &found.stats;
+    println!(
+        "fuzz-diff: seeds {first}..{seed}: {} rule files, {} levels ({} drawn ambiguously), {} states compared, {} transitions",
+        s.files, s.levels, s.ambiguous, s.states, s.transitions
+    );
+    for (name, n) in &found.filtered {
+        println!("  filtered (known): {name}: {n}");
+    }
+    for (class, (n, seed, _)) in &found.classes {
+        println!("  {n} x {class} (first: seed {seed})");
+    }
+    assert!(found.classes.is_empty(), "differences found; see target/fuzz/diff-failures/");
+}
+
+/// Prints one seed's case and its difference: `PUZ_DIFF_SEED=S cargo test --test
+/// differential -- --ignored --nocapture show_seed`.
+#[test]
+#[ignore]
+fn show_seed() {
+    let seed = env_num("PUZ_DIFF_SEED").unwrap_or(0);
+    let states = env_num("PUZ_DIFF_STATES").unwrap_or(2000) as usize;
+    let c = case(seed);
+    let mut st = Stats::default();
+    match run(&c, states, &mut st) {
+        Some(d) => println!("{}", report(&c, &d)),
+        None => println!(
+            "seed {seed}: no difference ({} levels, {} states)\n{}",
+            st.levels,
+            st.states,
+            c.rules.to_puz()
+        ),
+    }
+}
