@@ -10,16 +10,19 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use reference::diff::{run, Difference, Known, Stats};
+use reference::diff::{run, run_with, Difference, Stats};
 use reference::gen::{case, Case};
+use reference::interp::Quirks;
+use reference::shrink::shrink;
 
 /// The seeds of the fixed slice, and the states explored per level there.
 const SLICE: std::ops::Range<u64> = 0..400;
 const SLICE_STATES: usize = 150;
 
-/// Classes of differences known and expected until the engine (or the README) is fixed;
-/// a difference they match is counted, not failed. Remove an entry once its class is gone.
-const KNOWN: &[Known] = &[];
+/// Known classes of differences, "expected until fixed", are the reference's
+/// [`Quirks`]: emulations of the engine's behaviour. A difference that disappears when
+/// the reference emulates them is counted under the quirk that explains it, not failed.
+/// Delete a quirk (in `interp.rs`) once the engine is fixed.
 
 fn env_num(name: &str) -> Option<u64> {
     std::env::var(name).ok().and_then(|v| v.parse().ok())
@@ -41,21 +44,46 @@ struct Found {
     filtered: BTreeMap<&'static str, u64>,
 }
 
-fn class_of(d: &Difference) -> String {
-    format!("{:?}: {}", d.kind, d.summary)
+/// A class: the kind of difference, which side has the extra results, and the shape of
+/// the (shrunk) move at fault.
+fn class_of(c: &Case, d: &Difference) -> String {
+    let shape = match d.mv {
+        Some(m) => {
+            let text = c.rules.to_puz();
+            let name = format!("move {}(", c.rules.moves[m].name);
+            let body: Vec<&str> = text
+                .lines()
+                .skip_while(|l| !l.starts_with(&name))
+                .skip(1)
+                .take_while(|l| *l != "}")
+                .map(str::trim)
+                .filter(|l| !l.starts_with("adds"))
+                .collect();
+            body.join("; ")
+        }
+        None => d.summary.clone(),
+    };
+    format!("{:?} (extra on {} side): {shape}", d.kind, d.side)
 }
 
+/// Runs one seed; a new difference (shrunk), or `None` when the engine and the reference
+/// agree, maybe up to known quirks.
 fn check(seed: u64, states: usize, found: &mut Found) -> Option<(Case, Difference)> {
     let c = case(seed);
     let mut st = Stats::default();
     let d = run(&c, states, &mut st);
     found.stats.add(&st);
-    let d = d?;
-    if let Some(k) = KNOWN.iter().find(|k| (k.matches)(&c, &d)) {
-        *found.filtered.entry(k.name).or_default() += 1;
+    d?;
+    let Some(d) = run_with(&c, states, Quirks::all(), &mut Stats::default()) else {
+        let name = Quirks::each()
+            .into_iter()
+            .find(|(_, q)| run_with(&c, states, *q, &mut Stats::default()).is_none())
+            .map_or("several known quirks", |x| x.0);
+        *found.filtered.entry(name).or_default() += 1;
         return None;
-    }
-    Some((c, d))
+    };
+    let (small, sd) = shrink(&c, &d, states, Quirks::all());
+    Some((small, sd))
 }
 
 /// Writes a failing case under `target/fuzz/diff-failures/<seed>/`.
@@ -125,7 +153,7 @@ fn fuzz_diff_for_a_while() {
     let mut last_note = Instant::now();
     while seed - first < count && Instant::now() < deadline {
         if let Some((c, d)) = check(seed, states, &mut found) {
-            let key = class_of(&d);
+            let key = class_of(&c, &d);
             let entry = found.classes.entry(key).or_insert_with(|| {
                 let dir = save(seed, &c, &d);
                 eprintln!("new class at seed {seed}: {}", dir.display());
@@ -136,7 +164,11 @@ fn fuzz_diff_for_a_while() {
         seed += 1;
         if last_note.elapsed() > Duration::from_secs(30) {
             last_note = Instant::now();
-            eprintln!("... {} rule files, {} classes", seed - first, found.classes.len());
+            eprintln!(
+                "... {} rule files, {} classes",
+                seed - first,
+                found.classes.len()
+            );
         }
     }
     let s = &found.stats;
@@ -150,7 +182,10 @@ fn fuzz_diff_for_a_while() {
     for (class, (n, seed, _)) in &found.classes {
         println!("  {n} x {class} (first: seed {seed})");
     }
-    assert!(found.classes.is_empty(), "differences found; see target/fuzz/diff-failures/");
+    assert!(
+        found.classes.is_empty(),
+        "differences found; see target/fuzz/diff-failures/"
+    );
 }
 
 /// Prints one seed's case and its difference: `PUZ_DIFF_SEED=S cargo test --test
@@ -163,7 +198,16 @@ fn show_seed() {
     let c = case(seed);
     let mut st = Stats::default();
     match run(&c, states, &mut st) {
-        Some(d) => println!("{}", report(&c, &d)),
+        Some(d) => {
+            println!("{}", report(&c, &d));
+            let q = if run_with(&c, states, Quirks::all(), &mut Stats::default()).is_some() {
+                Quirks::all()
+            } else {
+                Quirks::default()
+            };
+            let (small, sd) = shrink(&c, &d, states, q);
+            println!("=== shrunk (quirks {q:?}) ===\n{}", report(&small, &sd));
+        }
         None => println!(
             "seed {seed}: no difference ({} levels, {} states)\n{}",
             st.levels,

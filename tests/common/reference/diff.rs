@@ -13,7 +13,7 @@ use puz::search::Budget;
 use puz::Puzzle;
 
 use super::gen::Case;
-use super::interp::{Act, Reference, State};
+use super::interp::{Act, Quirks, Reference, State};
 use super::rules::Rules;
 
 /// What a difference is about.
@@ -43,6 +43,10 @@ pub struct Difference {
     pub summary: String,
     /// The whole description: state, action, both results.
     pub detail: String,
+    /// For successors: the move of the first action that differs, and which side has
+    /// results the other lacks (`engine`, `reference` or `both`).
+    pub mv: Option<usize>,
+    pub side: &'static str,
 }
 
 /// Counts of one run.
@@ -75,6 +79,16 @@ pub struct Known {
 
 /// Runs one case; the first difference, if any. At most `max_states` states per level.
 pub fn run(case: &Case, max_states: usize, stats: &mut Stats) -> Option<Difference> {
+    run_with(case, max_states, Quirks::default(), stats)
+}
+
+/// [`run`] with the reference emulating `quirks` of the engine.
+pub fn run_with(
+    case: &Case,
+    max_states: usize,
+    quirks: Quirks,
+    stats: &mut Stats,
+) -> Option<Difference> {
     let text = case.rules.to_puz();
     stats.files += 1;
     let puzzle = match Puzzle::load_rules("differential.puz", text.clone()) {
@@ -85,6 +99,8 @@ pub fn run(case: &Case, max_states: usize, stats: &mut Stats) -> Option<Differen
                 level: 0,
                 summary: "the library refuses the rule file".into(),
                 detail: d.render_plain(100),
+                mv: None,
+                side: "",
             })
         }
     };
@@ -93,7 +109,8 @@ pub fn run(case: &Case, max_states: usize, stats: &mut Stats) -> Option<Differen
             Ok(l) => l,
             Err(d) => {
                 let report = d.render_plain(100);
-                if report.contains("ambiguous_placement") || report.contains("placement_too_complex")
+                if report.contains("ambiguous_placement")
+                    || report.contains("placement_too_complex")
                 {
                     stats.ambiguous += 1;
                     continue;
@@ -106,13 +123,17 @@ pub fn run(case: &Case, max_states: usize, stats: &mut Stats) -> Option<Differen
                 return Some(Difference {
                     kind: Kind::LevelRejected,
                     level: i,
-                    summary: format!("the library refuses a level drawn from a legal placement: {code}"),
+                    summary: format!(
+                        "the library refuses a level drawn from a legal placement: {code}"
+                    ),
                     detail: report,
+                    mv: None,
+                    side: "",
                 });
             }
         };
         stats.levels += 1;
-        if let Some(d) = level_diff(case, &puzzle, level, i, max_states, stats) {
+        if let Some(d) = level_diff(case, &puzzle, level, i, max_states, quirks, stats) {
             return Some(d);
         }
     }
@@ -141,11 +162,13 @@ fn level_diff(
     level: puz::engine::Level,
     i: usize,
     max_states: usize,
+    quirks: Quirks,
     stats: &mut Stats,
 ) -> Option<Difference> {
     let rules = &case.rules;
     let kinds = rules.kinds.len();
-    let reference = case.reference(i);
+    let mut reference = case.reference(i);
+    reference.quirks = quirks;
     let mut exp = match Expander::new(&puzzle.model, level, &Budget::default()) {
         Ok(e) => e,
         Err(e) => {
@@ -154,6 +177,8 @@ fn level_diff(
                 level: i,
                 summary: "the engine cannot set the level up".into(),
                 detail: e.to_string(),
+                mv: None,
+                side: "",
             })
         }
     };
@@ -170,6 +195,8 @@ fn level_diff(
                 show_state(rules, &reference, &mine),
                 show_state(rules, &reference, &theirs)
             ),
+            mv: None,
+            side: "",
         });
     }
     let mut seen: HashMap<State, Vec<u32>> = HashMap::new();
@@ -188,10 +215,10 @@ fn level_diff(
             return Some(Difference {
                 kind: Kind::Goal,
                 level: i,
-                summary: format!(
-                    "goal: engine says {g_engine}, reference says {g_ref}"
-                ),
+                summary: format!("goal: engine says {g_engine}, reference says {g_ref}"),
                 detail: format!("state:\n{}", show_state(rules, &reference, &here)),
+                mv: None,
+                side: "",
             });
         }
         let succ = exp.successor_list(&s);
@@ -224,6 +251,8 @@ fn level_diff(
                             t,
                             show_state(rules, &reference, &d)
                         ),
+                        mv: None,
+                        side: "",
                     })
                 }
                 Some(_) => {}
@@ -281,7 +310,9 @@ pub fn show_state(rules: &Rules, r: &Reference, s: &State) -> String {
     }
     let mut out = String::new();
     for (row, pieces) in grid.into_iter().enumerate() {
-        let tiles: String = (0..cols).map(|c| tile_char(s.tiles[row * cols + c])).collect();
+        let tiles: String = (0..cols)
+            .map(|c| tile_char(s.tiles[row * cols + c]))
+            .collect();
         let pieces: String = pieces.into_iter().collect();
         writeln!(out, "  {tiles}   {pieces}").unwrap();
     }
@@ -311,12 +342,17 @@ fn successor_diff(
     refs: &BTreeSet<(Act, State)>,
     level: usize,
 ) -> Difference {
-    let acts: BTreeSet<Act> = engine
-        .symmetric_difference(refs)
-        .map(|(a, _)| *a)
-        .collect();
+    let acts: BTreeSet<Act> = engine.symmetric_difference(refs).map(|(a, _)| *a).collect();
     let mut detail = format!("state:\n{}", show_state(rules, r, here));
     let mut summary = String::new();
+    let first = *acts.iter().next().expect("the sets differ");
+    let e_extra = engine.iter().any(|x| x.0 == first && !refs.contains(x));
+    let r_extra = refs.iter().any(|x| x.0 == first && !engine.contains(x));
+    let side = match (e_extra, r_extra) {
+        (true, false) => "engine",
+        (false, true) => "reference",
+        _ => "both",
+    };
     for (n, a) in acts.iter().enumerate() {
         let e: Vec<&State> = engine.iter().filter(|x| x.0 == *a).map(|x| &x.1).collect();
         let f: Vec<&State> = refs.iter().filter(|x| x.0 == *a).map(|x| &x.1).collect();
@@ -347,5 +383,7 @@ fn successor_diff(
         level,
         summary,
         detail,
+        mv: Some(first.mv),
+        side,
     }
 }

@@ -126,7 +126,20 @@ impl Case {
     /// The reference for level `i`.
     pub fn reference(&self, i: usize) -> Reference<'_> {
         let p = &self.plans[i];
-        Reference::new(&self.rules, p.board(), p.picture_cells(&self.rules))
+        let mut r = Reference::new(&self.rules, p.board(), p.picture_cells(&self.rules));
+        let start = p.start(&self.rules);
+        r.slots = (0..self.rules.kinds.len())
+            .map(|k| {
+                let kind = &self.rules.kinds[k];
+                let room = if kind.anonymous {
+                    kind.max.unwrap_or(0) as usize
+                } else {
+                    1
+                };
+                start.pieces[k].len().max(room)
+            })
+            .collect();
+        r
     }
 
     /// Redraws the legend and every level's text from the plans (after the minimizer
@@ -140,8 +153,14 @@ impl Case {
                 return false;
             };
             let picture = match &p.picture {
-                Some(pic) => match d.draw(&self.rules, p.rows, p.cols, &pic.tiles, &p.marks, &pic.copies)
-                {
+                Some(pic) => match d.draw(
+                    &self.rules,
+                    p.rows,
+                    p.cols,
+                    &pic.tiles,
+                    &p.marks,
+                    &pic.copies,
+                ) {
                     Some(r) => Some(r),
                     None => return false,
                 },
@@ -160,7 +179,8 @@ impl Case {
 }
 
 /// Characters legend symbols use.
-const KEYS: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&()*+,-.:;<=>?@[]^_`{|}~";
+const KEYS: &str =
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&()*+,-.:;<=>?@[]^_`{|}~";
 
 /// What a legend symbol means, with a variant number telling apart symbols of one meaning.
 type Meaning = (usize, Vec<usize>, Option<(usize, Option<usize>, usize)>);
@@ -405,7 +425,10 @@ impl Gen {
 
     fn marks(&mut self) {
         let n = self.rng.usize(..3);
-        self.r.marks = ["target", "spot"][..n].iter().map(|s| s.to_string()).collect();
+        self.r.marks = ["target", "spot"][..n]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
     }
 
     fn kinds(&mut self) {
@@ -425,12 +448,9 @@ impl Gen {
                 },
                 1 => {
                     let anonymous = self.chance(0.85);
-                    let poses = self.chance(0.2).then(|| {
-                        vec![
-                            pose("up", &[(0, 0)]),
-                            pose("rt", &[(0, 0)]),
-                        ]
-                    });
+                    let poses = self
+                        .chance(0.2)
+                        .then(|| vec![pose("up", &[(0, 0)]), pose("rt", &[(0, 0)])]);
                     Kind {
                         name: "box".into(),
                         anonymous,
@@ -571,7 +591,11 @@ impl Gen {
             let k = self.rng.usize(..self.r.kinds.len());
             let pose = self.pose_of(k, 0.4);
             let place = self.place();
-            self.r.forbids.push(Forbid { kind: k, pose, place });
+            self.r.forbids.push(Forbid {
+                kind: k,
+                pose,
+                place,
+            });
         }
     }
 
@@ -700,9 +724,7 @@ impl Gen {
             3..=8 => 1,
             _ => 2,
         };
-        let steps = (0..n)
-            .map(|_| (self.chance(0.2), self.step(s)))
-            .collect();
+        let steps = (0..n).map(|_| (self.chance(0.2), self.step(s))).collect();
         CellE { base, steps }
     }
 
@@ -1539,7 +1561,11 @@ impl Gen {
         let (to, _) = self.two_tiles();
         then.push(Stmt::Change {
             from: door,
-            to: if to == door { (door + 1) % self.r.tiles.len() } else { to },
+            to: if to == door {
+                (door + 1) % self.r.tiles.len()
+            } else {
+                to
+            },
             place: Where::At(ahead.clone()),
         });
         let mut body = vec![Stmt::If {
@@ -1819,7 +1845,13 @@ impl Gen {
     }
 
     /// A spot for a new copy of `k` where it lies on the board and covers no other copy.
-    fn free_spot(&mut self, rules: &Rules, plan: &Plan, copies: &[Placed], k: usize) -> Option<Placed> {
+    fn free_spot(
+        &mut self,
+        rules: &Rules,
+        plan: &Plan,
+        copies: &[Placed],
+        k: usize,
+    ) -> Option<Placed> {
         let poses = rules.kinds[k].pose_list();
         let taken: Vec<(i64, i64)> = copies
             .iter()
@@ -1896,7 +1928,10 @@ impl Gen {
                     .collect()
             };
             let mine = cells(&c);
-            if fine.iter().all(|o| cells(o).iter().all(|p| !mine.contains(p))) {
+            if fine
+                .iter()
+                .all(|o| cells(o).iter().all(|p| !mine.contains(p)))
+            {
                 fine.push(c);
             }
         }

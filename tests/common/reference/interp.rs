@@ -44,9 +44,86 @@ pub struct Board {
 /// symbol chooses, if it chooses one), if any.
 pub type PictureCell = (usize, Option<(usize, Option<usize>)>);
 
+/// Emulations of engine behaviour that differs from the reference, each off by default.
+/// The fuzzer turns them on to tell whether a difference belongs to a known class
+/// ("expected until fixed"); delete a quirk once the engine (or the reference) is fixed.
+/// The `pre_r*` ones are the engine before the lead's decisions R1-R6 land.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Quirks {
+    /// Forbids are checked only on copies a move put somewhere (moved, turned, created),
+    /// not on copies whose tile a `change`, `toggle` or `break` changed under them.
+    pub forbid_moved_only: bool,
+    /// Before R1: `K at CELL` with `K` holding a copy tests that copy only.
+    pub pre_r1_at_held: bool,
+    /// Before R2: a kind with one slot (a named piece, or one anonymous copy without room
+    /// for more) is always held by its name, so `as` never binds its copy.
+    pub pre_r2_single_held: bool,
+    /// Before R4: pieces may share cells during a move as long as they do not at its end.
+    pub pre_r4_no_pairs: bool,
+    /// A `turn` in a per-cell move uses the table rows of the first direction.
+    pub turn_cell_dir0: bool,
+    /// A slide fails when a cell it passes breaks a forbid (not only where it stops).
+    pub slide_forbid_each_step: bool,
+    /// A kind with one slot whose copy is gone is still tried once (statements on it fail,
+    /// conditions on it are false) instead of not at all.
+    pub single_slot_absent_tried: bool,
+    /// An absolute cell whose `(row, col)` is off the board names no cell at all (tests
+    /// on it are false, changes at it do nothing), whatever steps follow it.
+    pub abs_off_board_none: bool,
+    /// A piece is never "at" a cell off the board, even one its footprint covers.
+    pub piece_off_board_not_at: bool,
+}
+
+/// Every quirk by name, with how to turn it on.
+type Setter = (&'static str, fn(&mut Quirks));
+const QUIRKS: &[Setter] = &[
+    ("forbid_moved_only", |q| q.forbid_moved_only = true),
+    ("pre_r1_at_held", |q| q.pre_r1_at_held = true),
+    ("pre_r2_single_held", |q| q.pre_r2_single_held = true),
+    ("pre_r4_no_pairs", |q| q.pre_r4_no_pairs = true),
+    ("turn_cell_dir0", |q| q.turn_cell_dir0 = true),
+    ("slide_forbid_each_step", |q| {
+        q.slide_forbid_each_step = true
+    }),
+    ("single_slot_absent_tried", |q| {
+        q.single_slot_absent_tried = true
+    }),
+    ("abs_off_board_none", |q| q.abs_off_board_none = true),
+    ("piece_off_board_not_at", |q| {
+        q.piece_off_board_not_at = true
+    }),
+];
+
+impl Quirks {
+    /// Every quirk, by name, each alone.
+    pub fn each() -> Vec<(&'static str, Quirks)> {
+        QUIRKS
+            .iter()
+            .map(|(name, set)| {
+                let mut q = Quirks::default();
+                set(&mut q);
+                (*name, q)
+            })
+            .collect()
+    }
+
+    /// All quirks at once.
+    pub fn all() -> Quirks {
+        let mut q = Quirks::default();
+        for (_, set) in QUIRKS {
+            set(&mut q);
+        }
+        q
+    }
+}
+
 /// One level under one rule file.
 pub struct Reference<'r> {
     pub rules: &'r Rules,
+    pub quirks: Quirks,
+    /// Per kind: the engine's slots (copies at the start or `max`, one for a named
+    /// piece); only [`Quirks`] read it.
+    pub slots: Vec<usize>,
     pub board: Board,
     pub picture: Option<Vec<PictureCell>>,
     /// Per kind: how many copies there is room for at once (`max`, or one for a named
@@ -62,6 +139,8 @@ pub struct Reference<'r> {
 struct Copy {
     kind: usize,
     at: Option<Spot>,
+    /// A statement put it somewhere during this move (for [`Quirks`]).
+    placed: bool,
 }
 
 /// A move in progress: the state being changed, and who holds which copy.
@@ -119,6 +198,8 @@ impl<'r> Reference<'r> {
             .collect();
         Reference {
             rules,
+            quirks: Quirks::default(),
+            slots: vec![1; rules.kinds.len()],
             board,
             picture,
             room,
@@ -195,8 +276,9 @@ impl<'r> Reference<'r> {
                 if let Some(i) = ctx.held[*k] {
                     return vec![(ctx, i)];
                 }
+                let ghost = self.quirks.single_slot_absent_tried && self.slots[*k] == 1;
                 (0..ctx.copies.len())
-                    .filter(|&i| ctx.copies[i].kind == *k && ctx.copies[i].at.is_some())
+                    .filter(|&i| ctx.copies[i].kind == *k && (ctx.copies[i].at.is_some() || ghost))
                     .map(|i| {
                         let mut c = ctx.clone();
                         c.held[*k] = Some(i);
@@ -211,6 +293,9 @@ impl<'r> Reference<'r> {
     /// that it acts on (by iteration or by an earlier binding `require K at CELL`) and
     /// earlier `as` names".
     fn named(&self, ctx: &Ctx, i: usize) -> bool {
+        if self.quirks.pre_r2_single_held && self.slots[ctx.copies[i].kind] == 1 {
+            return true;
+        }
         ctx.held.contains(&Some(i)) || ctx.aliases.iter().any(|&(_, j)| j == i)
     }
 
@@ -242,6 +327,9 @@ impl<'r> Reference<'r> {
                 } else {
                     col
                 };
+                if self.quirks.abs_off_board_none && !self.on_board((r, col)) {
+                    return vec![(ctx, None)];
+                }
                 vec![(ctx, Some((r, col)))]
             }
         };
@@ -291,7 +379,9 @@ impl<'r> Reference<'r> {
                         .filter(|cp| cp.kind == k && cp.at.is_some())
                         .count(),
                     CountWhat::Tile(t) => ctx.tiles.iter().filter(|&&x| x == t).count(),
-                    CountWhat::Mark(m) => self.board.marks.iter().filter(|ms| ms.contains(&m)).count(),
+                    CountWhat::Mark(m) => {
+                        self.board.marks.iter().filter(|ms| ms.contains(&m)).count()
+                    }
                 };
                 let ok = op.holds(n as i64, *value);
                 vec![(ok, ctx)]
@@ -391,6 +481,9 @@ impl<'r> Reference<'r> {
                     .is_some_and(|&(_, i)| self.covers(&ctx, i, p));
                 vec![(ok, ctx)]
             }
+            What::Piece(_) if self.quirks.piece_off_board_not_at && !self.on_board(p) => {
+                vec![(false, ctx)]
+            }
             What::Piece(k) => {
                 let found: Vec<usize> = (0..ctx.copies.len())
                     .filter(|&i| {
@@ -401,8 +494,10 @@ impl<'r> Reference<'r> {
                     })
                     .collect();
                 if let (Some(name), true) = (alias, bind) {
-                    let free: Vec<usize> =
-                        found.into_iter().filter(|&i| !self.named(&ctx, i)).collect();
+                    let free: Vec<usize> = found
+                        .into_iter()
+                        .filter(|&i| !self.named(&ctx, i))
+                        .collect();
                     if free.is_empty() {
                         return vec![(false, ctx)];
                     }
@@ -428,7 +523,10 @@ impl<'r> Reference<'r> {
                         })
                         .collect();
                 }
-                let ok = !found.is_empty();
+                let ok = match ctx.held[*k] {
+                    Some(i) if self.quirks.pre_r1_at_held => found.contains(&i),
+                    _ => !found.is_empty(),
+                };
                 vec![(ok, ctx)]
             }
         }
@@ -526,6 +624,9 @@ impl<'r> Reference<'r> {
     /// R4: after a statement put copy `i` where it is, remember every other copy that
     /// shares one of its cells.
     fn remember_overlaps(&self, ctx: &mut Ctx, i: usize) {
+        if self.quirks.pre_r4_no_pairs {
+            return;
+        }
         let Some(spot) = ctx.copies[i].at else {
             return;
         };
@@ -547,6 +648,7 @@ impl<'r> Reference<'r> {
             return false;
         }
         ctx.copies[i].at = Some((r + dr, c + dc, pose));
+        ctx.copies[i].placed = true;
         true
     }
 
@@ -628,7 +730,7 @@ impl<'r> Reference<'r> {
     /// The row for the copy's pose and the move's direction; no row, or no direction (a
     /// per-cell move), and the move fails.
     fn turn(&self, env: Env, ctx: Ctx, who: &Who, rules: &[TurnRule]) -> Vec<Ctx> {
-        let Some(d) = env.dir else {
+        let Some(d) = env.dir.or(self.quirks.turn_cell_dir0.then_some(0)) else {
             return vec![];
         };
         self.hold(ctx, who)
@@ -640,6 +742,7 @@ impl<'r> Reference<'r> {
                     return None;
                 }
                 ctx.copies[i].at = Some((r + row.dr, c + row.dc, row.to));
+                ctx.copies[i].placed = true;
                 self.remember_overlaps(&mut ctx, i);
                 Some(ctx)
             })
@@ -699,9 +802,8 @@ impl<'r> Reference<'r> {
                     Event::OffBoard => off,
                     Event::BeforeTile(t) => self.tile_at(ctx, next) == Some(t),
                     Event::BeforePiece(k) => {
-                        !off && (0..ctx.copies.len()).any(|j| {
-                            j != i && ctx.copies[j].kind == k && self.covers(ctx, j, next)
-                        })
+                        !off && (0..ctx.copies.len())
+                            .any(|j| j != i && ctx.copies[j].kind == k && self.covers(ctx, j, next))
                     }
                     Event::Into(_) => false,
                 };
@@ -725,9 +827,13 @@ impl<'r> Reference<'r> {
                 return false;
             }
             ctx.copies[i].at = Some((next.0, next.1, pose));
+            ctx.copies[i].placed = true;
             let mine = self.cells(kind, (next.0, next.1, pose));
             if (0..ctx.copies.len()).any(|j| j != i && mine.iter().any(|&p| self.covers(ctx, j, p)))
             {
+                return false;
+            }
+            if self.quirks.slide_forbid_each_step && !self.copy_legal(ctx, i) {
                 return false;
             }
             for rule in rules {
@@ -776,6 +882,7 @@ impl<'r> Reference<'r> {
                 ctx.copies.push(Copy {
                     kind,
                     at: Some((p.0, p.1, pose.unwrap_or(0))),
+                    placed: true,
                 });
                 let i = ctx.copies.len() - 1;
                 self.remember_overlaps(&mut ctx, i);
@@ -917,6 +1024,17 @@ impl<'r> Reference<'r> {
                 copies.push(Copy {
                     kind: k,
                     at: Some(spot),
+                    placed: false,
+                });
+            }
+        }
+        for k in 0..self.rules.kinds.len() {
+            if s.pieces[k].is_empty() && self.slots[k] == 1 {
+                // The engine's empty slot (see `Quirks::single_slot_absent_tried`).
+                copies.push(Copy {
+                    kind: k,
+                    at: None,
+                    placed: false,
                 });
             }
         }
@@ -931,27 +1049,37 @@ impl<'r> Reference<'r> {
         }
     }
 
-    /// Whether a state breaks no rule: "the result must satisfy every `forbid` with no
-    /// two pieces overlapping"; without `outside` no cell of a piece may be off the board.
+    /// Whether copy `i` breaks no forbid: "the result must satisfy every `forbid`";
+    /// without `outside` no cell of a piece may be off the board.
+    fn copy_legal(&self, ctx: &Ctx, i: usize) -> bool {
+        let cp = &ctx.copies[i];
+        let Some(spot) = cp.at else { return true };
+        self.cells(cp.kind, spot).into_iter().all(|p| {
+            (self.on_board(p) || self.rules.outside.is_some())
+                && self.rules.forbids.iter().all(|f| {
+                    f.kind != cp.kind
+                        || f.pose.is_some_and(|q| q != spot.2)
+                        || !self.on_place(ctx, p, f.place)
+                })
+        })
+    }
+
+    /// Whether no copy breaks a forbid and no two copies overlap ("the result must
+    /// satisfy every `forbid` with no two pieces overlapping").
     fn legal_copies(&self, ctx: &Ctx) -> bool {
         let mut seen: BTreeSet<(i64, i64)> = BTreeSet::new();
-        for cp in &ctx.copies {
+        for (i, cp) in ctx.copies.iter().enumerate() {
             let Some(spot) = cp.at else { continue };
             for p in self.cells(cp.kind, spot) {
                 if !seen.insert(p) {
                     return false;
                 }
-                if !self.on_board(p) && self.rules.outside.is_none() {
-                    return false;
-                }
-                for f in &self.rules.forbids {
-                    if f.kind == cp.kind
-                        && f.pose.is_none_or(|q| q == spot.2)
-                        && self.on_place(ctx, p, f.place)
-                    {
-                        return false;
-                    }
-                }
+            }
+            if self.quirks.forbid_moved_only && !cp.placed {
+                continue;
+            }
+            if !self.copy_legal(ctx, i) {
+                return false;
             }
         }
         true
@@ -1067,7 +1195,10 @@ impl<'r> Reference<'r> {
             None => true,
             Some(g) => self.eval(env, ctx.clone(), g, false).iter().any(|x| x.0),
         };
-        file && self.picture.as_ref().is_none_or(|p| self.picture_holds(&ctx, p))
+        file && self
+            .picture
+            .as_ref()
+            .is_none_or(|p| self.picture_holds(&ctx, p))
     }
 
     /// "It holds when every cell is covered by a piece of the kind drawn there (or by

@@ -67,3 +67,4 @@ pub mod diff;
 pub mod gen;
 pub mod interp;
 pub mod rules;
+pub mod shrink;
