@@ -497,6 +497,54 @@ pub enum Problem {
         span: SourceSpan,
     },
 
+    /// An attribute compared that the piece does not carry in every pose.
+    #[error("piece `{piece}` has no attribute `{attr}`{where_}")]
+    #[diagnostic(code(puz::check::unknown_attribute))]
+    UnknownAttribute {
+        /// The piece kind.
+        piece: String,
+        /// The attribute.
+        attr: String,
+        /// " in pose `p`" when only some poses lack it, else empty.
+        where_: String,
+        /// Where it is compared.
+        #[label("not an attribute of every pose of `{piece}`")]
+        span: SourceSpan,
+        /// How to declare it.
+        #[help]
+        help: String,
+    },
+
+    /// An attribute given twice in one `has` list, or an attribute named like a pose.
+    #[error("attribute `{attr}` is given twice for {owner}")]
+    #[diagnostic(
+        code(puz::check::duplicate_attribute),
+        help("give each attribute once per piece or pose; a pose's own value overrides the piece's")
+    )]
+    DuplicateAttribute {
+        /// The attribute.
+        attr: String,
+        /// "piece `disk`" or "pose `disk.big`".
+        owner: String,
+        /// The second one.
+        #[label("given again here")]
+        span: SourceSpan,
+    },
+
+    /// An attribute of an anonymous kind in a goal, where no copy is bound.
+    #[error("a goal cannot compare an attribute of `{piece}`: it is anonymous, so no one copy is meant")]
+    #[diagnostic(
+        code(puz::check::attribute_in_goal),
+        help("compare attributes of named pieces in a goal, or count copies in a pose instead (`count(...)`, `disk.big at (0, 1)`)")
+    )]
+    AttributeInGoal {
+        /// The piece kind.
+        piece: String,
+        /// Where.
+        #[label("an anonymous kind")]
+        span: SourceSpan,
+    },
+
     /// A name bound where only a plain test is allowed (under `not`/`or`).
     #[error("`as {alias}` can only bind a copy in a plain `require` or `if` condition")]
     #[diagnostic(

@@ -13,10 +13,91 @@ use crate::syntax::ast::{
 };
 use crate::syntax::Span;
 
+/// The attributes each piece kind carries in every pose (`has`), by kind name, and
+/// which poses lack which attribute that some pose has.
+pub(crate) struct Attributes {
+    /// Per kind: the attributes every pose has.
+    every: HashMap<String, Vec<String>>,
+    /// Per kind: (attribute, a pose lacking it) for attributes only some poses have.
+    partial: HashMap<String, Vec<(String, String)>>,
+}
+
+impl Attributes {
+    pub(crate) fn of(file: &File) -> Attributes {
+        let mut every = HashMap::new();
+        let mut partial = HashMap::new();
+        for item in &file.items {
+            let ItemKind::Piece(p) = &item.kind else {
+                continue;
+            };
+            let kind: Vec<String> = p.attrs.iter().map(|a| a.name.text.clone()).collect();
+            let poses: Vec<(String, Vec<String>)> = match &p.poses {
+                Some(ps) if !ps.is_empty() => ps
+                    .iter()
+                    .map(|q| {
+                        let mut names = kind.clone();
+                        names.extend(q.attrs.iter().map(|a| a.name.text.clone()));
+                        (q.name.text.clone(), names)
+                    })
+                    .collect(),
+                _ => vec![(String::new(), kind.clone())],
+            };
+            let mut all: Vec<String> = poses.iter().flat_map(|(_, a)| a.clone()).collect();
+            all.sort();
+            all.dedup();
+            let mut ev = vec![];
+            let mut part = vec![];
+            for a in all {
+                match poses.iter().find(|(_, names)| !names.contains(&a)) {
+                    None => ev.push(a),
+                    Some((pose, _)) => part.push((a, pose.clone())),
+                }
+            }
+            every.insert(p.name.text.clone(), ev);
+            partial.insert(p.name.text.clone(), part);
+        }
+        Attributes { every, partial }
+    }
+
+    /// The problem with comparing attribute `attr` of kind `piece` at `span`, if any.
+    pub(crate) fn problem(&self, piece: &str, attr: &crate::syntax::ast::Name) -> Option<Problem> {
+        let every = self.every.get(piece)?;
+        if every.contains(&attr.text) {
+            return None;
+        }
+        let lacking = self
+            .partial
+            .get(piece)
+            .and_then(|p| p.iter().find(|(a, _)| *a == attr.text));
+        let (where_, help) = match lacking {
+            Some((_, pose)) => (
+                format!(" in pose `{pose}`"),
+                format!("give `{pose}` the attribute too (`pose {pose} {{ ... }} has {} N`), or the whole piece (`piece {piece} has {} N`)", attr.text, attr.text),
+            ),
+            None if every.is_empty() => (
+                String::new(),
+                format!("declare it: `piece {piece} has {} N`, or per pose: `pose NAME {{ ... }} has {} N`", attr.text, attr.text),
+            ),
+            None => (
+                String::new(),
+                format!("`{piece}` has: {}", every.join(", ")),
+            ),
+        };
+        Some(Problem::UnknownAttribute {
+            piece: piece.to_string(),
+            attr: attr.text.clone(),
+            where_,
+            span: attr.span.into(),
+            help,
+        })
+    }
+}
+
 /// Every move, then the cost components no move adds to.
 pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
     let look = Lookup::new(syms);
     let goals = goal_pieces(file);
+    let attrs = Attributes::of(file);
     let mut out = vec![];
     let mut used = vec![false; syms.costs.len()];
     let mut unknown_cost = false;
@@ -24,7 +105,7 @@ pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
         let ItemKind::Move(m) = &item.kind else {
             continue;
         };
-        out.extend(one_move(m, &look, &goals));
+        out.extend(one_move(m, &look, &goals, &attrs));
         for st in &m.body {
             if let MoveStmtKind::Adds(costs) = &st.kind {
                 for c in costs {
@@ -75,6 +156,10 @@ struct Scope<'a, 'l> {
     cell_param: Option<&'a str>,
     /// Aliases bound so far (`as over`) and loop cells (`for c in ...`).
     aliases: Vec<String>,
+    /// The kind name of each alias (in `aliases` order).
+    alias_kinds: Vec<String>,
+    /// The attributes of every piece kind.
+    attrs: &'a Attributes,
     cells: Vec<String>,
     /// Named pieces the goal needs, with the goal's span.
     goal_pieces: &'a HashMap<String, Span>,
@@ -95,6 +180,22 @@ impl Scope<'_, '_> {
             return;
         }
         self.out.extend(self.look.dir(d, self.dir_param));
+    }
+
+    /// `piece.attr` in a comparison: a piece kind or an alias, and an attribute every
+    /// pose of that kind has.
+    fn attr_ref(&mut self, r: &crate::syntax::ast::AttrRef) {
+        let kind = match self.aliases.iter().rposition(|a| *a == r.piece.text) {
+            Some(i) => self.alias_kinds[i].clone(),
+            None => {
+                if let Some(p) = self.look.piece(&r.piece) {
+                    self.out.push(p);
+                    return;
+                }
+                r.piece.text.clone()
+            }
+        };
+        self.out.extend(self.attrs.problem(&kind, &r.attr));
     }
 
     /// A piece acted on: a piece kind or an alias.
@@ -138,9 +239,22 @@ impl Scope<'_, '_> {
     fn cond(&mut self, c: &CondNode, bind: bool) {
         let look = self.look;
         match &c.cond {
-            Cond::At { what, cell, alias } => {
+            Cond::At {
+                what,
+                pose,
+                cell,
+                alias,
+            } => {
                 let known_alias = self.aliases.contains(&what.text);
-                if !known_alias {
+                if let Some(pose) = pose {
+                    // `disk.small at c`: a piece kind and one of its poses.
+                    let r = crate::syntax::ast::PieceRef {
+                        piece: what.clone(),
+                        pose: Some(pose.clone()),
+                        span: what.span,
+                    };
+                    out_piece_ref(look, &r, &mut self.out);
+                } else if !known_alias {
                     self.out.extend(look.expect(
                         "piece, tile or mark",
                         what,
@@ -173,6 +287,13 @@ impl Scope<'_, '_> {
                         });
                     }
                     self.aliases.push(a.text.clone());
+                    self.alias_kinds.push(what.text.clone());
+                }
+            }
+            Cond::Attr { left, right, .. } => {
+                self.attr_ref(left);
+                if let crate::syntax::ast::AttrOperand::Attr(r) = right {
+                    self.attr_ref(r);
                 }
             }
             Cond::On { piece, on } => {
@@ -377,6 +498,9 @@ fn goal_pieces(file: &File) -> HashMap<String, Span> {
             Cond::On { piece, .. } => {
                 out.entry(piece.piece.text.clone()).or_insert(span);
             }
+            Cond::Attr { left, .. } => {
+                out.entry(left.piece.text.clone()).or_insert(span);
+            }
             Cond::Count { .. } | Cond::Counter { .. } | Cond::Not(_) | Cond::Or(_) => {}
             Cond::And(parts) => {
                 for p in parts {
@@ -394,7 +518,12 @@ fn goal_pieces(file: &File) -> HashMap<String, Span> {
     out
 }
 
-fn one_move(m: &MoveDecl, look: &Lookup, goals: &HashMap<String, Span>) -> Vec<Problem> {
+fn one_move(
+    m: &MoveDecl,
+    look: &Lookup,
+    goals: &HashMap<String, Span>,
+    attrs: &Attributes,
+) -> Vec<Problem> {
     let syms = look.syms;
     let mut out = vec![];
     let pname = m.param.name();
@@ -509,6 +638,8 @@ fn one_move(m: &MoveDecl, look: &Lookup, goals: &HashMap<String, Span>) -> Vec<P
         dir_param,
         cell_param,
         aliases: vec![],
+        alias_kinds: vec![],
+        attrs,
         cells: vec![],
         goal_pieces: goals,
         effects: 0,

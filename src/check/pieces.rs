@@ -20,11 +20,29 @@ pub fn check(file: &File) -> Vec<Problem> {
     out
 }
 
+/// Each attribute once per `has` list.
+fn attrs_once(list: &[crate::syntax::ast::AttrDef], owner: &str, out: &mut Vec<Problem>) {
+    for (i, a) in list.iter().enumerate() {
+        if list[..i].iter().any(|b| b.name.text == a.name.text) {
+            out.push(Problem::DuplicateAttribute {
+                attr: a.name.text.clone(),
+                owner: owner.to_string(),
+                span: a.name.span.into(),
+            });
+        }
+    }
+}
+
 fn piece(p: &PieceDecl) -> Vec<Problem> {
-    let Some(poses) = &p.poses else {
-        return vec![];
-    };
     let mut out = vec![];
+    attrs_once(&p.attrs, &format!("piece `{}`", p.name.text), &mut out);
+    let Some(poses) = &p.poses else {
+        return out;
+    };
+    for pose in poses {
+        let owner = format!("pose `{}.{}`", p.name.text, pose.name.text);
+        attrs_once(&pose.attrs, &owner, &mut out);
+    }
     if poses.is_empty() {
         out.push(Problem::NoPoses {
             piece: p.name.text.clone(),

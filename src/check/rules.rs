@@ -9,6 +9,7 @@ use crate::syntax::ast::{CellBase, Cond, CondNode, File, ItemKind};
 pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
     let place = [Thing::Tile, Thing::Mark];
     let look = Lookup::new(syms);
+    let attrs = super::moves::Attributes::of(file);
     let mut out = vec![];
     for item in &file.items {
         match &item.kind {
@@ -16,7 +17,7 @@ pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
                 out.extend(look.piece_ref(&f.piece));
                 out.extend(look.expect("tile or mark", &f.tile, &place));
             }
-            ItemKind::Goal(cond) => goal(cond, &look, &mut out),
+            ItemKind::Goal(cond) => goal(cond, &look, &attrs, &mut out),
             _ => {}
         }
     }
@@ -25,15 +26,27 @@ pub fn check(file: &File, syms: &Symbols) -> Vec<Problem> {
 
 /// A goal condition: pieces, tiles, marks and counters by name; cells start at a piece
 /// or an absolute `(row, col)`; nothing is bound.
-fn goal(c: &CondNode, look: &Lookup, out: &mut Vec<Problem>) {
+fn goal(c: &CondNode, look: &Lookup, attrs: &super::moves::Attributes, out: &mut Vec<Problem>) {
     let place = [Thing::Tile, Thing::Mark];
     match &c.cond {
-        Cond::At { what, cell, alias } => {
-            out.extend(look.expect(
-                "piece, tile or mark",
-                what,
-                &[Thing::Piece, Thing::Tile, Thing::Mark],
-            ));
+        Cond::At {
+            what,
+            pose,
+            cell,
+            alias,
+        } => {
+            match pose {
+                Some(pose) => out.extend(look.piece_ref(&crate::syntax::ast::PieceRef {
+                    piece: what.clone(),
+                    pose: Some(pose.clone()),
+                    span: what.span,
+                })),
+                None => out.extend(look.expect(
+                    "piece, tile or mark",
+                    what,
+                    &[Thing::Piece, Thing::Tile, Thing::Mark],
+                )),
+            }
             if let CellBase::Name(n) = &cell.base {
                 out.extend(look.piece(n));
             }
@@ -57,10 +70,26 @@ fn goal(c: &CondNode, look: &Lookup, out: &mut Vec<Problem>) {
             &[Thing::Piece, Thing::Tile, Thing::Mark],
         )),
         Cond::Counter { name, .. } => out.extend(look.expect("counter", name, &[Thing::Counter])),
-        Cond::Not(inner) => goal(inner, look, out),
+        Cond::Attr { left, right, .. } => {
+            let mut one = |r: &crate::syntax::ast::AttrRef| match look.piece(&r.piece) {
+                Some(p) => out.push(p),
+                None if look.syms.anonymous.contains(&r.piece.text) => {
+                    out.push(Problem::AttributeInGoal {
+                        piece: r.piece.text.clone(),
+                        span: r.piece.span.into(),
+                    })
+                }
+                None => out.extend(attrs.problem(&r.piece.text, &r.attr)),
+            };
+            one(left);
+            if let crate::syntax::ast::AttrOperand::Attr(r) = right {
+                one(r);
+            }
+        }
+        Cond::Not(inner) => goal(inner, look, attrs, out),
         Cond::And(parts) | Cond::Or(parts) => {
             for p in parts {
-                goal(p, look, out);
+                goal(p, look, attrs, out);
             }
         }
     }

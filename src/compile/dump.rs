@@ -256,6 +256,7 @@ fn cond_text(m: &Model, c: &Cond) -> String {
     match c {
         Cond::At {
             subject: s,
+            pose,
             cell,
             bind,
         } => {
@@ -263,7 +264,8 @@ fn cond_text(m: &Model, c: &Cond) -> String {
                 Some((k, Some(a))) => format!(" as {}", who(*k, Some(*a), false)),
                 _ => String::new(),
             };
-            format!("{} at {}{b}", subject(m, *s), cell_text(m, cell))
+            let pose = pose.map_or(String::new(), |q| format!(".pose{}", q.0));
+            format!("{}{pose} at {}{b}", subject(m, *s), cell_text(m, cell))
         }
         Cond::On {
             piece,
@@ -276,6 +278,16 @@ fn cond_text(m: &Model, c: &Cond) -> String {
         }
         Cond::Count { what, op, value } => {
             format!("count({}) {} {value}", subject(m, *what), op.text())
+        }
+        Cond::Attr { left, op, right } => {
+            let of = |a: &crate::compile::AttrOf| {
+                format!("{}.{}", who(a.piece, a.alias, false), m.attributes[a.attr as usize])
+            };
+            let rhs = match right {
+                crate::compile::AttrRhs::Value(v) => v.to_string(),
+                crate::compile::AttrRhs::Attr(a) => of(a),
+            };
+            format!("{} {} {rhs}", of(left), op.text())
         }
         Cond::Counter { id, op, value } => {
             format!(

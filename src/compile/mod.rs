@@ -59,11 +59,26 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
         counters: vec![],
         levels: vec![],
         metrics: vec![],
+        attributes: vec![],
         judge: None,
         facts: Default::default(),
         spans: Spans::default(),
     };
-    let c = Compiler { syms };
+    // Attribute names in order of first declaration.
+    for item in &file.items {
+        if let ItemKind::Piece(p) = &item.kind {
+            let poses = p.poses.iter().flatten().flat_map(|q| &q.attrs);
+            for a in p.attrs.iter().chain(poses) {
+                if !m.attributes.contains(&a.name.text) {
+                    m.attributes.push(a.name.text.clone());
+                }
+            }
+        }
+    }
+    let c = Compiler {
+        syms,
+        attributes: m.attributes.clone(),
+    };
     // Metric names in declaration order (the checker reported repeats; the first wins).
     let mut metric_names: Vec<&str> = vec![];
     for item in &file.items {
@@ -90,11 +105,23 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
                     .collect()
             }
             ItemKind::Outside(t) => m.outside = Some(c.tile(&t.text)),
-            ItemKind::Piece(p) => m.pieces.push(PieceKind {
-                name: p.name.text.clone(),
-                anonymous: p.anonymous,
-                max: p.max.map(|v| v.value.max(0) as u32),
-                poses: match &p.poses {
+            ItemKind::Piece(p) => {
+                // A pose's own value overrides the piece's.
+                let values = |own: &[ast::AttrDef]| -> Vec<Option<i64>> {
+                    if m.attributes.is_empty() {
+                        return vec![];
+                    }
+                    m.attributes
+                        .iter()
+                        .map(|name| {
+                            let find = |l: &[ast::AttrDef]| {
+                                l.iter().find(|a| a.name.text == *name).map(|a| a.value.value)
+                            };
+                            find(own).or_else(|| find(&p.attrs))
+                        })
+                        .collect()
+                };
+                let poses = match &p.poses {
                     Some(ps) => ps
                         .iter()
                         .map(|pose| Pose {
@@ -104,14 +131,22 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
                                 .iter()
                                 .map(|o| (o.dr as i32, o.dc as i32))
                                 .collect(),
+                            values: values(&pose.attrs),
                         })
                         .collect(),
                     None => vec![Pose {
                         name: "cell".to_string(),
                         cells: vec![(0, 0)],
+                        values: values(&[]),
                     }],
-                },
-            }),
+                };
+                m.pieces.push(PieceKind {
+                    name: p.name.text.clone(),
+                    anonymous: p.anonymous,
+                    max: p.max.map(|v| v.value.max(0) as u32),
+                    poses,
+                })
+            }
             ItemKind::Legend(es) => {
                 m.legend = es
                     .iter()
@@ -278,6 +313,8 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
 
 struct Compiler<'a> {
     syms: &'a Symbols,
+    /// [`Model::attributes`].
+    attributes: Vec<String>,
 }
 
 /// Names in scope while a move compiles.
@@ -386,8 +423,14 @@ impl Compiler<'_> {
     /// A condition; `bind` says whether a piece found by a top-level `at` is bound.
     fn cond(&self, c: &ast::CondNode, scope: &mut Scope, param: Option<&str>, bind: bool) -> Cond {
         match &c.cond {
-            ast::Cond::At { what, cell, alias } => {
+            ast::Cond::At {
+                what,
+                pose,
+                cell,
+                alias,
+            } => {
                 let cell = self.cell(cell, scope, param);
+                let pose = pose.as_ref().map(|p| self.pose(&what.text, &p.text));
                 let subject = match scope.aliases.iter().rev().find(|(a, _)| *a == what.text) {
                     Some((_, k)) => Subject::Piece(*k),
                     None => self.subject(&what.text),
@@ -406,6 +449,7 @@ impl Compiler<'_> {
                 };
                 Cond::At {
                     subject,
+                    pose,
                     cell,
                     bind,
                 }
@@ -425,6 +469,29 @@ impl Compiler<'_> {
                 op: *op,
                 value: value.value,
             },
+            ast::Cond::Attr { left, op, right } => {
+                let of = |r: &ast::AttrRef| {
+                    let (piece, alias) = self.var(&r.piece.text, scope);
+                    let attr = self
+                        .attributes
+                        .iter()
+                        .position(|a| *a == r.attr.text)
+                        .expect("checked attribute");
+                    AttrOf {
+                        piece,
+                        alias,
+                        attr: id16(attr),
+                    }
+                };
+                Cond::Attr {
+                    left: of(left),
+                    op: *op,
+                    right: match right {
+                        ast::AttrOperand::Int(v) => AttrRhs::Value(v.value),
+                        ast::AttrOperand::Attr(r) => AttrRhs::Attr(of(r)),
+                    },
+                }
+            }
             ast::Cond::Counter { name, op, value } => Cond::Counter {
                 id: id16(self.syms.counter_id(&name.text).expect("checked counter")),
                 op: *op,
@@ -562,6 +629,7 @@ impl Compiler<'_> {
                 // The seed form `what at piece [+|- d]` keeps its own op.
                 if let ast::Cond::At {
                     what,
+                    pose: None,
                     cell,
                     alias: None,
                 } = &cond.cond

@@ -107,6 +107,10 @@ pub struct Model {
     pub levels: Vec<LevelText>,
     /// Named metrics (`metric slides { straight step }`), in declaration order.
     pub metrics: Vec<Metric>,
+    /// Attribute names (`has size 3`) in order of first declaration; each pose's
+    /// `values` is indexed by this.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) attributes: Vec<String>,
     /// How `puz judge` reads input and prints answers, when declared.
     pub judge: Option<JudgeFormat>,
     /// Facts derived from the fields above, computed once when compiling.
@@ -221,6 +225,29 @@ pub(crate) struct Pose {
     pub(crate) name: String,
     /// Footprint cells as (row, column) offsets from the anchor; (0, 0) is always among them.
     pub(crate) cells: Vec<(i32, i32)>,
+    /// Per attribute of [`Model::attributes`]: its value in this pose, if it has one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) values: Vec<Option<i64>>,
+}
+
+/// A piece's attribute in a condition: `disk.size`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub(crate) struct AttrOf {
+    /// The piece kind.
+    pub(crate) piece: PieceId,
+    /// The alias meant instead of the kind's copy.
+    pub(crate) alias: Option<u16>,
+    /// The attribute, an index into [`Model::attributes`].
+    pub(crate) attr: u16,
+}
+
+/// What an attribute is compared with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub(crate) enum AttrRhs {
+    /// A number.
+    Value(i64),
+    /// Another piece's attribute.
+    Attr(AttrOf),
 }
 
 /// What a legend symbol stands for.
@@ -367,6 +394,8 @@ pub(crate) enum Cond {
     At {
         /// What is looked for.
         subject: Subject,
+        /// Only a copy of the piece in this pose counts (`disk.small at c`).
+        pose: Option<PoseId>,
         /// Where.
         cell: Cell,
         /// The binding a piece found there takes: (kind, alias).
@@ -400,6 +429,15 @@ pub(crate) enum Cond {
         op: CmpOp,
         /// Compared with.
         value: i64,
+    },
+    /// `piece.attr OP value` or `OP other.attr`: false when a piece is not on the board.
+    Attr {
+        /// The attribute compared.
+        left: AttrOf,
+        /// The comparison.
+        op: CmpOp,
+        /// Compared with.
+        right: AttrRhs,
     },
     /// Negation.
     Not(Box<Cond>),

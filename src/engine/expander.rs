@@ -9,7 +9,7 @@ use super::interpreter::Scratch;
 use super::layout::{Layout, OFF};
 use super::legality::{GOAL, LEGAL, LIVE};
 use super::level::Level;
-use super::program::{KBase, KCond, Program, NO_STEP, STEP_LIVE};
+use super::program::{Actions, KBase, KCond, Program, NO_STEP, STEP_LIVE};
 use crate::compile::Subject;
 
 /// The largest one-step table (entries) built per local move: 16 MiB.
@@ -256,6 +256,7 @@ impl<'m> Expander<'m> {
             let fixed = match &c {
                 KCond::At {
                     subject: Subject::Piece(k),
+                    pose: None,
                     cell,
                     bind: None,
                 } if lay.slots[k.index()].count == 1 => match cell.base {
@@ -316,7 +317,13 @@ impl<'m> Expander<'m> {
                 let mut row = vec![];
                 for mi in 0..self.prog.runs.moves.len() {
                     let table = one_step(mi).expect("every move is one-step");
-                    for d in 0..nd {
+                    // Only the move's own directions (`move m(d in e, w)`): a per-cell
+                    // move has no local form, so every move here ranges over directions.
+                    let dirs: &[usize] = match &self.prog.runs.actions[mi] {
+                        Actions::Dirs(ds) => ds,
+                        Actions::Cells => &[],
+                    };
+                    for &d in dirs {
                         if let Some((np, v)) = table[pose * nd + d] {
                             row.push((
                                 ((v as i64) << bits) + np as i64 - pose as i64,

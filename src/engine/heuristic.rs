@@ -397,7 +397,16 @@ impl Expander<'_> {
             let mut work = 0;
             let place = (w >> bits, w & ((1 << bits) - 1));
             for (mi, ops) in self.prog.runs.moves.iter().enumerate() {
-                for d in 0..nd {
+                // A move with a direction subset relaxes in those directions only.
+                let all: Vec<usize>;
+                let dirs: &[usize] = match &self.prog.runs.actions[mi] {
+                    super::program::Actions::Dirs(ds) => ds,
+                    super::program::Actions::Cells => {
+                        all = (0..nd).collect();
+                        &all
+                    }
+                };
+                for &d in dirs {
                     work += ops.len() as u64;
                     cands.clear();
                     let mut need = None;
@@ -530,6 +539,7 @@ impl Expander<'_> {
                     kind,
                     delta,
                     each,
+                    ..
                 } => {
                     if *each || var != kind {
                         return None;
@@ -549,7 +559,9 @@ impl Expander<'_> {
                         }
                     }
                 }
-                KOp::Turn { var, kind, table } => {
+                KOp::Turn {
+                    var, kind, table, ..
+                } => {
                     if var != kind {
                         return None;
                     }

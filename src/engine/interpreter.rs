@@ -53,6 +53,12 @@ pub(super) struct Scratch {
     /// Per piece variable (kinds, then aliases): the slot the run acts on, or `NONE`
     /// until a test binds one.
     pub(crate) bound: Vec<u32>,
+    /// The slots held by the name of their kind in this run: copies the move acts on
+    /// (chosen for its free kinds) or bound by a `require`. An `as` never binds them.
+    pub(crate) held: Vec<u32>,
+    /// Pairs of slots that shared a cell after some statement of this run: the move
+    /// is refused unless one of each pair has left the board by its end.
+    pub(crate) clash: Vec<(u32, u32)>,
     /// The padded cell a per-cell move is played on.
     pub(crate) param: usize,
     /// The cells of the `for` loops running, innermost last.
@@ -91,6 +97,8 @@ impl Scratch {
         Scratch {
             cur: vec![0; words],
             bound: vec![NONE; vars.max(kinds)],
+            held: vec![],
+            clash: vec![],
             param: 0,
             loops: vec![],
             occ: vec![],
@@ -295,7 +303,7 @@ impl Expander<'_> {
             let simple = free.iter().all(|&k| self.lay.slots[k as usize].count == 1);
             let one = |e: &mut Self, d: usize, action: Action, out: &mut Successors| {
                 if simple {
-                    if e.run(s, ops, d) && !same(&e.sc.cur, s) {
+                    if e.run(s, ops, d, free) && !same(&e.sc.cur, s) {
                         out.states.extend_from_slice(&e.sc.cur);
                         out.actions.push(action);
                     }
@@ -416,7 +424,7 @@ impl Expander<'_> {
         out: &mut Successors,
     ) {
         if at == free.len() {
-            if self.run(s, ops, d) && !same(&self.sc.cur, s) {
+            if self.run(s, ops, d, free) && !same(&self.sc.cur, s) {
                 out.states.extend_from_slice(&self.sc.cur);
                 out.actions.push(action);
             }
@@ -443,7 +451,7 @@ impl Expander<'_> {
     /// Runs one move program on a copy of `s` in the scratch state; true if it yields a
     /// legal state.
     #[inline]
-    fn run(&mut self, s: &[u32], ops: &[KOp], d: usize) -> bool {
+    fn run(&mut self, s: &[u32], ops: &[KOp], d: usize, free: &[u16]) -> bool {
         for (c, v) in self.sc.cur.iter_mut().zip(s) {
             *c = *v;
         }
@@ -474,12 +482,26 @@ impl Expander<'_> {
         if !self.sc.loops.is_empty() {
             self.sc.loops.clear();
         }
+        self.begin_run(free);
         for op in ops {
             if !self.op(op, d) {
                 return false;
             }
         }
         self.finish()
+    }
+
+    /// Starts a run whose free kinds (bound before it starts) are `free`: their copies
+    /// are held by their names, and no clash is recorded yet.
+    #[inline]
+    pub(super) fn begin_run(&mut self, free: &[u16]) {
+        self.sc.held.clear();
+        self.sc.clash.clear();
+        for &k in free {
+            if let Some(b) = self.bound_slot(k as usize) {
+                self.sc.held.push(b as u32);
+            }
+        }
     }
 
     /// The slot bound to piece variable `k` (a kind or an alias), if any.
@@ -510,6 +532,9 @@ impl Expander<'_> {
     /// Checks the moved instances and canonicalizes anonymous kinds.
     #[inline]
     fn finish(&mut self) -> bool {
+        if !self.sc.clash.is_empty() && self.passed_through().is_some() {
+            return false;
+        }
         let high = self.sc.moved_high.len();
         if high > 0 && high + self.sc.moved.count_ones() as usize > 8 {
             // Many copies moved: one pass over every copy's cells finds any overlap (the

@@ -478,6 +478,22 @@ impl Layout {
         (sl.start..sl.start + sl.count).find(|&slot| self.covers(s, slot, p))
     }
 
+    /// The slot of an instance of kind `k` covering `p`, in `pose` when one is given.
+    pub fn instance_in_pose(
+        &self,
+        s: &[u32],
+        k: usize,
+        p: usize,
+        pose: Option<usize>,
+    ) -> Option<usize> {
+        let Some(want) = pose else {
+            return self.instance_at(s, k, p);
+        };
+        let sl = &self.slots[k];
+        (sl.start..sl.start + sl.count)
+            .find(|&slot| self.covers(s, slot, p) && self.anchor(s, slot).1 == want)
+    }
+
     /// The slot of any instance but `except` covering `p`.
     pub fn any_instance_at(&self, s: &[u32], p: usize, except: usize) -> Option<usize> {
         (0..self.slot_kind.len()).find(|&slot| slot != except && self.covers(s, slot, p))

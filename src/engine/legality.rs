@@ -264,7 +264,12 @@ impl Expander<'_> {
     pub(super) fn holds(&self, s: &[u32], c: &KCond) -> bool {
         let lay = &self.lay;
         match c {
-            KCond::At { subject, cell, .. } => {
+            KCond::At {
+                subject,
+                pose,
+                cell,
+                ..
+            } => {
                 let Some(p) = self.goal_cell(s, cell) else {
                     return false;
                 };
@@ -272,7 +277,8 @@ impl Expander<'_> {
                     Subject::Tile(t) => lay.tile_at(s, p) == Some(t),
                     Subject::Mark(m) => lay.pmarks[p] >> m.0 & 1 == 1,
                     Subject::Piece(k) => {
-                        lay.ptile[p] != OFF && lay.instance_at(s, k.index(), p).is_some()
+                        lay.ptile[p] != OFF
+                            && lay.instance_in_pose(s, k.index(), p, *pose).is_some()
                     }
                 }
             }
@@ -304,6 +310,14 @@ impl Expander<'_> {
             }
             KCond::Const(b) => *b,
             KCond::Counter { word, op, value } => op.holds(s[*word] as i64, *value),
+            // Goals compare named pieces only (the checker refuses anonymous kinds).
+            KCond::Attr { left, op, right } => {
+                let value = |a: &super::program::KAttr| {
+                    let slot = self.lay.slots.get(a.kind).map(|sl| sl.start)?;
+                    self.attr_of(s, slot, a)
+                };
+                super::program::compare_attrs(value(left), *op, right, value)
+            }
             KCond::Not(inner) => !self.holds(s, inner),
             KCond::And(parts) => parts.iter().all(|p| self.holds(s, p)),
             KCond::Or(parts) => parts.iter().any(|p| self.holds(s, p)),

@@ -47,6 +47,8 @@ pub(super) enum KBase {
 pub(super) enum KCond {
     At {
         subject: Subject,
+        /// Only a copy in this pose counts (`disk.small at CELL`).
+        pose: Option<usize>,
         cell: KCell,
         /// The variable a piece found there is bound to.
         bind: Option<usize>,
@@ -73,9 +75,30 @@ pub(super) enum KCond {
         op: CmpOp,
         value: i64,
     },
+    /// `piece.attr OP rhs`: attributes of the copies' poses.
+    Attr {
+        left: KAttr,
+        op: CmpOp,
+        right: KAttrRhs,
+    },
     Not(Box<KCond>),
     And(Vec<KCond>),
     Or(Vec<KCond>),
+}
+
+/// A piece's attribute, resolved: its variable, kind and attribute.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct KAttr {
+    pub(super) var: usize,
+    pub(super) kind: usize,
+    pub(super) attr: usize,
+}
+
+/// What an attribute is compared with, resolved.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum KAttrRhs {
+    Value(i64),
+    Attr(KAttr),
 }
 
 /// Which cells a tile change touches, resolved.
@@ -104,18 +127,21 @@ pub(super) enum KOp {
         kind: usize,
         delta: Delta,
         each: bool,
+        clash: bool,
     },
     /// Move a piece one step, trading places with whatever piece is there.
     Swap {
         var: usize,
         kind: usize,
         delta: Delta,
+        clash: bool,
     },
     /// `table[pose * dirs + dir]`: new pose and linear anchor delta.
     Turn {
         var: usize,
         kind: usize,
         table: Vec<Option<(u32, isize)>>,
+        clash: bool,
     },
     /// Move a piece step by step until a rule stops it (every copy with `each`).
     Slide {
@@ -130,7 +156,12 @@ pub(super) enum KOp {
     /// The piece leaves the board.
     Remove { var: usize },
     /// A new copy.
-    Create { kind: usize, pose: u32, cell: KCell },
+    Create {
+        kind: usize,
+        pose: u32,
+        cell: KCell,
+        clash: bool,
+    },
     /// A tile change.
     Change {
         from: u16,
@@ -151,8 +182,13 @@ pub(super) enum KOp {
         then: Vec<KOp>,
         els: Vec<KOp>,
     },
-    /// The body per cell of a piece.
-    ForCells { var: usize, body: Vec<KOp> },
+    /// The body per cell of a piece; the `as` names bound in the body (`fresh`) are
+    /// bound afresh in every iteration.
+    ForCells {
+        var: usize,
+        body: Vec<KOp>,
+        fresh: Vec<usize>,
+    },
 }
 
 /// A move whose program only shifts and turns one piece kind, with no tests: each
@@ -289,7 +325,12 @@ impl Program {
         let moves: Vec<Vec<KOp>> = model
             .moves
             .iter()
-            .map(|m| m.ops.iter().map(|op| KOp::lower(op, lay, kinds)).collect())
+            .map(|m| {
+                let mut ops: Vec<KOp> =
+                    m.ops.iter().map(|op| KOp::lower(op, lay, kinds)).collect();
+                mark_clashes(&mut ops, false);
+                ops
+            })
             .collect();
         let local = moves
             .iter()
@@ -407,10 +448,12 @@ impl Layout {
         match c {
             Cond::At {
                 subject,
+                pose,
                 cell,
                 bind,
             } => KCond::At {
                 subject: *subject,
+                pose: pose.map(|p| p.index()),
                 cell: self.cell(cell, kinds),
                 bind: bind.map(|(k, a)| var_of(k.index(), a, kinds)),
             },
@@ -450,10 +493,120 @@ impl Layout {
                 op: *op,
                 value: *value,
             },
+            Cond::Attr { left, op, right } => {
+                let of = |a: &crate::compile::AttrOf| KAttr {
+                    var: var_of(a.piece.index(), a.alias, kinds),
+                    kind: a.piece.index(),
+                    attr: a.attr as usize,
+                };
+                KCond::Attr {
+                    left: of(left),
+                    op: *op,
+                    right: match right {
+                        crate::compile::AttrRhs::Value(v) => KAttrRhs::Value(*v),
+                        crate::compile::AttrRhs::Attr(a) => KAttrRhs::Attr(of(a)),
+                    },
+                }
+            }
             Cond::Not(inner) => KCond::Not(Box::new(self.cond(inner, kinds))),
             Cond::And(parts) => KCond::And(parts.iter().map(|p| self.cond(p, kinds)).collect()),
             Cond::Or(parts) => KCond::Or(parts.iter().map(|p| self.cond(p, kinds)).collect()),
         }
+    }
+}
+
+/// Whether `op` (or an op nested in it) moves or creates a piece.
+fn moves_piece(op: &KOp) -> bool {
+    match op {
+        KOp::Shift { .. }
+        | KOp::Swap { .. }
+        | KOp::Turn { .. }
+        | KOp::Slide { .. }
+        | KOp::Create { .. } => true,
+        KOp::If { then, els, .. } => then.iter().chain(els).any(moves_piece),
+        KOp::ForCells { body, .. } => body.iter().any(moves_piece),
+        KOp::Test { .. }
+        | KOp::Check { .. }
+        | KOp::Remove { .. }
+        | KOp::Change { .. }
+        | KOp::Count { .. } => false,
+    }
+}
+
+/// Sets `clash` on every statement of `ops` that moves or creates a piece when another
+/// such statement may run after it (`after`: one may run after `ops`): it then records
+/// the copies sharing a cell (see `Scratch::clash`). After the last one the end-of-move
+/// overlap check says the same, so it needs none.
+fn mark_clashes(ops: &mut [KOp], after: bool) {
+    let mut later = after;
+    for op in ops.iter_mut().rev() {
+        let moves = moves_piece(op);
+        match op {
+            KOp::If { then, els, .. } => {
+                mark_clashes(then, later);
+                mark_clashes(els, later);
+            }
+            KOp::ForCells { body, .. } => {
+                // The next iteration runs the body again.
+                let again = later || body.iter().any(moves_piece);
+                mark_clashes(body, again);
+            }
+            KOp::Shift { clash, .. }
+            | KOp::Swap { clash, .. }
+            | KOp::Turn { clash, .. }
+            | KOp::Create { clash, .. } => *clash = later,
+            _ => {}
+        }
+        later |= moves;
+    }
+}
+
+/// The alias variables (`as` names) that conditions in `ops` bind, nested ones included.
+fn aliases_bound(ops: &[KOp], kinds: usize, out: &mut Vec<usize>) {
+    fn cond(c: &KCond, kinds: usize, out: &mut Vec<usize>) {
+        match c {
+            KCond::At { bind: Some(v), .. } if *v >= kinds => {
+                if !out.contains(v) {
+                    out.push(*v);
+                }
+            }
+            KCond::Not(inner) => cond(inner, kinds, out),
+            KCond::And(parts) | KCond::Or(parts) => {
+                for p in parts {
+                    cond(p, kinds, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    for op in ops {
+        match op {
+            KOp::Check { cond: c, .. } => cond(c, kinds, out),
+            KOp::If { cond: c, then, els } => {
+                cond(c, kinds, out);
+                aliases_bound(then, kinds, out);
+                aliases_bound(els, kinds, out);
+            }
+            KOp::ForCells { body, .. } => aliases_bound(body, kinds, out),
+            _ => {}
+        }
+    }
+}
+
+/// `left OP right`, where `value` reads an attribute; false when a piece is missing.
+pub(super) fn compare_attrs(
+    left: Option<i64>,
+    op: CmpOp,
+    right: &KAttrRhs,
+    value: impl Fn(&KAttr) -> Option<i64>,
+) -> bool {
+    let r = match right {
+        KAttrRhs::Value(v) => Some(*v),
+        KAttrRhs::Attr(a) => value(a),
+    };
+    match (left, r) {
+        (Some(l), Some(r)) => op.holds(l, r),
+        _ => false,
     }
 }
 
@@ -487,11 +640,13 @@ impl KOp {
                 kind: piece.index(),
                 delta: lay.delta(*step),
                 each: *each,
+                clash: false,
             },
             Op::Swap { piece, step, alias } => KOp::Swap {
                 var: var_of(piece.index(), *alias, kinds),
                 kind: piece.index(),
                 delta: lay.delta(*step),
+                clash: false,
             },
             Op::Turn {
                 piece,
@@ -504,6 +659,7 @@ impl KOp {
                     .iter()
                     .map(|e| e.map(|(p, dr, dc)| (p.0 as u32, lay.lin(dr, dc))))
                     .collect(),
+                clash: false,
             },
             Op::Slide {
                 piece,
@@ -529,6 +685,7 @@ impl KOp {
                 kind: piece.index(),
                 pose: pose.0 as u32,
                 cell: lay.cell(cell, kinds),
+                clash: false,
             },
             Op::Change {
                 from,
@@ -556,10 +713,16 @@ impl KOp {
                 then: lower_all(then),
                 els: lower_all(els),
             },
-            Op::ForCells { piece, alias, body } => KOp::ForCells {
-                var: var_of(piece.index(), *alias, kinds),
-                body: lower_all(body),
-            },
+            Op::ForCells { piece, alias, body } => {
+                let body: Vec<KOp> = lower_all(body);
+                let mut fresh = vec![];
+                aliases_bound(&body, kinds, &mut fresh);
+                KOp::ForCells {
+                    var: var_of(piece.index(), *alias, kinds),
+                    body,
+                    fresh,
+                }
+            }
         }
     }
 }
@@ -589,6 +752,7 @@ pub(super) fn op_reach(op: &Op, model: &Model, see: &mut impl FnMut(i32, i32)) {
     fn cond_cells(c: &Cond, f: &mut dyn FnMut(&Cell)) {
         match c {
             Cond::At { cell, .. } => f(cell),
+            Cond::Attr { .. } => {}
             Cond::Not(inner) => cond_cells(inner, f),
             Cond::And(parts) | Cond::Or(parts) => {
                 for p in parts {
@@ -651,11 +815,22 @@ fn free_walk(ops: &[Op], bound: &mut Vec<u16>, free: &mut Vec<u16>) {
                 subject,
                 cell,
                 bind: b,
+                ..
             } => {
                 cell_actor(cell, bound, free);
                 if let (Subject::Piece(p), true, Some((_, None))) = (subject, bind, b) {
                     if !free.contains(&p.0) && !bound.contains(&p.0) {
                         bound.push(p.0);
+                    }
+                }
+            }
+            Cond::Attr { left, right, .. } => {
+                for a in std::iter::once(left).chain(match right {
+                    crate::compile::AttrRhs::Attr(r) => Some(r),
+                    crate::compile::AttrRhs::Value(_) => None,
+                }) {
+                    if a.alias.is_none() {
+                        actor(a.piece.0, bound, free);
                     }
                 }
             }
@@ -877,11 +1052,37 @@ impl Expander<'_> {
         (p >= 0 && (p as usize) < self.lay.ptile.len()).then_some(p as usize)
     }
 
+    /// Attribute `a` of the copy in `slot` of state `s` (its pose's value), if present.
+    pub(super) fn attr_of(&self, s: &[u32], slot: usize, a: &KAttr) -> Option<i64> {
+        if s.get(slot).is_none_or(|&w| w == ABSENT) {
+            return None;
+        }
+        let (_, pose) = self.lay.anchor(s, slot);
+        *self.model.pieces[a.kind].poses[pose].values.get(a.attr)?
+    }
+
+    /// A binding `require` found copy `found` of kind `k`: binds it when the kind has no
+    /// bound copy yet, and marks the kind's copy as held by its name, so a later `as`
+    /// looks for another one.
+    fn hold(&mut self, k: usize, found: usize) {
+        let slot = match self.bound_slot(k) {
+            Some(b) => b,
+            None => {
+                self.sc.bound[k] = found as u32;
+                found
+            }
+        };
+        if !self.sc.held.contains(&(slot as u32)) {
+            self.sc.held.push(slot as u32);
+        }
+    }
+
     /// Evaluates a condition in the scratch state; binds pieces found when `bind` holds.
     pub(super) fn eval(&mut self, c: &KCond, d: usize, bind: bool) -> bool {
         match c {
             KCond::At {
                 subject,
+                pose,
                 cell,
                 bind: var,
             } => {
@@ -897,13 +1098,19 @@ impl Expander<'_> {
                         if lay.ptile[p] == OFF {
                             return false;
                         }
+                        let kinds = self.model.pieces.len();
                         match var {
-                            // An alias: a copy no variable holds yet.
-                            Some(v) if *v >= self.model.pieces.len() => {
+                            // An alias: a copy no name holds yet (not an earlier alias,
+                            // nor the copy of a kind the move acts on or has bound; a
+                            // kind's only copy is not held just because it is alone).
+                            Some(v) if *v >= kinds => {
                                 let sl = &lay.slots[k];
                                 let found = (sl.start..sl.start + sl.count).find(|&slot| {
                                     lay.covers(&self.sc.cur, slot, p)
-                                        && !self.sc.bound.contains(&(slot as u32))
+                                        && pose
+                                            .is_none_or(|q| lay.anchor(&self.sc.cur, slot).1 == q)
+                                        && !self.sc.bound[kinds..].contains(&(slot as u32))
+                                        && !self.sc.held.contains(&(slot as u32))
                                 });
                                 match found {
                                     Some(slot) => {
@@ -915,18 +1122,17 @@ impl Expander<'_> {
                                     None => false,
                                 }
                             }
-                            _ => {
-                                if let Some(b) = self.bound_slot(k) {
-                                    lay.covers(&self.sc.cur, b, p)
-                                } else if let Some(found) = lay.instance_at(&self.sc.cur, k, p) {
+                            // Any copy of the kind there, the move's own included; a
+                            // binding `require` binds the copy found when none is bound.
+                            _ => match lay.instance_in_pose(&self.sc.cur, k, p, *pose) {
+                                Some(found) => {
                                     if bind && var.is_some() {
-                                        self.sc.bound[k] = found as u32;
+                                        self.hold(k, found);
                                     }
                                     true
-                                } else {
-                                    false
                                 }
-                            }
+                                None => false,
+                            },
                         }
                     }
                 }
@@ -967,6 +1173,13 @@ impl Expander<'_> {
             }
             KCond::Const(b) => *b,
             KCond::Counter { word, op, value } => op.holds(self.sc.cur[*word] as i64, *value),
+            KCond::Attr { left, op, right } => {
+                let value = |a: &KAttr| {
+                    let slot = self.bound_slot(a.var)?;
+                    self.attr_of(&self.sc.cur, slot, a)
+                };
+                compare_attrs(value(left), *op, right, value)
+            }
             KCond::Not(inner) => !self.eval(inner, d, false),
             KCond::And(parts) => parts.iter().all(|p| self.eval(p, d, bind)),
             KCond::Or(parts) => parts.iter().any(|p| self.eval(p, d, false)),
@@ -1017,15 +1230,15 @@ impl Expander<'_> {
                 let holds = match *subject {
                     Subject::Tile(t) => lay.tile_at(&self.sc.cur, p) == Some(t),
                     Subject::Mark(m) => lay.pmarks[p] >> m.0 & 1 == 1,
+                    // Any copy of the kind there, the move's own included; `require`
+                    // binds the copy found when none is bound.
                     Subject::Piece(pk) => {
                         let k = pk.index();
                         if lay.ptile[p] == OFF {
                             false
-                        } else if let Some(b) = self.bound_slot(k) {
-                            lay.covers(&self.sc.cur, b, p)
                         } else if let Some(found) = lay.instance_at(&self.sc.cur, k, p) {
                             if *want {
-                                self.sc.bound[k] = found as u32;
+                                self.hold(k, found);
                             }
                             true
                         } else {
@@ -1040,19 +1253,33 @@ impl Expander<'_> {
                 kind,
                 delta,
                 each,
+                clash,
             } => {
                 if *each {
                     let order = self.each_order(*kind, self.lay.resolve_rc(*delta, d));
                     let v = self.lay.resolve(*delta, d);
-                    return order.into_iter().all(|slot| self.shift_slot(slot, v));
+                    // Copies move one after another: none may pass through another.
+                    return order.into_iter().all(|slot| {
+                        let ok = self.shift_slot(slot, v);
+                        if ok {
+                            self.note_clashes(Some(slot));
+                        }
+                        ok
+                    });
                 }
                 let Some(slot) = self.bound_slot(*var) else {
                     return false;
                 };
                 let v = self.lay.resolve(*delta, d);
-                self.shift_slot(slot, v)
+                let ok = self.shift_slot(slot, v);
+                if ok && *clash {
+                    self.note_clashes(Some(slot));
+                }
+                ok
             }
-            KOp::Swap { var, delta, .. } => {
+            KOp::Swap {
+                var, delta, clash, ..
+            } => {
                 let Some(slot) = self.bound_slot(*var) else {
                     return false;
                 };
@@ -1072,11 +1299,19 @@ impl Expander<'_> {
                         return false;
                     }
                     self.set_place(other, back, opose);
+                    if *clash {
+                        self.note_clashes(Some(other));
+                    }
                 }
                 self.set_place(slot, to, pose);
+                if *clash {
+                    self.note_clashes(Some(slot));
+                }
                 true
             }
-            KOp::Turn { var, table, .. } => {
+            KOp::Turn {
+                var, table, clash, ..
+            } => {
                 let Some(slot) = self.bound_slot(*var) else {
                     return false;
                 };
@@ -1092,6 +1327,9 @@ impl Expander<'_> {
                     return false;
                 }
                 self.set_place(slot, to, to_pose as usize);
+                if *clash {
+                    self.note_clashes(Some(slot));
+                }
                 true
             }
             KOp::Slide {
@@ -1140,7 +1378,12 @@ impl Expander<'_> {
                 self.sc.cur[slot] = ABSENT;
                 true
             }
-            KOp::Create { kind, pose, cell } => {
+            KOp::Create {
+                kind,
+                pose,
+                cell,
+                clash,
+            } => {
                 let Some(p) = self.cell_at(cell, d) else {
                     return false;
                 };
@@ -1154,6 +1397,9 @@ impl Expander<'_> {
                     return false;
                 };
                 self.set_place(slot, p, *pose as usize);
+                if *clash {
+                    self.note_clashes(Some(slot));
+                }
                 true
             }
             KOp::Change {
@@ -1207,7 +1453,7 @@ impl Expander<'_> {
                     self.ops(els, d)
                 }
             }
-            KOp::ForCells { var, body } => {
+            KOp::ForCells { var, body, fresh } => {
                 let Some(slot) = self.bound_slot(*var) else {
                     return false;
                 };
@@ -1221,6 +1467,9 @@ impl Expander<'_> {
                     .map(|&dl| (a as isize + dl) as usize)
                     .collect();
                 for p in cells {
+                    for &v in fresh {
+                        self.sc.bound[v] = NONE;
+                    }
                     self.sc.loops.push(p);
                     let ok = self.ops(body, d);
                     self.sc.loops.pop();
@@ -1236,6 +1485,36 @@ impl Expander<'_> {
             | KOp::Turn { .. }
             | KOp::Slide { .. } => unreachable!("Expander::op runs the seed ops itself"),
         }
+    }
+
+    /// Records every copy sharing a cell with the copy in `slot` now (see
+    /// `Scratch::clash`).
+    fn note_clashes(&mut self, slot: Option<usize>) {
+        let Some(a) = slot else {
+            return;
+        };
+        if self.sc.cur[a] == ABSENT {
+            return;
+        }
+        for b in 0..self.lay.slot_kind.len() {
+            if b == a || self.sc.cur[b] == ABSENT || !self.overlap_pair(&self.sc.cur, a, b) {
+                continue;
+            }
+            let pair = (a.min(b) as u32, a.max(b) as u32);
+            if !self.sc.clash.contains(&pair) {
+                self.sc.clash.push(pair);
+            }
+        }
+    }
+
+    /// A pair of copies that shared a cell during the run and are both still on the
+    /// board: the move is refused (pieces may not pass through each other).
+    pub(super) fn passed_through(&self) -> Option<(usize, usize)> {
+        self.sc
+            .clash
+            .iter()
+            .find(|&&(a, b)| self.sc.cur[a as usize] != ABSENT && self.sc.cur[b as usize] != ABSENT)
+            .map(|&(a, b)| (a as usize, b as usize))
     }
 
     /// Moves `slot` by `v`; false when it would leave the padded board.
@@ -1337,7 +1616,9 @@ impl Expander<'_> {
             KOp::Shift {
                 kind, delta, var, ..
             }
-            | KOp::Swap { kind, delta, var }
+            | KOp::Swap {
+                kind, delta, var, ..
+            }
                 if *kind == k && var == kind =>
             {
                 if lay.slots[k].count > 1 {
@@ -1355,7 +1636,9 @@ impl Expander<'_> {
                     next.push((back, pose));
                 }
             }
-            KOp::Turn { kind, table, var } if *kind == k && var == kind => {
+            KOp::Turn {
+                kind, table, var, ..
+            } if *kind == k && var == kind => {
                 if let Some((p, v)) = table[pose * lay.dir_delta.len() + d] {
                     let to = (a as isize + v) as usize;
                     if lay.ptile[to] != OFF {

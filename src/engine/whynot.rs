@@ -231,7 +231,8 @@ impl Expander<'_> {
         let mut pick = vec![0usize; options.len()];
         for _ in 0..MAX_CHOICES {
             let combo: Vec<usize> = pick.iter().zip(&options).map(|(&i, o)| o[i]).collect();
-            let (stop, progress) = self.trace(s, ops, d, param, &free, &combo);
+            let (stop, progress) =
+                self.trace(s, ops, d, param, (&free, &runs.free_kinds[mi]), &combo);
             let span = match stop.blame {
                 Blame::Op(i) => model.spans.ops.get(mi).and_then(|v| v.get(i)).copied(),
                 Blame::Forbid(i) => model.spans.forbids.get(i).copied(),
@@ -291,7 +292,7 @@ impl Expander<'_> {
         ops: &[KOp],
         d: usize,
         param: Option<usize>,
-        free: &[usize],
+        (free, all_free): (&[usize], &[u16]),
         combo: &[usize],
     ) -> (Stop, usize) {
         self.sc.cur.copy_from_slice(s);
@@ -309,6 +310,7 @@ impl Expander<'_> {
         if let Some(p) = param {
             self.sc.param = p;
         }
+        self.begin_run(all_free);
         let mut last = vec![None; self.lay.slot_kind.len()];
         let mut idx = 0;
         let mut progress = 0;
@@ -333,6 +335,16 @@ impl Expander<'_> {
                 );
                 return (Stop { why, blame }, progress);
             }
+        }
+        if let Some((a, b)) = self.passed_through() {
+            let (first, second) = if last[a] <= last[b] { (a, b) } else { (b, a) };
+            let why = format!(
+                "{} would pass through {} (pieces may share a cell during a move only if one of them leaves the board)",
+                self.piece_text(s, first),
+                self.piece_text(s, second)
+            );
+            let blame = last[first].map_or(Blame::Nothing, Blame::Op);
+            return (Stop { why, blame }, progress);
         }
         let mut sorted = cur;
         for &k in &self.lay.multi_kinds {
@@ -389,7 +401,7 @@ impl Expander<'_> {
                         self.trace_ops(els, d, idx, progress, last)?;
                     }
                 }
-                KOp::ForCells { var, body } => {
+                KOp::ForCells { var, body, fresh } => {
                     let slot = self.present(*var).ok_or_else(|| Stop {
                         why: format!("there is no `{}` to visit", self.var_name(*var)),
                         blame: Blame::Op(at),
@@ -403,6 +415,9 @@ impl Expander<'_> {
                         .collect();
                     let start = *idx;
                     for p in cells {
+                        for &v in fresh {
+                            self.sc.bound[v] = NONE;
+                        }
                         self.sc.loops.push(p);
                         let mut j = start;
                         let r = self.trace_ops(body, d, &mut j, progress, last);
@@ -521,6 +536,7 @@ impl Expander<'_> {
                 kind,
                 delta,
                 each,
+                ..
             } => {
                 if *each {
                     // The copies in the order `each` moves them: the first to fail.
@@ -807,6 +823,25 @@ impl Expander<'_> {
                 ))
             }
             KCond::Const(_) => Some("it is fixed by this level's board".to_string()),
+            KCond::Attr { left, op, right } => {
+                let text = |e: &Self, a: &super::program::KAttr| {
+                    let name = &model.attributes[a.attr];
+                    match e.present(a.var) {
+                        Some(slot) => {
+                            let v = e
+                                .attr_of(&e.sc.cur, slot, a)
+                                .map_or("none".to_string(), |v| v.to_string());
+                            format!("{}'s {name} is {v}", e.piece_text(&e.sc.cur, slot))
+                        }
+                        None => format!("there is no `{}` for its {name}", e.var_name(a.var)),
+                    }
+                };
+                let rhs = match right {
+                    super::program::KAttrRhs::Value(v) => v.to_string(),
+                    super::program::KAttrRhs::Attr(a) => text(self, a),
+                };
+                Some(format!("{}, and it {must} {} {rhs}", text(self, left), cmp(*op)))
+            }
         }
     }
 

@@ -124,6 +124,37 @@ pub(crate) struct PieceDecl {
     pub(crate) max: Option<Int>,
     /// `None` when written without braces: one pose covering its anchor.
     pub(crate) poses: Option<Vec<PoseDef>>,
+    /// `has size 3`: attributes of every pose.
+    pub(crate) attrs: Vec<AttrDef>,
+}
+
+/// `size 3` in a `has` list.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct AttrDef {
+    /// The attribute.
+    pub(crate) name: Name,
+    /// Its value.
+    pub(crate) value: Int,
+}
+
+/// `disk.size` in a condition.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct AttrRef {
+    /// The piece: a kind (its bound copy), a named piece or an `as` name.
+    pub(crate) piece: Name,
+    /// The attribute.
+    pub(crate) attr: Name,
+    /// The whole reference.
+    pub(crate) span: Span,
+}
+
+/// What an attribute is compared with.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum AttrOperand {
+    /// `3`
+    Int(Int),
+    /// `disk.size`
+    Attr(AttrRef),
 }
 
 /// `pose name { (r, c) ... }`.
@@ -135,6 +166,8 @@ pub(crate) struct PoseDef {
     pub(crate) cells: Vec<Offset>,
     /// The braces, for "empty footprint" reports.
     pub(crate) body: Span,
+    /// `has size 2`: this pose's attributes.
+    pub(crate) attrs: Vec<AttrDef>,
 }
 
 /// A legend symbol.
@@ -458,6 +491,8 @@ pub(crate) enum Cond {
     At {
         /// The piece, tile or mark looked for.
         what: Name,
+        /// `disk.small at c`: only a copy in this pose counts.
+        pose: Option<Name>,
         /// Where.
         cell: CellExpr,
         /// `as over`: the name of the copy found.
@@ -487,6 +522,15 @@ pub(crate) enum Cond {
         op: CmpOp,
         /// Compared with.
         value: Int,
+    },
+    /// `under.size > disk.size`
+    Attr {
+        /// The attribute compared.
+        left: AttrRef,
+        /// The comparison.
+        op: CmpOp,
+        /// Compared with.
+        right: AttrOperand,
     },
     /// `not C`
     Not(Box<CondNode>),

@@ -461,6 +461,10 @@ impl Lowerer {
                     }
                     _ => None,
                 };
+                let attrs = match it.peek().map(|p| p.as_rule()) {
+                    Some(Rule::attrs) => self.attrs(it.next().expect("peeked")),
+                    _ => vec![],
+                };
                 let poses: Vec<PoseDef> = it.map(|p| self.pose(p)).collect();
                 // `piece x {}` and `piece x` differ: braces mean "my poses are these".
                 ItemKind::Piece(PieceDecl {
@@ -468,6 +472,7 @@ impl Lowerer {
                     anonymous,
                     max,
                     poses: if braced { Some(poses) } else { None },
+                    attrs,
                 })
             }
             Rule::legend_decl => {
@@ -564,13 +569,37 @@ fn is_punct(r: Rule) -> bool {
 }
 
 impl Lowerer {
+    /// `has a 1, b 2`.
+    fn attrs(&mut self, p: Pair<Rule>) -> Vec<AttrDef> {
+        p.into_inner()
+            .filter(|q| q.as_rule() == Rule::attr_def)
+            .map(|q| {
+                let mut it = q.into_inner();
+                let name = self.name(it.next().expect("attribute name"));
+                let value = self.int(it.next().expect("attribute value"));
+                AttrDef { name, value }
+            })
+            .collect()
+    }
+
+    /// `disk.size`.
+    fn attr_ref(&mut self, p: Pair<Rule>) -> AttrRef {
+        let span = span_of(&p);
+        let mut it = p.into_inner();
+        let piece = self.name(it.next().expect("piece"));
+        let attr = self.name(it.next().expect("attribute"));
+        AttrRef { piece, attr, span }
+    }
+
     fn pose(&mut self, p: Pair<Rule>) -> PoseDef {
         let mut name = None;
         let mut cells = vec![];
         let mut open = None;
         let mut close = None;
+        let mut attrs = vec![];
         for q in p.into_inner() {
             match q.as_rule() {
+                Rule::attrs => attrs = self.attrs(q),
                 Rule::name => name = Some(self.name(q)),
                 Rule::offset => cells.push(self.offset(q)),
                 Rule::lbrace => open = Some(span_of(&q)),
@@ -586,6 +615,7 @@ impl Lowerer {
             name: name.expect("pose name"),
             cells,
             body,
+            attrs,
         }
     }
 
@@ -752,11 +782,18 @@ impl Lowerer {
                 let mut it = parts
                     .into_iter()
                     .filter(|q| !matches!(q.as_rule(), Rule::kw_at | Rule::kw_as));
-                let what = self.name(it.next().expect("what"));
+                let what = self.piece_ref(it.next().expect("what"));
                 let cell = self.cell_expr(it.next().expect("cell"));
                 let alias = it.next().map(|a| self.name(a));
+                let pose = what.pose;
+                let what = what.piece;
                 CondNode {
-                    cond: Cond::At { what, cell, alias },
+                    cond: Cond::At {
+                        what,
+                        pose,
+                        cell,
+                        alias,
+                    },
                     span,
                 }
             }
@@ -775,6 +812,18 @@ impl Lowerer {
                 let value = self.int(parts[3].clone());
                 CondNode {
                     cond: Cond::Count { what, op, value },
+                    span,
+                }
+            }
+            Rule::attr_cmp => {
+                let left = self.attr_ref(parts[0].clone());
+                let op = Self::cmp(parts[1].clone());
+                let right = match parts[2].as_rule() {
+                    Rule::attr_ref => AttrOperand::Attr(self.attr_ref(parts[2].clone())),
+                    _ => AttrOperand::Int(self.int(parts[2].clone())),
+                };
+                CondNode {
+                    cond: Cond::Attr { left, op, right },
                     span,
                 }
             }

@@ -320,6 +320,7 @@ impl<'m> Analysis<'m> {
                 subject,
                 cell,
                 bind,
+                ..
             } => {
                 if let Some(why) = self.missing_base(cell) {
                     return Some(why);
@@ -348,6 +349,7 @@ impl<'m> Analysis<'m> {
                 }
             }
             Cond::On { .. } => None,
+            Cond::Attr { .. } => None,
             Cond::Count { what, op, value } => {
                 let (r, text) = self.count_range(*what);
                 (!exists(*op, r, *value)).then_some(text)
@@ -368,7 +370,7 @@ impl<'m> Analysis<'m> {
     /// Why `c` always holds in this level, if it does.
     fn never_false(&self, c: &Cond) -> Option<String> {
         match c {
-            Cond::At { .. } | Cond::On { .. } => None,
+            Cond::At { .. } | Cond::On { .. } | Cond::Attr { .. } => None,
             Cond::Count { what, op, value } => {
                 let (r, text) = self.count_range(*what);
                 forall(*op, r, *value).then_some(text)

@@ -226,6 +226,20 @@ fn cond_text(model: &Model, c: &Cond) -> String {
                 op.text()
             )
         }
+        Cond::Attr { left, op, right } => {
+            let of = |a: &crate::compile::AttrOf| {
+                format!(
+                    "{}.{}",
+                    model.pieces[a.piece.index()].name,
+                    model.attributes[a.attr as usize]
+                )
+            };
+            let rhs = match right {
+                crate::compile::AttrRhs::Value(v) => v.to_string(),
+                crate::compile::AttrRhs::Attr(a) => of(a),
+            };
+            format!("{} {} {rhs}", of(left), op.text())
+        }
         Cond::Counter { id, op, value } => format!(
             "{} {} {value}",
             model.counters[*id as usize].name,
