@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use reference::diff::{run, run_with, Difference, Stats};
-use reference::gen::{case, Case};
+use reference::gen::{all_constructs, case, coverage, Case};
 use reference::interp::Quirks;
 use reference::shrink::shrink;
 
@@ -124,11 +124,18 @@ fn report(c: &Case, d: &Difference) -> String {
 #[test]
 fn fixed_slice_agrees_with_the_reference() {
     let mut found = Found::default();
+    let mut used = std::collections::BTreeSet::new();
     for seed in SLICE {
+        used.extend(coverage(&case(seed)));
         if let Some((c, d)) = check(seed, SLICE_STATES, &mut found) {
             panic!("{}", report(&c, &d));
         }
     }
+    let missing: Vec<&str> = all_constructs()
+        .into_iter()
+        .filter(|c| !used.contains(c))
+        .collect();
+    assert!(missing.is_empty(), "the slice never uses: {missing:?}");
     let s = &found.stats;
     eprintln!(
         "differential slice: {} rule files, {} levels ({} drawn ambiguously), {} states, {} transitions; filtered: {:?}",

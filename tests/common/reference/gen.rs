@@ -16,8 +16,8 @@ use super::rules::*;
 
 /// Constructs the library on this branch accepts. `K.pose at CELL` in conditions (R1)
 /// and attributes (R6) come with the lead's changes on main.
-pub const POSE_AT: bool = false;
-pub const ATTRS: bool = false;
+pub const POSE_AT: bool = true;
+pub const ATTRS: bool = true;
 
 /// One copy of a level plan; `choose` draws it with a symbol that chooses its pose.
 #[derive(Clone, Debug)]
@@ -831,13 +831,31 @@ impl Gen {
                 value: self.rng.i64(0..=self.r.counters[id].max),
             };
         }
+        // An attribute every pose of the kind has, compared with a number or another's.
+        let with_attrs = |g: &Gen, w: &Who| -> Vec<String> {
+            let k = match w {
+                Who::Kind(k) => *k,
+                Who::Alias(a) => s.aliases.iter().find(|x| x.0 == *a).expect("in scope").1,
+            };
+            g.attrs_of(k)
+        };
         let who = self.who(s);
-        let attr = self.pick(&["size".to_string(), "weight".to_string()]);
-        let value = if self.chance(0.6) {
+        let names = with_attrs(self, &who);
+        if names.is_empty() {
+            return Cond::Count {
+                what: CountWhat::Piece(self.kind()),
+                op: self.op(),
+                value: self.rng.i64(0..3),
+            };
+        }
+        let attr = self.pick(&names);
+        let other = self.who(s);
+        let other_names = with_attrs(self, &other);
+        let value = if other_names.is_empty() || self.chance(0.55) {
             AttrVal::Num(self.rng.i64(0..4))
         } else {
-            let w = self.who(s);
-            AttrVal::Of(w, self.pick(&["size".to_string(), "weight".to_string()]))
+            let a = self.pick(&other_names);
+            AttrVal::Of(other, a)
         };
         Cond::Attr {
             who,
@@ -845,6 +863,22 @@ impl Gen {
             op: self.op(),
             value,
         }
+    }
+
+    /// The attributes every pose of kind `k` has.
+    fn attrs_of(&self, k: usize) -> Vec<String> {
+        let kind = &self.r.kinds[k];
+        let mut names: Vec<String> = kind.attrs.iter().map(|a| a.0.clone()).collect();
+        for p in kind.pose_list() {
+            for (a, _) in &p.attrs {
+                if !names.contains(a) {
+                    names.push(a.clone());
+                }
+            }
+        }
+        let poses = kind.pose_list();
+        names.retain(|a| (0..poses.len()).all(|q| kind.attr(q, a).is_some()));
+        names
     }
 
     /// A goal condition: nothing bound, cells at named pieces or absolute.
@@ -896,6 +930,30 @@ impl Gen {
         let named: Vec<usize> = (0..self.r.kinds.len())
             .filter(|&k| !self.r.kinds[k].anonymous)
             .collect();
+        // R6: goals compare named pieces' attributes only.
+        let with_attrs: Vec<usize> = named
+            .iter()
+            .copied()
+            .filter(|&k| !self.attrs_of(k).is_empty())
+            .collect();
+        if !with_attrs.is_empty() && self.chance(0.25) {
+            let k = self.pick(&with_attrs);
+            let names = self.attrs_of(k);
+            let attr = self.pick(&names);
+            let value = if with_attrs.len() > 1 && self.chance(0.4) {
+                let o = self.pick(&with_attrs);
+                let names = self.attrs_of(o);
+                AttrVal::Of(Who::Kind(o), self.pick(&names))
+            } else {
+                AttrVal::Num(self.rng.i64(0..4))
+            };
+            return Cond::Attr {
+                who: Who::Kind(k),
+                attr,
+                op: self.op(),
+                value,
+            };
+        }
         let base = if !named.is_empty() && self.chance(0.5) {
             let k = self.pick(&named);
             let n = self.rng.usize(..2);
@@ -2040,6 +2098,14 @@ fn named_in(c: &Cond, r: &Rules) -> Vec<usize> {
                 what: CountWhat::Piece(k),
                 ..
             } => out.push(*k),
+            Cond::Attr { who, value, .. } => {
+                if let Who::Kind(k) = who {
+                    out.push(*k);
+                }
+                if let AttrVal::Of(Who::Kind(k), _) = value {
+                    out.push(*k);
+                }
+            }
             Cond::Not(i) => walk(i, out),
             Cond::And(p) | Cond::Or(p) => p.iter().for_each(|x| walk(x, out)),
             _ => {}
@@ -2050,4 +2116,387 @@ fn named_in(c: &Cond, r: &Rules) -> Vec<usize> {
     out.sort();
     out.dedup();
     out
+}
+
+/// The constructs a case uses, by name (the slice test checks that together the cases use
+/// every one).
+pub fn coverage(c: &Case) -> std::collections::BTreeSet<&'static str> {
+    use std::collections::BTreeSet;
+    let r = &c.rules;
+    let mut out: BTreeSet<&'static str> = BTreeSet::new();
+    fn step(s: &Step, out: &mut BTreeSet<&'static str>) {
+        if s.neg {
+            out.insert("step -d");
+        }
+        if s.times > 1 {
+            out.insert("step 2d");
+        }
+        if s.dir.is_some() {
+            out.insert("step named");
+        }
+    }
+    fn cell(c: &CellE, out: &mut BTreeSet<&'static str>) {
+        out.insert(match c.base {
+            Base::Who(Who::Kind(_)) => "cell at kind",
+            Base::Who(Who::Alias(_)) => "cell at as-name",
+            Base::Param => "cell at move's cell",
+            Base::Loop(_) => "cell at loop cell",
+            Base::Abs(..) => "cell absolute",
+        });
+        if c.steps.len() > 1 {
+            out.insert("cell with several steps");
+        }
+        for (minus, s) in &c.steps {
+            if *minus {
+                out.insert("cell - step");
+            }
+            step(s, out);
+        }
+    }
+    fn cond(c: &Cond, out: &mut BTreeSet<&'static str>) {
+        match c {
+            Cond::At {
+                what,
+                pose,
+                cell: at,
+                alias,
+            } => {
+                cell(at, out);
+                out.insert(match what {
+                    What::Piece(_) => "at piece",
+                    What::Alias(_) => "at as-name",
+                    What::Tile(_) => "at tile",
+                    What::Mark(_) => "at mark",
+                });
+                if pose.is_some() {
+                    out.insert("at piece.pose");
+                }
+                if alias.is_some() {
+                    out.insert("as");
+                }
+            }
+            Cond::On { pose, who, .. } => {
+                out.insert(if pose.is_some() { "on pose" } else { "on" });
+                if let Who::Alias(_) = who {
+                    out.insert("on as-name");
+                }
+            }
+            Cond::Count { what, .. } => {
+                out.insert(match what {
+                    CountWhat::Piece(_) => "count piece",
+                    CountWhat::Tile(_) => "count tile",
+                    CountWhat::Mark(_) => "count mark",
+                });
+            }
+            Cond::Counter { .. } => {
+                out.insert("counter test");
+            }
+            Cond::Attr { value, .. } => {
+                out.insert(match value {
+                    AttrVal::Num(_) => "attribute vs number",
+                    AttrVal::Of(..) => "attribute vs attribute",
+                });
+            }
+            Cond::Not(i) => {
+                out.insert("not");
+                cond(i, out);
+            }
+            Cond::And(p) => {
+                out.insert("and");
+                p.iter().for_each(|x| cond(x, out));
+            }
+            Cond::Or(p) => {
+                out.insert("or");
+                p.iter().for_each(|x| cond(x, out));
+            }
+        }
+    }
+    fn place(w: &Where, out: &mut BTreeSet<&'static str>) {
+        match w {
+            Where::At(c) => {
+                out.insert("tiles at cell");
+                cell(c, out);
+            }
+            Where::Everywhere => {
+                out.insert("tiles everywhere");
+            }
+            Where::On(_) => {
+                out.insert("tiles on mark");
+            }
+        }
+    }
+    fn stmts(b: &[Stmt], out: &mut BTreeSet<&'static str>) {
+        for s in b {
+            match s {
+                Stmt::Require(c) => {
+                    out.insert("require");
+                    cond(c, out);
+                }
+                Stmt::Forbid(c) => {
+                    out.insert("forbid stmt");
+                    cond(c, out);
+                }
+                Stmt::Shift {
+                    each,
+                    step: st,
+                    who,
+                } => {
+                    out.insert(if *each { "shift each" } else { "shift" });
+                    if let Who::Alias(_) = who {
+                        out.insert("act on as-name");
+                    }
+                    step(st, out);
+                }
+                Stmt::Swap { step: st, .. } => {
+                    out.insert("swap");
+                    step(st, out);
+                }
+                Stmt::Turn { .. } => {
+                    out.insert("turn");
+                }
+                Stmt::Slide {
+                    each,
+                    step: st,
+                    rules,
+                    ..
+                } => {
+                    out.insert(if *each { "slide each" } else { "slide" });
+                    step(st, out);
+                    for r in rules {
+                        out.insert(match r.event {
+                            Event::Into(Place::Tile(_)) => "into tile",
+                            Event::Into(Place::Mark(_)) => "into mark",
+                            Event::BeforeTile(_) => "before tile",
+                            Event::BeforePiece(_) => "before piece",
+                            Event::OffBoard => "off board",
+                        });
+                        if r.brk {
+                            out.insert("break");
+                        }
+                        if r.lose {
+                            out.insert("lose");
+                        }
+                    }
+                }
+                Stmt::Remove(w) => {
+                    out.insert(match w {
+                        Who::Kind(_) => "remove kind",
+                        Who::Alias(_) => "remove as-name",
+                    });
+                }
+                Stmt::Create { pose, at, .. } => {
+                    out.insert(if pose.is_some() {
+                        "create pose"
+                    } else {
+                        "create"
+                    });
+                    cell(at, out);
+                }
+                Stmt::Change { place: w, .. } => {
+                    out.insert("change");
+                    place(w, out);
+                }
+                Stmt::Toggle { place: w, .. } => {
+                    out.insert("toggle");
+                    place(w, out);
+                }
+                Stmt::Count { op, .. } => {
+                    out.insert(match op {
+                        Assign::Add => "counter +=",
+                        Assign::Sub => "counter -=",
+                        Assign::Set => "counter =",
+                    });
+                }
+                Stmt::If { cond: c, then, els } => {
+                    out.insert(if els.is_empty() { "if" } else { "if else" });
+                    cond(c, out);
+                    stmts(then, out);
+                    stmts(els, out);
+                }
+                Stmt::For { body, .. } => {
+                    out.insert("for");
+                    stmts(body, out);
+                }
+            }
+        }
+    }
+    for m in &r.moves {
+        out.insert(match &m.param {
+            Param::Dirs(None) => "move(d)",
+            Param::Dirs(Some(_)) => "move(d in ..)",
+            Param::Cell => "move(cell c)",
+        });
+        stmts(&m.body, &mut out);
+    }
+    if r.outside.is_some() {
+        out.insert("outside");
+    }
+    if !r.counters.is_empty() {
+        out.insert("counters");
+    }
+    if r.counters.iter().any(|c| c.start != 0) {
+        out.insert("counter start");
+    }
+    match r.costs.len() {
+        0 => {}
+        1 => {
+            out.insert("cost");
+        }
+        _ => {
+            out.insert("cost vector");
+        }
+    }
+    for m in &r.metrics {
+        if !m.straight.is_empty() {
+            out.insert("metric straight");
+        }
+        if !m.chain.is_empty() {
+            out.insert("metric chain");
+        }
+    }
+    for f in &r.forbids {
+        out.insert(match (f.pose, f.place) {
+            (Some(_), _) => "forbid pose",
+            (None, Place::Mark(_)) => "forbid on mark",
+            (None, Place::Tile(_)) => "forbid on tile",
+        });
+    }
+    for k in &r.kinds {
+        if k.anonymous {
+            out.insert("anonymous kind");
+        }
+        if k.max.is_some() {
+            out.insert("max");
+        }
+        if !k.attrs.is_empty() || k.pose_list().iter().any(|p| !p.attrs.is_empty()) {
+            out.insert("attributes");
+        }
+    }
+    match &r.goal {
+        Some(g) => {
+            out.insert("goal");
+            cond(g, &mut out);
+        }
+        None => {
+            out.insert("pictures only");
+        }
+    }
+    for p in &c.plans {
+        for (k, kind) in r.kinds.iter().enumerate() {
+            let n = p.copies.iter().filter(|x| x.kind == k).count();
+            if kind.anonymous {
+                out.insert(match n {
+                    0 => "anonymous: no copy",
+                    1 => "anonymous: one copy",
+                    _ => "anonymous: several copies",
+                });
+            }
+        }
+        if p.copies.iter().any(|x| x.choose) {
+            out.insert("legend pose");
+        }
+        if let Some(pic) = &p.picture {
+            out.insert("goal picture");
+            if pic.copies.iter().any(|x| x.choose) {
+                out.insert("picture pose");
+            }
+        }
+    }
+    out
+}
+
+/// Every name [`coverage`] can give (with the constructs this branch has).
+pub fn all_constructs() -> Vec<&'static str> {
+    let mut v = vec![
+        "step -d",
+        "step 2d",
+        "step named",
+        "cell at kind",
+        "cell at as-name",
+        "cell at move's cell",
+        "cell at loop cell",
+        "cell absolute",
+        "cell with several steps",
+        "cell - step",
+        "at piece",
+        "at as-name",
+        "at tile",
+        "at mark",
+        "as",
+        "on",
+        "on pose",
+        "on as-name",
+        "count piece",
+        "count tile",
+        "count mark",
+        "counter test",
+        "not",
+        "and",
+        "or",
+        "tiles at cell",
+        "tiles everywhere",
+        "tiles on mark",
+        "require",
+        "forbid stmt",
+        "shift",
+        "shift each",
+        "act on as-name",
+        "swap",
+        "turn",
+        "slide",
+        "slide each",
+        "into tile",
+        "into mark",
+        "before tile",
+        "before piece",
+        "off board",
+        "break",
+        "lose",
+        "remove kind",
+        "remove as-name",
+        "create",
+        "create pose",
+        "change",
+        "toggle",
+        "counter +=",
+        "counter -=",
+        "counter =",
+        "if",
+        "if else",
+        "for",
+        "move(d)",
+        "move(d in ..)",
+        "move(cell c)",
+        "outside",
+        "counters",
+        "counter start",
+        "cost",
+        "cost vector",
+        "metric straight",
+        "metric chain",
+        "forbid pose",
+        "forbid on mark",
+        "forbid on tile",
+        "anonymous kind",
+        "max",
+        "goal",
+        "pictures only",
+        "anonymous: no copy",
+        "anonymous: one copy",
+        "anonymous: several copies",
+        "legend pose",
+        "goal picture",
+        "picture pose",
+    ];
+    if POSE_AT {
+        v.push("at piece.pose");
+    }
+    if ATTRS {
+        v.extend([
+            "attribute vs number",
+            "attribute vs attribute",
+            "attributes",
+        ]);
+    }
+    v
 }

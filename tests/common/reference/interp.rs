@@ -47,26 +47,35 @@ pub type PictureCell = (usize, Option<(usize, Option<usize>)>);
 /// Emulations of engine behaviour that differs from the reference, each off by default.
 /// The fuzzer turns them on to tell whether a difference belongs to a known class
 /// ("expected until fixed"); delete a quirk once the engine (or the reference) is fixed.
-/// The `pre_r*` ones are the engine before the lead's decisions R1-R6 land.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Quirks {
     /// Forbids are checked only on copies a move put somewhere (moved, turned, created),
     /// not on copies whose tile a `change`, `toggle` or `break` changed under them.
     pub forbid_moved_only: bool,
-    /// Before R1: `K at CELL` with `K` holding a copy tests that copy only.
-    pub pre_r1_at_held: bool,
-    /// Before R2: a kind with one slot (a named piece, or one anonymous copy without room
-    /// for more) is always held by its name, so `as` never binds its copy.
-    pub pre_r2_single_held: bool,
-    /// Before R4: pieces may share cells during a move as long as they do not at its end.
-    pub pre_r4_no_pairs: bool,
     /// A `turn` in a per-cell move uses the table rows of the first direction.
     pub turn_cell_dir0: bool,
     /// A slide fails when a cell it passes breaks a forbid (not only where it stops).
     pub slide_forbid_each_step: bool,
-    /// A kind with one slot whose copy is gone is still tried once (statements on it fail,
-    /// conditions on it are false) instead of not at all.
-    pub single_slot_absent_tried: bool,
+    /// A kind with one slot (a named piece, or one anonymous copy without room for more)
+    /// is bound to that slot in every try, acted on or not: gone, it is still tried
+    /// (statements on it fail, conditions on it are false), and `on` and attributes mean
+    /// that copy, not every copy.
+    pub single_slot_always_bound: bool,
+    /// A move that only shifts and turns one kind (the engine's local shortcut) lets
+    /// pieces pass through each other (R4 is not checked there).
+    pub local_no_pairs: bool,
+    /// A `swap` that displaces a piece, with a moving statement after it, records the two
+    /// as sharing a cell, so the move is refused (R4).
+    pub swap_clash: bool,
+    /// `forbid X at P` / `forbid X at P + STEP` (one step, P a kind) fails the move when
+    /// P's copy is gone (other forms of the condition are just false).
+    pub absent_test_fails: bool,
+    /// A kind whose first use is a binding `K at CELL` that did not bind (its `if` did not
+    /// hold) holds no copy for the rest of the move: statements on it fail and cells at
+    /// it name nothing, instead of the move being tried once per copy.
+    pub binder_unbound_fails: bool,
+    /// `NAME at CELL` with an `as` name as subject means any copy of its kind there.
+    pub alias_subject_any_copy: bool,
     /// An absolute cell whose `(row, col)` is off the board names no cell at all (tests
     /// on it are false, changes at it do nothing), whatever steps follow it.
     pub abs_off_board_none: bool,
@@ -78,15 +87,19 @@ pub struct Quirks {
 type Setter = (&'static str, fn(&mut Quirks));
 const QUIRKS: &[Setter] = &[
     ("forbid_moved_only", |q| q.forbid_moved_only = true),
-    ("pre_r1_at_held", |q| q.pre_r1_at_held = true),
-    ("pre_r2_single_held", |q| q.pre_r2_single_held = true),
-    ("pre_r4_no_pairs", |q| q.pre_r4_no_pairs = true),
     ("turn_cell_dir0", |q| q.turn_cell_dir0 = true),
     ("slide_forbid_each_step", |q| {
         q.slide_forbid_each_step = true
     }),
-    ("single_slot_absent_tried", |q| {
-        q.single_slot_absent_tried = true
+    ("single_slot_always_bound", |q| {
+        q.single_slot_always_bound = true
+    }),
+    ("local_no_pairs", |q| q.local_no_pairs = true),
+    ("swap_clash", |q| q.swap_clash = true),
+    ("absent_test_fails", |q| q.absent_test_fails = true),
+    ("binder_unbound_fails", |q| q.binder_unbound_fails = true),
+    ("alias_subject_any_copy", |q| {
+        q.alias_subject_any_copy = true
     }),
     ("abs_off_board_none", |q| q.abs_off_board_none = true),
     ("piece_off_board_not_at", |q| {
@@ -124,6 +137,9 @@ pub struct Reference<'r> {
     /// Per kind: the engine's slots (copies at the start or `max`, one for a named
     /// piece); only [`Quirks`] read it.
     pub slots: Vec<usize>,
+    /// The `swap`s of the move running that a moving statement may follow (for
+    /// [`Quirks::swap_clash`]).
+    clash_swaps: std::cell::RefCell<Vec<*const Stmt>>,
     pub board: Board,
     pub picture: Option<Vec<PictureCell>>,
     /// Per kind: how many copies there is room for at once (`max`, or one for a named
@@ -157,6 +173,12 @@ struct Ctx {
     loops: Vec<(String, (i64, i64))>,
     /// R4: pairs of copies a statement put on each other's cells.
     pairs: Vec<(usize, usize)>,
+    /// A move is running, not a goal test (for [`Quirks`]).
+    in_move: bool,
+    /// The try's copies are chosen (for [`Quirks`]).
+    started: bool,
+    /// Overlaps are not remembered in this move (for [`Quirks::local_no_pairs`]).
+    pairs_off: bool,
 }
 
 /// What one run of a move is played along.
@@ -200,6 +222,7 @@ impl<'r> Reference<'r> {
             rules,
             quirks: Quirks::default(),
             slots: vec![1; rules.kinds.len()],
+            clash_swaps: Default::default(),
             board,
             picture,
             room,
@@ -273,12 +296,23 @@ impl<'r> Reference<'r> {
                 None => vec![],
             },
             Who::Kind(k) => {
-                if let Some(i) = ctx.held[*k] {
-                    return vec![(ctx, i)];
+                if let Some(i) = self.bound(&ctx, *k) {
+                    let mut c = ctx;
+                    c.held[*k] = Some(i);
+                    return vec![(c, i)];
                 }
-                let ghost = self.quirks.single_slot_absent_tried && self.slots[*k] == 1;
+                if self.quirks.binder_unbound_fails && ctx.started {
+                    let mut c = ctx;
+                    c.copies.push(Copy {
+                        kind: *k,
+                        at: None,
+                        placed: false,
+                    });
+                    let i = c.copies.len() - 1;
+                    return vec![(c, i)];
+                }
                 (0..ctx.copies.len())
-                    .filter(|&i| ctx.copies[i].kind == *k && (ctx.copies[i].at.is_some() || ghost))
+                    .filter(|&i| ctx.copies[i].kind == *k && ctx.copies[i].at.is_some())
                     .map(|i| {
                         let mut c = ctx.clone();
                         c.held[*k] = Some(i);
@@ -289,13 +323,25 @@ impl<'r> Reference<'r> {
         }
     }
 
+    /// The copy kind `k` holds, if any (under [`Quirks::single_slot_always_bound`], a
+    /// kind with one slot holds it always).
+    fn bound(&self, ctx: &Ctx, k: usize) -> Option<usize> {
+        if let Some(i) = ctx.held[k] {
+            return Some(i);
+        }
+        if self.quirks.single_slot_always_bound && ctx.in_move && self.slots[k] == 1 {
+            let mine = || (0..ctx.copies.len()).filter(|&i| ctx.copies[i].kind == k);
+            return mine()
+                .find(|&i| ctx.copies[i].at.is_some())
+                .or_else(|| mine().next());
+        }
+        None
+    }
+
     /// Whether a name holds copy `i`: R2, "names holding copies are the move's own kinds
     /// that it acts on (by iteration or by an earlier binding `require K at CELL`) and
     /// earlier `as` names".
     fn named(&self, ctx: &Ctx, i: usize) -> bool {
-        if self.quirks.pre_r2_single_held && self.slots[ctx.copies[i].kind] == 1 {
-            return true;
-        }
         ctx.held.contains(&Some(i)) || ctx.aliases.iter().any(|&(_, j)| j == i)
     }
 
@@ -473,12 +519,16 @@ impl<'r> Reference<'r> {
                 vec![(ok, ctx)]
             }
             What::Alias(a) => {
-                let ok = ctx
-                    .aliases
-                    .iter()
-                    .rev()
-                    .find(|(n, _)| n == a)
-                    .is_some_and(|&(_, i)| self.covers(&ctx, i, p));
+                let mine = ctx.aliases.iter().rev().find(|(n, _)| n == a).map(|x| x.1);
+                let ok = match mine {
+                    Some(i) if self.quirks.alias_subject_any_copy => {
+                        let k = ctx.copies[i].kind;
+                        (0..ctx.copies.len())
+                            .any(|j| ctx.copies[j].kind == k && self.covers(&ctx, j, p))
+                    }
+                    Some(i) => self.covers(&ctx, i, p),
+                    None => false,
+                };
                 vec![(ok, ctx)]
             }
             What::Piece(_) if self.quirks.piece_off_board_not_at && !self.on_board(p) => {
@@ -523,10 +573,7 @@ impl<'r> Reference<'r> {
                         })
                         .collect();
                 }
-                let ok = match ctx.held[*k] {
-                    Some(i) if self.quirks.pre_r1_at_held => found.contains(&i),
-                    _ => !found.is_empty(),
-                };
+                let ok = !found.is_empty();
                 vec![(ok, ctx)]
             }
         }
@@ -548,7 +595,7 @@ impl<'r> Reference<'r> {
         };
         let held = match who {
             Who::Alias(a) => ctx.aliases.iter().rev().find(|(n, _)| n == a).map(|x| x.1),
-            Who::Kind(k) => ctx.held[*k],
+            Who::Kind(k) => self.bound(ctx, *k),
         };
         match (held, who) {
             (Some(i), _) => one(i),
@@ -561,15 +608,15 @@ impl<'r> Reference<'r> {
 
     /// R6: `PIECE.ATTR` of a kind's bound copy (in a move), a named piece's copy or an
     /// `as` name's copy, in its pose now; `None` when no copy is bound or it is absent, or
-    /// its pose has no such attribute.
+    /// its pose has no such attribute. (In a move a comparison acts on its kinds, so they
+    /// hold a copy; in a goal a named piece means its copy.)
     fn attr(&self, ctx: &Ctx, who: &Who, attr: &str) -> Option<i64> {
         let i = match who {
             Who::Alias(a) => ctx.aliases.iter().rev().find(|(n, _)| n == a)?.1,
-            Who::Kind(k) => match ctx.held[*k] {
+            Who::Kind(k) => match self.bound(ctx, *k) {
                 Some(i) => i,
-                None if !self.rules.kinds[*k].anonymous => {
-                    (0..ctx.copies.len()).find(|&i| ctx.copies[i].kind == *k)?
-                }
+                None if !self.rules.kinds[*k].anonymous => (0..ctx.copies.len())
+                    .find(|&i| ctx.copies[i].kind == *k && ctx.copies[i].at.is_some())?,
                 None => return None,
             },
         };
@@ -601,9 +648,38 @@ impl<'r> Reference<'r> {
             // "`require COND`: the move needs this"
             Stmt::Require(c) => keep(self.eval(env, ctx, c, true), true),
             // "`forbid COND`: the move is impossible if this holds"
-            Stmt::Forbid(c) => keep(self.eval(env, ctx, c, false), false),
+            Stmt::Forbid(c) => {
+                if let (
+                    true,
+                    Cond::At {
+                        what,
+                        pose: None,
+                        cell:
+                            CellE {
+                                base: Base::Who(Who::Kind(k)),
+                                steps,
+                            },
+                        alias: None,
+                    },
+                ) = (self.quirks.absent_test_fails, c)
+                {
+                    if !matches!(what, What::Alias(_)) && steps.len() <= 1 {
+                        return self
+                            .hold(ctx, &Who::Kind(*k))
+                            .into_iter()
+                            .filter(|(c2, i)| c2.copies[*i].at.is_some())
+                            .flat_map(|(c2, _)| keep(self.eval(env, c2, c, false), false))
+                            .collect();
+                    }
+                }
+                keep(self.eval(env, ctx, c, false), false)
+            }
             Stmt::Shift { who, each, step } => self.shift(env, ctx, who, *each, step),
-            Stmt::Swap { who, step } => self.swap(env, ctx, who, step),
+            Stmt::Swap { who, step } => {
+                let clash = self.quirks.swap_clash
+                    && self.clash_swaps.borrow().contains(&(s as *const Stmt));
+                self.swap(env, ctx, who, step, clash)
+            }
             Stmt::Turn { who, rules } => self.turn(env, ctx, who, rules),
             Stmt::Slide {
                 who,
@@ -624,7 +700,7 @@ impl<'r> Reference<'r> {
     /// R4: after a statement put copy `i` where it is, remember every other copy that
     /// shares one of its cells.
     fn remember_overlaps(&self, ctx: &mut Ctx, i: usize) {
-        if self.quirks.pre_r4_no_pairs {
+        if ctx.pairs_off {
             return;
         }
         let Some(spot) = ctx.copies[i].at else {
@@ -697,7 +773,7 @@ impl<'r> Reference<'r> {
 
     /// "`swap hole d`: move a piece one step; the piece it lands on takes its old cell"
     /// (every other copy covering a cell it lands on moves one step back).
-    fn swap(&self, env: Env, ctx: Ctx, who: &Who, step: &Step) -> Vec<Ctx> {
+    fn swap(&self, env: Env, ctx: Ctx, who: &Who, step: &Step, clash: bool) -> Vec<Ctx> {
         let Some(v) = self.vector(env, step, false) else {
             return vec![];
         };
@@ -715,6 +791,9 @@ impl<'r> Reference<'r> {
                 for &j in &others {
                     if !self.displace(&mut ctx, j, (-v.0, -v.1)) {
                         return None;
+                    }
+                    if clash {
+                        ctx.pairs.push((i.min(j), i.max(j)));
                     }
                 }
                 self.remember_overlaps(&mut ctx, i);
@@ -1030,7 +1109,7 @@ impl<'r> Reference<'r> {
         }
         for k in 0..self.rules.kinds.len() {
             if s.pieces[k].is_empty() && self.slots[k] == 1 {
-                // The engine's empty slot (see `Quirks::single_slot_absent_tried`).
+                // The engine's empty slot (see `Quirks::single_slot_always_bound`).
                 copies.push(Copy {
                     kind: k,
                     at: None,
@@ -1046,6 +1125,9 @@ impl<'r> Reference<'r> {
             aliases: vec![],
             loops: vec![],
             pairs: vec![],
+            in_move: false,
+            started: false,
+            pairs_off: false,
         }
     }
 
@@ -1158,9 +1240,12 @@ impl<'r> Reference<'r> {
     /// started from is not a move."
     pub fn successors(&self, s: &State) -> BTreeSet<(Act, State)> {
         let mut out = BTreeSet::new();
-        let start = self.start_ctx(s);
+        let mut start = self.start_ctx(s);
+        start.in_move = true;
         for (mi, mv) in self.rules.moves.iter().enumerate() {
             let iterated = iterated_kinds(&mv.body, self.rules.kinds.len());
+            *self.clash_swaps.borrow_mut() = clash_swaps(&mv.body);
+            let local = self.quirks.local_no_pairs && local_form(mv);
             for (arg, env) in self.actions(mv) {
                 let mut tries = vec![start.clone()];
                 for &k in &iterated {
@@ -1169,7 +1254,9 @@ impl<'r> Reference<'r> {
                         .flat_map(|c| self.hold(c, &Who::Kind(k)).into_iter().map(|x| x.0))
                         .collect();
                 }
-                for t in tries {
+                for mut t in tries {
+                    t.started = true;
+                    t.pairs_off = local;
                     for end in self.block(env, t, &mv.body) {
                         if let Some(next) = self.finish(&end) {
                             if next != *s {
@@ -1225,6 +1312,62 @@ impl<'r> Reference<'r> {
     }
 }
 
+/// Whether a move is the engine's local form: it only shifts (not `each`) and turns one
+/// kind (for [`Quirks::local_no_pairs`]).
+fn local_form(mv: &Move) -> bool {
+    if mv.param == Param::Cell || mv.body.is_empty() {
+        return false;
+    }
+    let kind = |s: &Stmt| match s {
+        Stmt::Shift {
+            who: Who::Kind(k),
+            each: false,
+            ..
+        }
+        | Stmt::Turn {
+            who: Who::Kind(k), ..
+        } => Some(*k),
+        _ => None,
+    };
+    let first = kind(&mv.body[0]);
+    first.is_some() && mv.body.iter().all(|s| kind(s) == first)
+}
+
+/// The `swap`s a statement that moves or creates a piece may follow (for
+/// [`Quirks::swap_clash`]), as addresses.
+fn clash_swaps(body: &[Stmt]) -> Vec<*const Stmt> {
+    fn moves(s: &Stmt) -> bool {
+        match s {
+            Stmt::Shift { .. }
+            | Stmt::Swap { .. }
+            | Stmt::Turn { .. }
+            | Stmt::Slide { .. }
+            | Stmt::Create { .. } => true,
+            Stmt::If { then, els, .. } => then.iter().chain(els).any(moves),
+            Stmt::For { body, .. } => body.iter().any(moves),
+            _ => false,
+        }
+    }
+    fn mark(body: &[Stmt], after: bool, out: &mut Vec<*const Stmt>) {
+        let mut later = after;
+        for s in body.iter().rev() {
+            match s {
+                Stmt::If { then, els, .. } => {
+                    mark(then, later, out);
+                    mark(els, later, out);
+                }
+                Stmt::For { body: b, .. } => mark(b, later || b.iter().any(moves), out),
+                Stmt::Swap { .. } if later => out.push(s as *const Stmt),
+                _ => {}
+            }
+            later |= moves(s);
+        }
+    }
+    let mut out = vec![];
+    mark(body, false, &mut out);
+    out
+}
+
 /// The outcomes where the condition came out `want`.
 fn keep(out: Outcomes, want: bool) -> Vec<Ctx> {
     out.into_iter()
@@ -1270,7 +1413,16 @@ pub fn iterated_kinds(body: &[Stmt], kinds: usize) -> Vec<usize> {
             Cond::Not(inner) => cond(inner, false, f),
             Cond::And(parts) => parts.iter().for_each(|p| cond(p, plain, f)),
             Cond::Or(parts) => parts.iter().for_each(|p| cond(p, false, f)),
-            Cond::On { .. } | Cond::Count { .. } | Cond::Counter { .. } | Cond::Attr { .. } => {}
+            // An attribute of a kind is its copy's: the comparison acts on the kind.
+            Cond::Attr { who, value, .. } => {
+                if let Who::Kind(k) = who {
+                    f(*k, Use::Actor);
+                }
+                if let AttrVal::Of(Who::Kind(k), _) = value {
+                    f(*k, Use::Actor);
+                }
+            }
+            Cond::On { .. } | Cond::Count { .. } | Cond::Counter { .. } => {}
         }
     }
     fn walk(body: &[Stmt], f: &mut dyn FnMut(usize, Use)) {

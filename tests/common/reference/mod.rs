@@ -29,7 +29,7 @@
 //!    nothing until the binding. A statement that acts on a kind holding nothing (its
 //!    binding was on a branch not taken) tries every copy from there. A named kind is
 //!    treated alike (one copy; none on the board: no try). `shift each`/`slide each`,
-//!    `on`, `count` and attribute comparisons do not act on a kind.
+//!    `on` and `count` do not act on a kind; an attribute comparison does.
 //! 3. **Bindings.** A binding `K at CELL` binds only when `K` holds nothing yet; when it
 //!    holds a copy it is a test (R1: any copy there). A condition binds left to right
 //!    (`and`), so later parts and statements see the copy. An `if` whose condition does
@@ -58,8 +58,9 @@
 //!     generator never starts a goal cell at an anonymous kind); `on` means every copy.
 //!     A picture cell drawn without a piece must be covered by none.
 //! 14. **Attributes (R6)**: `K.ATTR` is the value in the pose the copy is in now (the
-//!     pose's own, else the kind's); false when the kind holds no copy (a named piece: its
-//!     copy), the copy is gone, or the pose has no such attribute.
+//!     pose's own, else the kind's). In a move a comparison acts on the kinds it names
+//!     (reading 2: tried once per copy); an `as` name means its copy; a gone copy makes
+//!     the comparison false. In a goal a named piece means its copy.
 
 #![allow(dead_code)]
 
