@@ -70,12 +70,22 @@ pub struct Quirks {
     /// `forbid X at P` / `forbid X at P + STEP` (one step, P a kind) fails the move when
     /// P's copy is gone (other forms of the condition are just false).
     pub absent_test_fails: bool,
-    /// A kind whose first use is a binding `K at CELL` that did not bind (its `if` did not
-    /// hold) holds no copy for the rest of the move: statements on it fail and cells at
-    /// it name nothing, instead of the move being tried once per copy.
-    pub binder_unbound_fails: bool,
+    /// Which kinds are tried once per copy follows the engine's static walk: a kind is
+    /// iterated when some path acts on it before a binding `K at CELL` on that path (a
+    /// binding in an `if` condition counts after the `if` even when it did not hold, one
+    /// in a branch only inside it). An iterated kind's binding `require` on another
+    /// path is then a test; a kind not iterated that holds no copy when a statement acts
+    /// on it fails that statement (a cell at it names nothing).
+    pub engine_free_kinds: bool,
     /// `NAME at CELL` with an `as` name as subject means any copy of its kind there.
     pub alias_subject_any_copy: bool,
+    /// `create` fills the first empty slot of the kind, which may be the slot of a copy
+    /// removed earlier in the move: a name that held the removed copy then holds the new
+    /// one.
+    pub create_reuses_slot: bool,
+    /// When one piece alone moves by one-step moves on a board whose tiles never change
+    /// (the engine's solo table), a turn that changes nothing is listed as a move.
+    pub solo_self_loops: bool,
     /// An absolute cell whose `(row, col)` is off the board names no cell at all (tests
     /// on it are false, changes at it do nothing), whatever steps follow it.
     pub abs_off_board_none: bool,
@@ -97,7 +107,7 @@ const QUIRKS: &[Setter] = &[
     ("local_no_pairs", |q| q.local_no_pairs = true),
     ("swap_clash", |q| q.swap_clash = true),
     ("absent_test_fails", |q| q.absent_test_fails = true),
-    ("binder_unbound_fails", |q| q.binder_unbound_fails = true),
+    ("engine_free_kinds", |q| q.engine_free_kinds = true),
     ("alias_subject_any_copy", |q| {
         q.alias_subject_any_copy = true
     }),
@@ -105,6 +115,8 @@ const QUIRKS: &[Setter] = &[
     ("piece_off_board_not_at", |q| {
         q.piece_off_board_not_at = true
     }),
+    ("create_reuses_slot", |q| q.create_reuses_slot = true),
+    ("solo_self_loops", |q| q.solo_self_loops = true),
 ];
 
 impl Quirks {
@@ -297,11 +309,9 @@ impl<'r> Reference<'r> {
             },
             Who::Kind(k) => {
                 if let Some(i) = self.bound(&ctx, *k) {
-                    let mut c = ctx;
-                    c.held[*k] = Some(i);
-                    return vec![(c, i)];
+                    return vec![(ctx, i)];
                 }
-                if self.quirks.binder_unbound_fails && ctx.started {
+                if self.quirks.engine_free_kinds && ctx.started {
                     let mut c = ctx;
                     c.copies.push(Copy {
                         kind: *k,
@@ -958,12 +968,24 @@ impl<'r> Reference<'r> {
                 if now >= self.room[kind] {
                     return None;
                 }
-                ctx.copies.push(Copy {
+                let new = Copy {
                     kind,
                     at: Some((p.0, p.1, pose.unwrap_or(0))),
                     placed: true,
-                });
-                let i = ctx.copies.len() - 1;
+                };
+                let reuse = (0..ctx.copies.len())
+                    .find(|&i| ctx.copies[i].kind == kind && ctx.copies[i].at.is_none())
+                    .filter(|_| self.quirks.create_reuses_slot);
+                let i = match reuse {
+                    Some(i) => {
+                        ctx.copies[i] = new;
+                        i
+                    }
+                    None => {
+                        ctx.copies.push(new);
+                        ctx.copies.len() - 1
+                    }
+                };
                 self.remember_overlaps(&mut ctx, i);
                 Some(ctx)
             })
@@ -1099,20 +1121,19 @@ impl<'r> Reference<'r> {
     fn start_ctx(&self, s: &State) -> Ctx {
         let mut copies = vec![];
         for (k, list) in s.pieces.iter().enumerate() {
+            // The engine's empty slots first (absent copies sort first in its states),
+            // for [`Quirks`]; no rule of the reference sees an absent copy otherwise.
+            for _ in list.len()..self.slots[k] {
+                copies.push(Copy {
+                    kind: k,
+                    at: None,
+                    placed: false,
+                });
+            }
             for &spot in list {
                 copies.push(Copy {
                     kind: k,
                     at: Some(spot),
-                    placed: false,
-                });
-            }
-        }
-        for k in 0..self.rules.kinds.len() {
-            if s.pieces[k].is_empty() && self.slots[k] == 1 {
-                // The engine's empty slot (see `Quirks::single_slot_always_bound`).
-                copies.push(Copy {
-                    kind: k,
-                    at: None,
                     placed: false,
                 });
             }
@@ -1236,14 +1257,63 @@ impl<'r> Reference<'r> {
         }
     }
 
+    /// Whether the engine would use its solo table (for [`Quirks::solo_self_loops`]): one
+    /// slot in all, no counters, no cell whose tile a change can touch, and every move a
+    /// lone `shift` or `turn` over directions.
+    fn solo(&self) -> bool {
+        let r = self.rules;
+        let mut sources: Vec<usize> = (0..r.tiles.len())
+            .filter(|&t| r.tiles[t].becomes.is_some())
+            .collect();
+        fn walk(b: &[Stmt], out: &mut Vec<usize>) {
+            for s in b {
+                match s {
+                    Stmt::Change { from, .. } => out.push(*from),
+                    Stmt::Toggle { a, b, .. } => out.extend([*a, *b]),
+                    Stmt::If { then, els, .. } => {
+                        walk(then, out);
+                        walk(els, out);
+                    }
+                    Stmt::For { body, .. } => walk(body, out),
+                    _ => {}
+                }
+            }
+        }
+        for m in &r.moves {
+            walk(&m.body, &mut sources);
+        }
+        self.slots.iter().sum::<usize>() == 1
+            && r.counters.is_empty()
+            && !self.board.tiles.iter().any(|t| sources.contains(t))
+            && r.moves.iter().all(|m| {
+                m.param != Param::Cell
+                    && matches!(
+                        m.body.as_slice(),
+                        [Stmt::Shift {
+                            who: Who::Kind(_),
+                            each: false,
+                            ..
+                        }] | [Stmt::Turn {
+                            who: Who::Kind(_),
+                            ..
+                        }]
+                    )
+            })
+    }
+
     /// Every successor of `s`: (action, state). "A move whose result is the state it
     /// started from is not a move."
     pub fn successors(&self, s: &State) -> BTreeSet<(Act, State)> {
         let mut out = BTreeSet::new();
         let mut start = self.start_ctx(s);
         start.in_move = true;
+        let solo = self.quirks.solo_self_loops && self.solo();
         for (mi, mv) in self.rules.moves.iter().enumerate() {
-            let iterated = iterated_kinds(&mv.body, self.rules.kinds.len());
+            let iterated = if self.quirks.engine_free_kinds {
+                engine_free(&mv.body, self.rules.kinds.len())
+            } else {
+                iterated_kinds(&mv.body, self.rules.kinds.len())
+            };
             *self.clash_swaps.borrow_mut() = clash_swaps(&mv.body);
             let local = self.quirks.local_no_pairs && local_form(mv);
             for (arg, env) in self.actions(mv) {
@@ -1251,7 +1321,14 @@ impl<'r> Reference<'r> {
                 for &k in &iterated {
                     tries = tries
                         .into_iter()
-                        .flat_map(|c| self.hold(c, &Who::Kind(k)).into_iter().map(|x| x.0))
+                        .flat_map(|c| {
+                            self.hold(c, &Who::Kind(k))
+                                .into_iter()
+                                .map(move |(mut c, i)| {
+                                    c.held[k] = Some(i);
+                                    c
+                                })
+                        })
                         .collect();
                 }
                 for mut t in tries {
@@ -1259,7 +1336,7 @@ impl<'r> Reference<'r> {
                     t.pairs_off = local;
                     for end in self.block(env, t, &mv.body) {
                         if let Some(next) = self.finish(&end) {
-                            if next != *s {
+                            if next != *s || solo {
                                 out.insert((Act { mv: mi, arg }, next));
                             }
                         }
@@ -1310,6 +1387,113 @@ impl<'r> Reference<'r> {
             ctx.tiles[i] == tile && pieces_ok
         })
     }
+}
+
+/// The kinds the engine tries once per copy (`free_kinds` in its program): walking the
+/// statements, a kind acted on before a binding `K at CELL` binds it (for
+/// [`Quirks::engine_free_kinds`]). A binding in an `if` condition stays after the `if`;
+/// one inside a branch only there. `require`/`forbid X at K [+ STEP]` (one step) is the
+/// engine's test op: it acts on `K`, and a `require` binds a piece `X` not yet free.
+fn engine_free(body: &[Stmt], kinds: usize) -> Vec<usize> {
+    fn actor(k: usize, bound: &[usize], free: &mut Vec<usize>) {
+        if !bound.contains(&k) && !free.contains(&k) {
+            free.push(k);
+        }
+    }
+    fn cell_actor(c: &CellE, bound: &[usize], free: &mut Vec<usize>) {
+        if let Base::Who(Who::Kind(k)) = c.base {
+            actor(k, bound, free);
+        }
+    }
+    fn cond_walk(c: &Cond, bind: bool, bound: &mut Vec<usize>, free: &mut Vec<usize>) {
+        match c {
+            Cond::At {
+                what, cell, alias, ..
+            } => {
+                cell_actor(cell, bound, free);
+                if let (What::Piece(p), true, None) = (what, bind, alias) {
+                    if !free.contains(p) && !bound.contains(p) {
+                        bound.push(*p);
+                    }
+                }
+            }
+            Cond::Attr { who, value, .. } => {
+                if let Who::Kind(k) = who {
+                    actor(*k, bound, free);
+                }
+                if let AttrVal::Of(Who::Kind(k), _) = value {
+                    actor(*k, bound, free);
+                }
+            }
+            Cond::Not(inner) => cond_walk(inner, false, bound, free),
+            Cond::And(parts) => parts.iter().for_each(|p| cond_walk(p, bind, bound, free)),
+            Cond::Or(parts) => parts.iter().for_each(|p| cond_walk(p, false, bound, free)),
+            Cond::On { .. } | Cond::Count { .. } | Cond::Counter { .. } => {}
+        }
+    }
+    fn walk(body: &[Stmt], bound: &mut Vec<usize>, free: &mut Vec<usize>) {
+        for s in body {
+            match s {
+                Stmt::Require(c) | Stmt::Forbid(c) => {
+                    let want = matches!(s, Stmt::Require(_));
+                    match c {
+                        Cond::At {
+                            what,
+                            pose: None,
+                            cell:
+                                CellE {
+                                    base: Base::Who(Who::Kind(k)),
+                                    steps,
+                                },
+                            alias: None,
+                        } if steps.len() <= 1 && !matches!(what, What::Alias(_)) => {
+                            actor(*k, bound, free);
+                            if let (What::Piece(p), true) = (what, want) {
+                                if !free.contains(p) {
+                                    bound.push(*p);
+                                }
+                            }
+                        }
+                        _ => cond_walk(c, want, bound, free),
+                    }
+                }
+                Stmt::Shift { who, each, .. } | Stmt::Slide { who, each, .. } => {
+                    if let (Who::Kind(k), false) = (who, each) {
+                        actor(*k, bound, free);
+                    }
+                }
+                Stmt::Swap { who, .. } | Stmt::Turn { who, .. } | Stmt::Remove(who) => {
+                    if let Who::Kind(k) = who {
+                        actor(*k, bound, free);
+                    }
+                }
+                Stmt::Create { at, .. } => cell_actor(at, bound, free),
+                Stmt::Change { place, .. } | Stmt::Toggle { place, .. } => {
+                    if let Where::At(c) = place {
+                        cell_actor(c, bound, free);
+                    }
+                }
+                Stmt::Count { .. } => {}
+                Stmt::If { cond, then, els } => {
+                    cond_walk(cond, true, bound, free);
+                    let mut b1 = bound.clone();
+                    walk(then, &mut b1, free);
+                    let mut b2 = bound.clone();
+                    walk(els, &mut b2, free);
+                }
+                Stmt::For { who, body, .. } => {
+                    if let Who::Kind(k) = who {
+                        actor(*k, bound, free);
+                    }
+                    walk(body, bound, free);
+                }
+            }
+        }
+    }
+    let _ = kinds;
+    let (mut bound, mut free) = (vec![], vec![]);
+    walk(body, &mut bound, &mut free);
+    free
 }
 
 /// Whether a move is the engine's local form: it only shifts (not `each`) and turns one

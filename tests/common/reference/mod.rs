@@ -27,8 +27,10 @@
 //!    `else`), the first of these decides: acted on first, the move is tried once per copy
 //!    and the kind holds that copy from the start of the try; bound first, it holds
 //!    nothing until the binding. A statement that acts on a kind holding nothing (its
-//!    binding was on a branch not taken) tries every copy from there. A named kind is
-//!    treated alike (one copy; none on the board: no try). `shift each`/`slide each`,
+//!    binding was on a branch not taken) tries every copy from there. A kind acted on
+//!    first with no copy on the board means the move has no try at all, even when the
+//!    statement acting on it is on a branch that would not run. A named kind is treated
+//!    alike (its one copy; gone: no try). `shift each`/`slide each`,
 //!    `on` and `count` do not act on a kind; an attribute comparison does.
 //! 3. **Bindings.** A binding `K at CELL` binds only when `K` holds nothing yet; when it
 //!    holds a copy it is a test (R1: any copy there). A condition binds left to right
