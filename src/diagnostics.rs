@@ -519,7 +519,9 @@ pub enum Problem {
     #[error("attribute `{attr}` is given twice for {owner}")]
     #[diagnostic(
         code(puz::check::duplicate_attribute),
-        help("give each attribute once per piece or pose; a pose's own value overrides the piece's")
+        help(
+            "give each attribute once per piece or pose; a pose's own value overrides the piece's"
+        )
     )]
     DuplicateAttribute {
         /// The attribute.
@@ -532,7 +534,9 @@ pub enum Problem {
     },
 
     /// An attribute of an anonymous kind in a goal, where no copy is bound.
-    #[error("a goal cannot compare an attribute of `{piece}`: it is anonymous, so no one copy is meant")]
+    #[error(
+        "a goal cannot compare an attribute of `{piece}`: it is anonymous, so no one copy is meant"
+    )]
     #[diagnostic(
         code(puz::check::attribute_in_goal),
         help("compare attributes of named pieces in a goal, or count copies in a pose instead (`count(...)`, `disk.big at (0, 1)`)")
@@ -1238,6 +1242,27 @@ pub enum Problem {
         /// The goal condition.
         #[label("no `{piece}` in this level, and no move creates one")]
         span: SourceSpan,
+    },
+
+    /// `K at K + STEP` where the cell lies inside the moving copy's own footprint in some
+    /// pose: `at` finds any copy, so there the test finds the moving copy itself.
+    #[error(
+        "`{text}` finds `{piece}` itself in pose `{pose}`: that cell is part of the moving copy"
+    )]
+    #[diagnostic(code(puz::lint::at_finds_itself), severity(Warning))]
+    AtFindsItself {
+        /// The piece kind.
+        piece: String,
+        /// A pose whose footprint covers the cell.
+        pose: String,
+        /// The condition as written.
+        text: String,
+        /// The statement.
+        #[label("always true while `{piece}` is in pose `{pose}`")]
+        span: SourceSpan,
+        /// What to write instead.
+        #[help]
+        help: String,
     },
 
     /// A slide with no `off board` rule that can reach the edge of a level: the move then

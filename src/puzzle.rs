@@ -199,13 +199,16 @@ impl Puzzle {
             }
             _ => true,
         });
+        problems.extend(crate::engine::lints::model_lints(&self.model));
         self.warnings(problems)
     }
 
     /// The warnings of one level; `inline` is its index when it is one of the file's own
     /// levels (the warnings then point into its text too).
     pub fn level_lints(&self, level: &Level, inline: Option<usize>) -> Option<Warnings> {
-        self.warnings(lint_level(&self.model, level, inline))
+        let mut problems = lint_level(&self.model, level, inline);
+        problems.extend(crate::engine::lints::model_lints(&self.model));
+        self.warnings(problems)
     }
 
     /// The goal conditions of `level` that are out of reach even for a piece moving alone:

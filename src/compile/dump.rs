@@ -281,7 +281,11 @@ fn cond_text(m: &Model, c: &Cond) -> String {
         }
         Cond::Attr { left, op, right } => {
             let of = |a: &crate::compile::AttrOf| {
-                format!("{}.{}", who(a.piece, a.alias, false), m.attributes[a.attr as usize])
+                format!(
+                    "{}.{}",
+                    who(a.piece, a.alias, false),
+                    m.attributes[a.attr as usize]
+                )
             };
             let rhs = match right {
                 crate::compile::AttrRhs::Value(v) => v.to_string(),

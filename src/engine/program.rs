@@ -326,8 +326,7 @@ impl Program {
             .moves
             .iter()
             .map(|m| {
-                let mut ops: Vec<KOp> =
-                    m.ops.iter().map(|op| KOp::lower(op, lay, kinds)).collect();
+                let mut ops: Vec<KOp> = m.ops.iter().map(|op| KOp::lower(op, lay, kinds)).collect();
                 mark_clashes(&mut ops, false);
                 ops
             })
@@ -1258,10 +1257,11 @@ impl Expander<'_> {
                 if *each {
                     let order = self.each_order(*kind, self.lay.resolve_rc(*delta, d));
                     let v = self.lay.resolve(*delta, d);
-                    // Copies move one after another: none may pass through another.
+                    // Copies move one after another, the farthest first, all by the
+                    // same step: one never lands on another copy of its kind.
                     return order.into_iter().all(|slot| {
                         let ok = self.shift_slot(slot, v);
-                        if ok {
+                        if ok && *clash {
                             self.note_clashes(Some(slot));
                         }
                         ok
@@ -1618,9 +1618,7 @@ impl Expander<'_> {
             }
             | KOp::Swap {
                 kind, delta, var, ..
-            }
-                if *kind == k && var == kind =>
-            {
+            } if *kind == k && var == kind => {
                 if lay.slots[k].count > 1 {
                     next.push((a, pose)); // the op may move another instance
                 }
