@@ -43,9 +43,7 @@ impl Access {
     /// The access rules of a server bound to `addr`.
     pub fn new(addr: SocketAddr) -> Access {
         let port = addr.port();
-        let mut names: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
-            .map(String::from)
-            .into();
+        let mut names: Vec<String> = ["localhost", "127.0.0.1", "[::1]"].map(String::from).into();
         let ip = match addr.ip() {
             IpAddr::V6(ip) => format!("[{ip}]"),
             IpAddr::V4(ip) => ip.to_string(),
@@ -147,8 +145,7 @@ impl Access {
         let origin = String::from_utf8_lossy(origin.as_bytes()).to_ascii_lowercase();
         let own = origin.strip_prefix("http://").is_some_and(|a| {
             self.is_own(a)
-                || (self.any_host
-                    && (a == host || (self.port == 80 && host == format!("{a}:80"))))
+                || (self.any_host && (a == host || (self.port == 80 && host == format!("{a}:80"))))
         });
         if own {
             return Ok(());
@@ -159,7 +156,11 @@ impl Access {
              pages (http://localhost:{p}, http://127.0.0.1:{p}, http://[::1]:{p}{}) and \
              requests without an Origin (scripts) may",
             quoted(&origin),
-            if self.any_host { ", or http:// and the name it was reached by" } else { "" }
+            if self.any_host {
+                ", or http:// and the name it was reached by"
+            } else {
+                ""
+            }
         )))
     }
 }

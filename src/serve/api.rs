@@ -66,10 +66,7 @@ pub(super) fn routes(state: Arc<AppState>) -> Router {
             )
         })
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            guard,
-        ))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)
 }
 

@@ -188,7 +188,9 @@ impl Files {
             ));
         }
         if rel.starts_with('/') {
-            return Err(refuse("it is an absolute path; paths start at the served directory"));
+            return Err(refuse(
+                "it is an absolute path; paths start at the served directory",
+            ));
         }
         let mut parts: Vec<&str> = vec![];
         for part in rel.split('/') {
