@@ -248,7 +248,7 @@ pub(super) fn analyze_job(ctx: &Ctx, req: AnalyzeReq) -> Value {
     let g = match built {
         Ok(g) => g,
         Err(GraphError::Cutoff(c)) => {
-            let (o, m) = stopped(c, 0);
+            let (o, m) = stopped(c, ctx.latest().stored);
             return json!({"outcome": o, "message": m});
         }
         Err(e) => return json!({"outcome": "cutoff", "message": e.to_string()}),
