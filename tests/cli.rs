@@ -772,15 +772,23 @@ fn huge_timeout_does_not_panic() {
 
 #[test]
 fn leading_blank_line_in_level_file() {
-    let s = Scratch::new("lead");
-    let f = s.file("lead.txt", b"\nX..\n...\n..O\n");
+    // Blank lines before the first row are skipped (as judge mode skips them): the level
+    // is the 3 x 3 one without them, with the same answer, and nothing on stderr.
+    let with = Scratch::new("lead");
+    let without = Scratch::new("nolead");
+    let f = with.file("level.txt", b"\nX..\n...\n..O\n");
+    let g = without.file("level.txt", b"X..\n...\n..O\n");
     let o = puz(["solve", BLOXORZ, p(&f)]);
-    let err = stderr(&o);
-    // Either accepted like judge mode (which skips blank lines) or a diagnostic that is true.
+    expect_code(&o, 0, "leading blank line");
+    assert_eq!(stderr(&o), "", "no diagnostic for a leading blank line");
+    let out = stdout(&o);
     assert!(
-        o.status.success() || !err.contains("level is empty"),
-        "misleading diagnostic:\n{err}"
+        out.starts_with("puzzle: Bloxorz / level \"level.txt\" (3 x 3)\ncost: 8 rolls\n"),
+        "{out}"
     );
+    let plain = puz(["solve", BLOXORZ, p(&g)]);
+    expect_code(&plain, 0, "the same level without the blank line");
+    assert_eq!(out, stdout(&plain), "the blank line changed the answer");
 }
 
 #[test]
