@@ -977,7 +977,7 @@ enum GraphFormat {
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 #[error("--steps would print {boards} boards of {rows} x {cols}, about {mib} MiB, more than --max-output {limit} MiB")]
 #[diagnostic(
-    code(puz::output::too_large),
+    code(puz::output::steps_too_large),
     help("drop --steps for the moves alone, or raise --max-output")
 )]
 struct StepsTooLarge {

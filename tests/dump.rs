@@ -79,3 +79,33 @@ fn dump_cli_prints_the_listing() {
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout), dump_of("bloxorz"));
 }
+
+/// A move over some directions only (`move drive_red(d in w, e)`) says so in both dumps:
+/// the listing names its directions, the JSON model lists their ids; a move over every
+/// direction lists them all, and a move per cell says `cells`.
+#[test]
+fn dumps_show_a_moves_direction_subset() {
+    let text = dump_of("rushhour");
+    assert!(
+        text.contains("move m1 drive_red over dirs d2 w, d3 e letters WE"),
+        "{text}"
+    );
+    assert!(
+        text.contains("move m0 drive over dirs d0 n, d1 s, d2 w, d3 e letters nswe"),
+        "{text}"
+    );
+    assert!(dump_of("lightsout").contains("move m0 press over cells letters p"));
+    let json: serde_json::Value =
+        serde_json::from_str(&dump_by_binary(&["--json"], "puzzles/rushhour.puz"))
+            .expect("the JSON dump parses");
+    let moves = json["moves"].as_array().expect("moves");
+    let param = |name: &str| {
+        moves
+            .iter()
+            .find(|m| m["name"] == name)
+            .unwrap_or_else(|| panic!("move {name}"))["param"]
+            .clone()
+    };
+    assert_eq!(param("drive_red"), serde_json::json!({ "Dirs": [2, 3] }));
+    assert_eq!(param("drive"), serde_json::json!({ "Dirs": [0, 1, 2, 3] }));
+}
