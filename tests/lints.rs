@@ -343,7 +343,7 @@ fn check_prints_warnings_and_succeeds() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stdout),
-        format!("{f}: ok (2 tiles, 1 pieces, 1 moves, 1 levels, 1 warning)\n")
+        format!("{f}: ok (2 tiles, 1 piece, 1 move, 1 level, 1 warning)\n")
     );
     let err = text(&out.stderr);
     assert!(err.contains("puz::lint::goal_out_of_reach"), "{err}");
