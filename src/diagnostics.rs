@@ -357,12 +357,10 @@ pub enum Problem {
     },
 
     /// A level file for rules whose goals are all drawn as level pictures.
-    #[error(
-        "this level has no goal: the rules leave goals to the pictures of their inline levels"
-    )]
+    #[error("this level has no goal: the rules leave goals to the levels' pictures, and this level file draws none")]
     #[diagnostic(
         code(puz::level::no_goal),
-        help("add a `goal` declaration to the rules, or put the level in the rule file followed by `goal \"\"\" ... \"\"\"` drawing its finished board")
+        help("draw the finished board in the level file, after its rows, a blank line and a line `goal`; or add a `goal` declaration to the rules")
     )]
     LevelWithoutGoal {
         /// The level.
