@@ -4,10 +4,10 @@
 
 use std::time::{Duration, Instant};
 
+use puz::diagnostics::quantity;
 use puz::dist::{self, Cluster, DistError, DistOptions, DistOutcome, DistReport, Job};
 use puz::engine::Level;
 use puz::Puzzle;
-use puz::diagnostics::quantity;
 
 use crate::{emit, exit, output};
 
@@ -71,8 +71,8 @@ impl DistArgs {
                 let hosts = dist::net::parse_hosts(path, &text)?;
                 if hosts.len() != processes {
                     return Err(DistError::Hosts(format!(
-                        "{path} lists {} hosts for --processes {processes}",
-                        hosts.len()
+                        "{path} lists {} for --processes {processes}",
+                        quantity(hosts.len() as u64, "hosts")
                     )));
                 }
                 hosts

@@ -758,10 +758,7 @@ fn a_count_of_one_is_singular() {
     assert!(all.contains("10 throws"), "{all}");
     let o = puz(&["test", "puzzles/curling.puz"]);
     let test = stdout(&o);
-    assert!(
-        test.contains("\"one throw\": 1 throw ("),
-        "{test}"
-    );
+    assert!(test.contains("\"one throw\": 1 throw ("), "{test}");
     let o = puz(&["check", "puzzles/curling.puz"]);
     assert!(
         stdout(&o).contains("ok (2 tiles, 1 piece, 1 move, 4 levels, judge format)"),
@@ -781,10 +778,13 @@ fn a_count_of_one_is_singular() {
         "{test}"
     );
     // analyze: one goal state, one optimal solution, one move away at most.
-    let line = TempFile::new("line", "puzzle \"Line\"\ntiles { floor }\nmarks { target }\npiece man\n\
+    let line = TempFile::new(
+        "line",
+        "puzzle \"Line\"\ntiles { floor }\nmarks { target }\npiece man\n\
         legend { '.' floor  'M' floor + man  'T' floor + target }\n\
         dirs { e (0, 1) }\nmove walk(d) { shift man d }\ngoal man on target\n\
-        level \"line\" \"\"\"\n  MT\n  \"\"\"\n");
+        level \"line\" \"\"\"\n  MT\n  \"\"\"\n",
+    );
     let o = puz(&["analyze", line.path()]);
     let out = stdout(&o);
     for want in [

@@ -83,7 +83,10 @@ fn tokenize(text: &str) -> Vec<Tok> {
         } else if ch == '"' {
             i = skip_string(&c, i + 1);
         } else if (ch == 'r' || ch == 'b')
-            && matches!((ch, at(i + 1), at(i + 2)), ('r', '#' | '"', _) | ('b', 'r', '#' | '"'))
+            && matches!(
+                (ch, at(i + 1), at(i + 2)),
+                ('r', '#' | '"', _) | ('b', 'r', '#' | '"')
+            )
         {
             // A raw string: r"..", r#".."#, br#".."#.
             let mut j = i + if ch == 'b' { 2 } else { 1 };
@@ -311,7 +314,9 @@ fn names_in(text: &str) -> FileNames {
                 (Some(Tok::Ident(m)), Some(Tok::Ident(n)), Some(Tok::Punct(';'))) if m == "mod" => {
                     Some(n.clone())
                 }
-                (Some(Tok::Ident(p)), Some(Tok::Ident(m)), Some(Tok::Ident(n))) if p == "pub" && m == "mod" => {
+                (Some(Tok::Ident(p)), Some(Tok::Ident(m)), Some(Tok::Ident(n)))
+                    if p == "pub" && m == "mod" =>
+                {
                     Some(n.clone())
                 }
                 _ => None,
@@ -333,7 +338,9 @@ fn names_in(text: &str) -> FileNames {
                 }
             }
             Tok::Ident(k) if k == "mod" => {
-                if let (Some(Tok::Ident(n)), Some(Tok::Punct('{'))) = (toks.get(i + 1), toks.get(i + 2)) {
+                if let (Some(Tok::Ident(n)), Some(Tok::Punct('{'))) =
+                    (toks.get(i + 1), toks.get(i + 2))
+                {
                     mods.push((n.clone(), depth + 1));
                     depth += 1;
                     i += 3;
@@ -651,8 +658,14 @@ fn the_checker_catches_an_import_planted_in_a_copy_of_src() {
         let text = std::fs::read_to_string(&path).expect("the file is in the copy");
         std::fs::write(&path, format!("{text}\n{line}\n")).expect("write the copy");
     };
-    plant("engine/lints/holds.rs", "use super::super::super::{solver, io::grid::X};");
-    plant("compile/dump.rs", "fn planted() -> crate::Puzzle { todo!() }");
+    plant(
+        "engine/lints/holds.rs",
+        "use super::super::super::{solver, io::grid::X};",
+    );
+    plant(
+        "compile/dump.rs",
+        "fn planted() -> crate::Puzzle { todo!() }",
+    );
     let found = check_tree(tmp.path()).backwards;
     let want = [
         "engine/lints/holds.rs: engine -> solver (super::super::super::solver)",

@@ -782,13 +782,20 @@ fn leading_blank_line_in_level_file() {
     expect_code(&o, 0, "leading blank line");
     assert_eq!(stderr(&o), "", "no diagnostic for a leading blank line");
     let out = stdout(&o);
-    let head = format!("puzzle: Bloxorz / level {:?} (3 x 3)\ncost: 8 rolls\n", p(&f));
+    let head = format!(
+        "puzzle: Bloxorz / level {:?} (3 x 3)\ncost: 8 rolls\n",
+        p(&f)
+    );
     assert!(out.starts_with(&head), "{out}");
     let plain = puz(["solve", BLOXORZ, p(&g)]);
     expect_code(&plain, 0, "the same level without the blank line");
     // The same answer, but for the level's name (its path) on the first line.
     let body = |s: &str| s.split_once('\n').map(|(_, b)| b.to_string());
-    assert_eq!(body(&out), body(&stdout(&plain)), "the blank line changed the answer");
+    assert_eq!(
+        body(&out),
+        body(&stdout(&plain)),
+        "the blank line changed the answer"
+    );
 }
 
 #[test]
@@ -804,7 +811,8 @@ const NPUZZLE: &str = "puzzles/npuzzle.puz";
 /// The moves of an answer: everything after its first line (which names the level).
 fn answer_body(o: &Output) -> String {
     let out = stdout(o);
-    out.split_once('\n').map_or(out.clone(), |(_, b)| b.to_string())
+    out.split_once('\n')
+        .map_or(out.clone(), |(_, b)| b.to_string())
 }
 
 /// A level file may draw its goal picture after a blank line and a line `goal`: the
@@ -817,13 +825,19 @@ fn a_level_file_draws_its_goal_picture_after_a_goal_line() {
     expect_code(&inline, 0, "the inline level");
     assert!(stdout(&inline).contains("\ncost: 31 moves\n"));
     for (name, text) in [
-        ("plain.txt", "867\n254\n3_1\n\ngoal\n123\n456\n78_\n".to_string()),
+        (
+            "plain.txt",
+            "867\n254\n3_1\n\ngoal\n123\n456\n78_\n".to_string(),
+        ),
         (
             "spaced.txt",
             "\u{feff}\n867\r\n254\r\n3_1\r\n \t\r\n\r\ngoal\r\n\r\n123\r\n456\r\n78_\r\n\r\n"
                 .to_string(),
         ),
-        ("noeol.txt", "867\n254\n3_1\n\ngoal\n123\n456\n78_".to_string()),
+        (
+            "noeol.txt",
+            "867\n254\n3_1\n\ngoal\n123\n456\n78_".to_string(),
+        ),
     ] {
         let f = s.file(name, text.as_bytes());
         let o = puz(["solve", NPUZZLE, p(&f)]);
@@ -864,7 +878,10 @@ fn a_level_files_goal_picture_has_the_diagnostics_of_an_inline_one() {
         expect_code(&o, 2, code);
         let err = stderr(&o);
         assert!(err.contains(code), "{code}:\n{err}");
-        assert!(err.contains(&format!("{}:{at}]", p(&f))), "{code} at {at}:\n{err}");
+        assert!(
+            err.contains(&format!("{}:{at}]", p(&f))),
+            "{code} at {at}:\n{err}"
+        );
         // The same picture inline: the same code.
         let drawn: String = pic.lines().map(|l| format!("  {l}\n")).collect();
         let puzfile = s.file(
@@ -899,13 +916,21 @@ fn a_goal_line_is_a_row_of_a_legend_with_those_letters() {
     let f = s.file("rows.txt", b"Mgoa\ngoal\nlgoT\n");
     let o = puz(["solve", p(&rules), p(&f)]);
     expect_code(&o, 0, "goal as a row");
-    assert!(stdout(&o).contains("(3 x 4)\ncost: 5 moves\n"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("(3 x 4)\ncost: 5 moves\n"),
+        "{}",
+        stdout(&o)
+    );
     // After a blank line, the picture, and-ed with the rules' goal: drawing the man on
     // the target changes nothing, drawing him elsewhere leaves no solution.
     let f = s.file("on.txt", b"Mgoa\ngoal\nlgoT\n\ngoal\ngoal\ngoal\nlgoM\n");
     let o = puz(["solve", p(&rules), p(&f)]);
     expect_code(&o, 0, "the man drawn on the target");
-    assert!(stdout(&o).contains("(3 x 4)\ncost: 5 moves\n"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("(3 x 4)\ncost: 5 moves\n"),
+        "{}",
+        stdout(&o)
+    );
     let f = s.file("off.txt", b"Mgoa\ngoal\nlgoT\n\ngoal\ngoal\ngMoa\nlgoa\n");
     let o = puz(["solve", p(&rules), p(&f)]);
     expect_code(&o, 0, "the man drawn off the target");

@@ -380,7 +380,10 @@ fn the_code_scan_reads_attributes_only() {
         error_code(puz::e::other)\n";
     assert_eq!(
         codes_in(text),
-        [("puz::a::one".to_string(), 1), ("puz::b::two".to_string(), 3)]
+        [
+            ("puz::a::one".to_string(), 1),
+            ("puz::b::two".to_string(), 3)
+        ]
     );
 }
 

@@ -7,7 +7,14 @@ use std::path::Path;
 
 /// The puzzles with a snapshot: the seeds, Rush Hour (a move over some directions only,
 /// `drive_red(d in w, e)`) and Lights Out (a move per cell).
-const SNAPSHOTS: [&str; 6] = ["bloxorz", "sokoban", "huarong", "curling", "rushhour", "lightsout"];
+const SNAPSHOTS: [&str; 6] = [
+    "bloxorz",
+    "sokoban",
+    "huarong",
+    "curling",
+    "rushhour",
+    "lightsout",
+];
 
 fn dump_of(name: &str) -> String {
     let path = format!("puzzles/{name}.puz");

@@ -466,17 +466,31 @@ fn the_outside_tile_is_a_before_event_at_the_edge() {
     let before = Puzzle::load("before.puz", rules("before wall: stop")).expect("loads");
     assert!(before.lints().is_none(), "{:?}", before.lints());
     let level = before.inline_level(0).expect("the level");
-    let ans = solve(&before.model, level, EngineChoice::Interp, &Budget::default()).expect("solves");
+    let ans = solve(
+        &before.model,
+        level,
+        EngineChoice::Interp,
+        &Budget::default(),
+    )
+    .expect("solves");
     let Outcome::Solved(path) = ans.outcome else {
         panic!("no solution: {:?}", ans.outcome)
     };
-    let letters: String = path.actions.iter().map(|&a| before.model.letter(a)).collect();
+    let letters: String = path
+        .actions
+        .iter()
+        .map(|&a| before.model.letter(a))
+        .collect();
     assert_eq!(letters, "se");
     // Into: every slide runs to the edge and fails there; nothing moves.
     let into = Puzzle::load("into.puz", rules("into wall: stop")).expect("loads");
     let level = into.inline_level(0).expect("the level");
     let ans = solve(&into.model, level, EngineChoice::Interp, &Budget::default()).expect("solves");
-    assert!(matches!(ans.outcome, Outcome::Unsolvable), "{:?}", ans.outcome);
+    assert!(
+        matches!(ans.outcome, Outcome::Unsolvable),
+        "{:?}",
+        ans.outcome
+    );
     let w = into.lints().expect("the slide can run off");
     assert!(
         w.problems

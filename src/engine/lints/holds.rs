@@ -299,7 +299,10 @@ impl<'m> Analysis<'m> {
             Subject::Mark(m) => {
                 let n = self.mark_count[m.index()];
                 let name = &self.model.marks[m.index()].name;
-                ((n, n), format!("mark `{name}` is on {}", quantity(n as u64, "cells")))
+                (
+                    (n, n),
+                    format!("mark `{name}` is on {}", quantity(n as u64, "cells")),
+                )
             }
         }
     }
