@@ -357,12 +357,10 @@ pub enum Problem {
     },
 
     /// A level file for rules whose goals are all drawn as level pictures.
-    #[error(
-        "this level has no goal: the rules leave goals to the pictures of their inline levels"
-    )]
+    #[error("this level has no goal: the rules leave goals to the levels' pictures, and this level file draws none")]
     #[diagnostic(
         code(puz::level::no_goal),
-        help("add a `goal` declaration to the rules, or put the level in the rule file followed by `goal \"\"\" ... \"\"\"` drawing its finished board")
+        help("draw the finished board in the level file, after its rows, a blank line and a line `goal`; or add a `goal` declaration to the rules")
     )]
     LevelWithoutGoal {
         /// The level.
@@ -1001,7 +999,7 @@ pub enum Problem {
     },
 
     /// A level with rows of different lengths.
-    #[error("level row {row} has {found} cells, but the first row has {expected}")]
+    #[error("level row {row} has {}, but the first row has {expected}", quantity(*.found as u64, "cells"))]
     #[diagnostic(
         code(puz::level::ragged),
         help("every row of a level must have the same width")
@@ -1354,6 +1352,40 @@ fn count_phrase(n: usize) -> String {
         "1 error".to_string()
     } else {
         format!("{} errors", thousands(&n))
+    }
+}
+
+/// `n` and `unit`, a plural noun, made singular when `n` is 1: `2 throws` but `1 throw`,
+/// `1 push` (`pushes`), `1 press` (`presses`), `1 box` (`boxes`), `1 copy` (`copies`),
+/// `1 goal state`. Cost components and metrics are named by the files, so this is a rule
+/// on the spelling: a unit that does not end in `s` (or ends in `ss`) is left as it is.
+pub fn quantity(n: u64, unit: &str) -> String {
+    if n == 1 {
+        format!("1 {}", singular(unit))
+    } else {
+        format!("{n} {unit}")
+    }
+}
+
+/// The singular of a plural noun, by its ending (see [`quantity`]).
+pub fn singular(unit: &str) -> String {
+    for (plural, one) in [
+        ("ches", "ch"),
+        ("shes", "sh"),
+        ("sses", "ss"),
+        ("xes", "x"),
+        ("zzes", "zz"),
+        ("ies", "y"),
+    ] {
+        if let Some(stem) = unit.strip_suffix(plural) {
+            if !stem.is_empty() {
+                return format!("{stem}{one}");
+            }
+        }
+    }
+    match unit.strip_suffix('s') {
+        Some(stem) if !stem.is_empty() && !stem.ends_with('s') => stem.to_string(),
+        _ => unit.to_string(),
     }
 }
 
@@ -1905,6 +1937,28 @@ fn render_fallback(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quantities_are_singular_for_one() {
+        for (unit, one) in [
+            ("throws", "throw"),
+            ("moves", "move"),
+            ("pushes", "push"),
+            ("presses", "press"),
+            ("boxes", "box"),
+            ("copies", "copy"),
+            ("goal states", "goal state"),
+            ("moves", "move"),
+            ("class", "class"),
+            ("s", "s"),
+            ("steps", "step"),
+            ("fuel", "fuel"),
+        ] {
+            assert_eq!(quantity(1, unit), format!("1 {one}"), "{unit}");
+            assert_eq!(quantity(2, unit), format!("2 {unit}"), "{unit}");
+            assert_eq!(quantity(0, unit), format!("0 {unit}"), "{unit}");
+        }
+    }
 
     #[test]
     fn short_lines_are_shown_as_they_are() {

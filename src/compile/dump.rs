@@ -103,8 +103,9 @@ pub fn dump(m: &Model) -> String {
     for (i, mv) in m.moves.iter().enumerate() {
         let _ = writeln!(
             w,
-            "move m{i} {} letters {} adds {:?}",
+            "move m{i} {} over {} letters {} adds {:?}",
             mv.name,
+            param_text(m, &mv.param),
             mv.letters.join(""),
             mv.adds
         );
@@ -207,6 +208,21 @@ fn subject(m: &Model, s: Subject) -> String {
         Subject::Piece(p) => format!("p{} {}", p.0, m.pieces[p.index()].name),
         Subject::Tile(t) => place(m, Place::Tile(t)),
         Subject::Mark(k) => place(m, Place::Mark(k)),
+    }
+}
+
+/// What a move ranges over: `dirs d0 n, d1 s` (every declared direction, or the move's
+/// own list, `move m(d in ...)`), or `cells`.
+fn param_text(m: &Model, p: &Param) -> String {
+    match p {
+        Param::Dirs(ds) => {
+            let ds: Vec<String> = ds
+                .iter()
+                .map(|d| format!("d{} {}", d.0, m.dirs[d.index()].name))
+                .collect();
+            format!("dirs {}", ds.join(", "))
+        }
+        Param::Cell => "cells".to_string(),
     }
 }
 

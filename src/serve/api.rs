@@ -365,12 +365,12 @@ fn check_text(text: String) -> Value {
     })
 }
 
-/// A cost vector as text: `10 moves`, `3 pushes, 12 moves`.
+/// A cost vector as text: `10 moves`, `3 pushes, 12 moves`, `1 throw`.
 pub(super) fn cost_text(model: &crate::compile::Model, cost: &[u64]) -> String {
     let names = cost_names(model);
     cost.iter()
         .zip(&names)
-        .map(|(c, n)| format!("{c} {n}"))
+        .map(|(&c, n)| crate::diagnostics::quantity(c, n))
         .collect::<Vec<_>>()
         .join(", ")
 }
