@@ -564,11 +564,7 @@ fn mark_clashes(ops: &mut [KOp], after: bool) {
 fn aliases_bound(ops: &[KOp], kinds: usize, out: &mut Vec<usize>) {
     fn cond(c: &KCond, kinds: usize, out: &mut Vec<usize>) {
         match c {
-            KCond::At { bind: Some(v), .. } if *v >= kinds => {
-                if !out.contains(v) {
-                    out.push(*v);
-                }
-            }
+            KCond::At { bind: Some(v), .. } if *v >= kinds && !out.contains(v) => out.push(*v),
             KCond::Not(inner) => cond(inner, kinds, out),
             KCond::And(parts) | KCond::Or(parts) => {
                 for p in parts {
