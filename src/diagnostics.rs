@@ -357,12 +357,10 @@ pub enum Problem {
     },
 
     /// A level file for rules whose goals are all drawn as level pictures.
-    #[error(
-        "this level has no goal: the rules leave goals to the pictures of their inline levels"
-    )]
+    #[error("this level has no goal: the rules leave goals to the levels' pictures, and this level file draws none")]
     #[diagnostic(
         code(puz::level::no_goal),
-        help("add a `goal` declaration to the rules, or put the level in the rule file followed by `goal \"\"\" ... \"\"\"` drawing its finished board")
+        help("draw the finished board in the level file, after its rows, a blank line and a line `goal`; or add a `goal` declaration to the rules")
     )]
     LevelWithoutGoal {
         /// The level.
@@ -519,7 +517,9 @@ pub enum Problem {
     #[error("attribute `{attr}` is given twice for {owner}")]
     #[diagnostic(
         code(puz::check::duplicate_attribute),
-        help("give each attribute once per piece or pose; a pose's own value overrides the piece's")
+        help(
+            "give each attribute once per piece or pose; a pose's own value overrides the piece's"
+        )
     )]
     DuplicateAttribute {
         /// The attribute.
@@ -532,7 +532,9 @@ pub enum Problem {
     },
 
     /// An attribute of an anonymous kind in a goal, where no copy is bound.
-    #[error("a goal cannot compare an attribute of `{piece}`: it is anonymous, so no one copy is meant")]
+    #[error(
+        "a goal cannot compare an attribute of `{piece}`: it is anonymous, so no one copy is meant"
+    )]
     #[diagnostic(
         code(puz::check::attribute_in_goal),
         help("compare attributes of named pieces in a goal, or count copies in a pose instead (`count(...)`, `disk.big at (0, 1)`)")
@@ -997,7 +999,7 @@ pub enum Problem {
     },
 
     /// A level with rows of different lengths.
-    #[error("level row {row} has {found} cells, but the first row has {expected}")]
+    #[error("level row {row} has {}, but the first row has {expected}", quantity(*.found as u64, "cells"))]
     #[diagnostic(
         code(puz::level::ragged),
         help("every row of a level must have the same width")
@@ -1240,6 +1242,27 @@ pub enum Problem {
         span: SourceSpan,
     },
 
+    /// `K at K + STEP` where the cell lies inside the moving copy's own footprint in some
+    /// pose: `at` finds any copy, so there the test finds the moving copy itself.
+    #[error(
+        "`{text}` finds `{piece}` itself in pose `{pose}`: that cell is part of the moving copy"
+    )]
+    #[diagnostic(code(puz::lint::at_finds_itself), severity(Warning))]
+    AtFindsItself {
+        /// The piece kind.
+        piece: String,
+        /// A pose whose footprint covers the cell.
+        pose: String,
+        /// The condition as written.
+        text: String,
+        /// The statement.
+        #[label("always true while `{piece}` is in pose `{pose}`")]
+        span: SourceSpan,
+        /// What to write instead.
+        #[help]
+        help: String,
+    },
+
     /// A slide with no `off board` rule that can reach the edge of a level: the move then
     /// fails without a word.
     #[error("`{piece}` can slide off the board in level {level:?}, and no rule says what happens")]
@@ -1329,6 +1352,40 @@ fn count_phrase(n: usize) -> String {
         "1 error".to_string()
     } else {
         format!("{} errors", thousands(&n))
+    }
+}
+
+/// `n` and `unit`, a plural noun, made singular when `n` is 1: `2 throws` but `1 throw`,
+/// `1 push` (`pushes`), `1 press` (`presses`), `1 box` (`boxes`), `1 copy` (`copies`),
+/// `1 goal state`. Cost components and metrics are named by the files, so this is a rule
+/// on the spelling: a unit that does not end in `s` (or ends in `ss`) is left as it is.
+pub fn quantity(n: u64, unit: &str) -> String {
+    if n == 1 {
+        format!("1 {}", singular(unit))
+    } else {
+        format!("{n} {unit}")
+    }
+}
+
+/// The singular of a plural noun, by its ending (see [`quantity`]).
+pub fn singular(unit: &str) -> String {
+    for (plural, one) in [
+        ("ches", "ch"),
+        ("shes", "sh"),
+        ("sses", "ss"),
+        ("xes", "x"),
+        ("zzes", "zz"),
+        ("ies", "y"),
+    ] {
+        if let Some(stem) = unit.strip_suffix(plural) {
+            if !stem.is_empty() {
+                return format!("{stem}{one}");
+            }
+        }
+    }
+    match unit.strip_suffix('s') {
+        Some(stem) if !stem.is_empty() && !stem.ends_with('s') => stem.to_string(),
+        _ => unit.to_string(),
     }
 }
 
@@ -1880,6 +1937,28 @@ fn render_fallback(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quantities_are_singular_for_one() {
+        for (unit, one) in [
+            ("throws", "throw"),
+            ("moves", "move"),
+            ("pushes", "push"),
+            ("presses", "press"),
+            ("boxes", "box"),
+            ("copies", "copy"),
+            ("goal states", "goal state"),
+            ("moves", "move"),
+            ("class", "class"),
+            ("s", "s"),
+            ("steps", "step"),
+            ("fuel", "fuel"),
+        ] {
+            assert_eq!(quantity(1, unit), format!("1 {one}"), "{unit}");
+            assert_eq!(quantity(2, unit), format!("2 {unit}"), "{unit}");
+            assert_eq!(quantity(0, unit), format!("0 {unit}"), "{unit}");
+        }
+    }
 
     #[test]
     fn short_lines_are_shown_as_they_are() {

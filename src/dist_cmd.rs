@@ -4,6 +4,7 @@
 
 use std::time::{Duration, Instant};
 
+use puz::diagnostics::quantity;
 use puz::dist::{self, Cluster, DistError, DistOptions, DistOutcome, DistReport, Job};
 use puz::engine::Level;
 use puz::Puzzle;
@@ -70,8 +71,8 @@ impl DistArgs {
                 let hosts = dist::net::parse_hosts(path, &text)?;
                 if hosts.len() != processes {
                     return Err(DistError::Hosts(format!(
-                        "{path} lists {} hosts for --processes {processes}",
-                        hosts.len()
+                        "{path} lists {} for --processes {processes}",
+                        quantity(hosts.len() as u64, "hosts")
                     )));
                 }
                 hosts
@@ -254,8 +255,9 @@ pub fn analyze(
     use std::fmt::Write as _;
     let _ = writeln!(
         o,
-        "reachable states: {} ({} goal states)",
-        a.reachable_states, a.goal_states
+        "reachable states: {} ({})",
+        a.reachable_states,
+        quantity(a.goal_states as u64, "goal states")
     );
     match a.optimal_moves {
         Some(m) => {
@@ -265,14 +267,19 @@ pub fn analyze(
             let _ = writeln!(o, "no goal is reachable");
         }
     }
-    let _ = writeln!(o, "farthest reachable state: {} moves", a.farthest_distance);
+    let _ = writeln!(
+        o,
+        "farthest reachable state: {}",
+        quantity(a.farthest_distance as u64, "moves")
+    );
     o.push_str(&board);
     let layers: Vec<String> = a.states_at_distance.iter().map(|n| n.to_string()).collect();
     let _ = writeln!(o, "states at each distance: {}", layers.join(" "));
     let _ = writeln!(
         o,
-        "(distributed: {} process(es) x {} worker(s); dead states, components and solution counts need the whole graph in one process)",
-        cluster.processes, cluster.workers
+        "(distributed: {} x {}; dead states, components and solution counts need the whole graph in one process)",
+        quantity(cluster.processes as u64, "processes"),
+        quantity(cluster.workers as u64, "workers")
     );
     emit(&o)
 }

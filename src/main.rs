@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
+use puz::diagnostics::quantity;
 use puz::engine::compound::counted_cost;
 use puz::engine::{cell_text, MoveDescription};
 use puz::io::answer::{counted_json, move_json};
@@ -192,12 +193,12 @@ fn progress_bar() -> Option<puz::search::Progress> {
     }))
 }
 
-/// `10 rolls` or `6 pushes, 22 walks`.
+/// `10 rolls` or `6 pushes, 22 walks`; `1 throw`, `1 push` (see [`quantity`]).
 fn cost_text(cost: &[u64], names: &[String]) -> String {
     let parts: Vec<String> = cost
         .iter()
         .zip(names)
-        .map(|(c, n)| format!("{c} {n}"))
+        .map(|(&c, n)| quantity(c, n))
         .collect();
     parts.join(", ")
 }
@@ -436,11 +437,11 @@ fn run(cli: Cli) -> Result<(), u8> {
             }
             let warned = lints.map_or(0, |w| w.problems.len() + w.omitted);
             emit(&format!(
-                "{file}: ok ({} tiles, {} pieces, {} moves, {} levels{}{})\n",
-                m.tiles.len(),
-                m.pieces.len(),
-                m.moves.len(),
-                m.levels.len(),
+                "{file}: ok ({}, {}, {}, {}{}{})\n",
+                quantity(m.tiles.len() as u64, "tiles"),
+                quantity(m.pieces.len() as u64, "pieces"),
+                quantity(m.moves.len() as u64, "moves"),
+                quantity(m.levels.len() as u64, "levels"),
                 if m.judge.is_some() {
                     ", judge format"
                 } else {
@@ -910,10 +911,10 @@ fn analysis_text(
     let mut o = String::new();
     outln!(
         o,
-        "reachable states: {} ({} moves between them, {} goal states)",
+        "reachable states: {} ({} between them, {})",
         a.reachable_states,
-        a.transitions,
-        a.goal_states
+        quantity(a.transitions as u64, "moves"),
+        quantity(a.goal_states as u64, "goal states")
     );
     outln!(
         o,
@@ -939,11 +940,20 @@ fn analysis_text(
     match (a.optimal_moves, &a.optimal_solutions) {
         (Some(m), Some(n)) => outln!(
             o,
-            "fewest moves to a goal: {m} ({n} distinct optimal solutions)"
+            "fewest moves to a goal: {m} ({n} distinct optimal {})",
+            if n.to_string() == "1" {
+                "solution"
+            } else {
+                "solutions"
+            }
         ),
         _ => outln!(o, "no goal is reachable"),
     }
-    outln!(o, "farthest reachable state: {} moves", a.farthest_distance);
+    outln!(
+        o,
+        "farthest reachable state: {}",
+        quantity(a.farthest_distance as u64, "moves")
+    );
     if let Some(far) = g
         .graph
         .node_indices()
@@ -977,7 +987,7 @@ enum GraphFormat {
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 #[error("--steps would print {boards} boards of {rows} x {cols}, about {mib} MiB, more than --max-output {limit} MiB")]
 #[diagnostic(
-    code(puz::output::too_large),
+    code(puz::output::steps_too_large),
     help("drop --steps for the moves alone, or raise --max-output")
 )]
 struct StepsTooLarge {
@@ -1070,8 +1080,8 @@ fn solve_cmd(
     match &ans.outcome {
         Outcome::Cutoff(c) => {
             say!(
-                "error: search stopped: {c}; no answer (expanded {} states, stored {}, {:.3}s)",
-                ans.stats.expanded,
+                "error: search stopped: {c}; no answer (expanded {}, stored {}, {:.3}s)",
+                quantity(ans.stats.expanded, "states"),
                 ans.stats.stored,
                 ans.stats.elapsed.as_secs_f64()
             );
@@ -1097,13 +1107,14 @@ fn solve_cmd(
             );
             outln!(
                 o,
-                "no solution: no goal can be reached{} ({} {} searched {} states)",
-                model
-                    .limit
-                    .map_or(String::new(), |l| format!(" within {l} moves")),
+                "no solution: no goal can be reached{} ({} {} searched {})",
+                model.limit.map_or(String::new(), |l| format!(
+                    " within {}",
+                    quantity(l.into(), "moves")
+                )),
                 ans.engine,
                 ans.search,
-                ans.stats.stored
+                quantity(ans.stats.stored, "states")
             );
             for r in p.out_of_reach(&lvl) {
                 outln!(o, "out of reach: {}", r.text);
@@ -1214,13 +1225,15 @@ fn solve_cmd(
                     "puzzle: {} / level {level_name:?} ({rows} x {cols})",
                     model.title
                 );
-                outln!(o, "cost: {}", cost_text(&cost, &cost_names));
+                // The cost counts the metric's moves: the line says so, and how many
+                // unit steps they take.
                 outln!(
                     o,
-                    "metric: {} ({} counted moves, {} unit steps)",
+                    "cost: {} (metric {}: {}, {})",
+                    cost_text(&cost, &cost_names),
                     c.metric,
-                    groups.len(),
-                    path.actions.len()
+                    quantity(groups.len() as u64, "counted moves"),
+                    quantity(path.actions.len() as u64, "unit steps")
                 );
                 outln!(o, "unit steps ({}): {}", path.actions.len(), letters);
                 let width = groups.len().to_string().len();

@@ -542,8 +542,9 @@ impl<'m> Game<'m> {
         let on = (0..b.rows as i64).contains(&r) && (0..b.cols as i64).contains(&c);
         if !on {
             return Err(plain(format!(
-                "({r},{c}) is not on the board ({} rows, {} columns)",
-                b.rows, b.cols
+                "({r},{c}) is not on the board ({}, {})",
+                crate::diagnostics::quantity(b.rows as u64, "rows"),
+                crate::diagnostics::quantity(b.cols as u64, "columns")
             )));
         }
         Ok(r as usize * b.cols + c as usize)

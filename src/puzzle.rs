@@ -69,49 +69,64 @@ impl Puzzle {
                 starts: pstarts.iter().map(|&s| s as usize).collect(),
                 whole: *pspan,
             };
-            let pic = parse_level(&self.model, &l.name, &rows, l.form)?;
-            let (b, p) = (&level.board, &pic.board);
-            if (b.rows, b.cols) != (p.rows, p.cols) {
-                return Err(vec![Problem::PictureSize {
-                    level: l.name.clone(),
-                    rows: p.rows,
-                    cols: p.cols,
-                    lrows: b.rows,
-                    lcols: b.cols,
-                    span: *pspan,
-                }]);
-            }
-            let mut cells: Vec<(Option<PieceId>, TileId)> =
-                p.tiles.iter().map(|&t| (None, t)).collect();
-            for inst in &pic.instances {
-                let (r, c) = (
-                    (inst.cell as usize / p.cols) as i64,
-                    (inst.cell as usize % p.cols) as i64,
-                );
-                let pose = &self.model.pieces[inst.piece.index()].poses[inst.pose.index()];
-                for &(dr, dc) in &pose.cells {
-                    let (rr, cc) = (r + dr as i64, c + dc as i64);
-                    if rr >= 0 && cc >= 0 && (rr as usize) < p.rows && (cc as usize) < p.cols {
-                        cells[rr as usize * p.cols + cc as usize].0 = Some(inst.piece);
-                    }
-                }
-            }
-            level.picture = Some(cells);
-            // A cell drawn with a symbol that chooses a pose asks for the copy there to be
-            // in that pose.
-            let drawn = crate::io::render::written(&self.model, &rows.rows, l.form);
-            let poses: Vec<Option<crate::compile::PoseId>> = drawn
-                .iter()
-                .map(|k| {
-                    let sym = self.model.legend.get((*k)? as usize)?;
-                    sym.poses.iter().flatten().next().copied()
-                })
-                .collect();
-            if poses.iter().any(Option::is_some) {
-                level.picture_poses = poses;
-            }
+            self.add_picture(&mut level, &l.name, &rows, l.form)?;
         }
         Ok(level)
+    }
+
+    /// Reads the goal picture `rows` of `level` (named `name`), in the same grid reader
+    /// and with the same diagnostics as the level itself, and makes it the level's
+    /// picture goal: it must be the level's size (`puz::level::picture_size`, pointing at
+    /// `rows.whole`).
+    fn add_picture(
+        &self,
+        level: &mut Level,
+        name: &str,
+        rows: &LevelRows,
+        form: GridForm,
+    ) -> Result<(), Vec<Problem>> {
+        let pic = parse_level(&self.model, name, rows, form)?;
+        let (b, p) = (&level.board, &pic.board);
+        if (b.rows, b.cols) != (p.rows, p.cols) {
+            return Err(vec![Problem::PictureSize {
+                level: name.to_string(),
+                rows: p.rows,
+                cols: p.cols,
+                lrows: b.rows,
+                lcols: b.cols,
+                span: rows.whole,
+            }]);
+        }
+        let mut cells: Vec<(Option<PieceId>, TileId)> =
+            p.tiles.iter().map(|&t| (None, t)).collect();
+        for inst in &pic.instances {
+            let (r, c) = (
+                (inst.cell as usize / p.cols) as i64,
+                (inst.cell as usize % p.cols) as i64,
+            );
+            let pose = &self.model.pieces[inst.piece.index()].poses[inst.pose.index()];
+            for &(dr, dc) in &pose.cells {
+                let (rr, cc) = (r + dr as i64, c + dc as i64);
+                if rr >= 0 && cc >= 0 && (rr as usize) < p.rows && (cc as usize) < p.cols {
+                    cells[rr as usize * p.cols + cc as usize].0 = Some(inst.piece);
+                }
+            }
+        }
+        level.picture = Some(cells);
+        // A cell drawn with a symbol that chooses a pose asks for the copy there to be in
+        // that pose.
+        let drawn = crate::io::render::written(&self.model, &rows.rows, form);
+        let poses: Vec<Option<crate::compile::PoseId>> = drawn
+            .iter()
+            .map(|k| {
+                let sym = self.model.legend.get((*k)? as usize)?;
+                sym.poses.iter().flatten().next().copied()
+            })
+            .collect();
+        if poses.iter().any(Option::is_some) {
+            level.picture_poses = poses;
+        }
+        Ok(())
     }
 
     /// The inline level at `index`.
@@ -125,8 +140,9 @@ impl Puzzle {
         self.model.levels.iter().position(|l| l.name == name)
     }
 
-    /// A level read from a separate file, in the legend's default form. A UTF-8
-    /// byte-order mark at the start is skipped.
+    /// A level read from a separate file, in the legend's default form, with the goal
+    /// picture it may draw after a blank line and a line `goal`
+    /// ([`LevelRows::file_parts`]). A UTF-8 byte-order mark at the start is skipped.
     pub fn level_from_file(&self, path: &str, text: String) -> Result<Level, Diagnostics> {
         let text = Arc::new(crate::io::source::without_bom(text));
         let blank_is_cell = self
@@ -134,12 +150,15 @@ impl Puzzle {
             .legend
             .iter()
             .any(|s| matches!(s.key, crate::compile::KeyValue::Char(' ' | '\t')));
-        let rows = LevelRows::from_file(&text, blank_is_cell);
+        let (rows, goal) = LevelRows::file_parts(&text, blank_is_cell);
         let form = self.model.default_form();
-        let level = parse_level(&self.model, path, &rows, form)
-            .map_err(|p| Diagnostics::new(path, text.clone(), p))?;
-        if self.model.goal.is_empty() && self.model.goal_rest.is_empty() {
-            // The rules leave every goal to the levels' pictures, and a level file has none.
+        let fail = |p| Diagnostics::new(path, text.clone(), p);
+        let mut level = parse_level(&self.model, path, &rows, form).map_err(fail)?;
+        if let Some(goal) = &goal {
+            self.add_picture(&mut level, path, goal, form)
+                .map_err(fail)?;
+        } else if self.model.goal.is_empty() && self.model.goal_rest.is_empty() {
+            // The rules leave every goal to the levels' pictures, and this file draws none.
             return Err(Diagnostics::new(
                 path,
                 text.clone(),
@@ -199,13 +218,16 @@ impl Puzzle {
             }
             _ => true,
         });
+        problems.extend(crate::engine::lints::model_lints(&self.model));
         self.warnings(problems)
     }
 
     /// The warnings of one level; `inline` is its index when it is one of the file's own
     /// levels (the warnings then point into its text too).
     pub fn level_lints(&self, level: &Level, inline: Option<usize>) -> Option<Warnings> {
-        self.warnings(lint_level(&self.model, level, inline))
+        let mut problems = lint_level(&self.model, level, inline);
+        problems.extend(crate::engine::lints::model_lints(&self.model));
+        self.warnings(problems)
     }
 
     /// The goal conditions of `level` that are out of reach even for a piece moving alone:

@@ -122,7 +122,7 @@ pub enum SolveError {
     BadPath(String),
     /// The level does not fit the engine's limits.
     #[error("{0}")]
-    #[diagnostic(code(puz::level::too_large))]
+    #[diagnostic(code(puz::solve::too_large))]
     TooLarge(String),
 }
 

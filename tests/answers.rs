@@ -739,3 +739,59 @@ expect none
     expect_code(&o, 0, "solve with a picture");
     assert_eq!(move_lines(&stdout(&o)), ["slide blank (0,1) e, b (0,2)"]);
 }
+
+/// A count of one names its unit in the singular everywhere an answer prints it: the
+/// cost line, `--all` rows, `puz test` lines, `check` and `analyze`; cost components are
+/// the file's own plurals (`pushes` -> `1 push`).
+#[test]
+fn a_count_of_one_is_singular() {
+    let o = puz(&["solve", "puzzles/curling.puz", "--level", "one throw"]);
+    expect_code(&o, 0, "one throw");
+    assert!(stdout(&o).contains("\ncost: 1 throw\n"), "{}", stdout(&o));
+    let o = puz(&["solve", "puzzles/curling.puz", "--all"]);
+    let all = stdout(&o);
+    assert!(
+        all.lines()
+            .any(|l| l.starts_with("one throw") && l.contains(" 1 throw ")),
+        "{all}"
+    );
+    assert!(all.contains("10 throws"), "{all}");
+    let o = puz(&["test", "puzzles/curling.puz"]);
+    let test = stdout(&o);
+    assert!(test.contains("\"one throw\": 1 throw ("), "{test}");
+    let o = puz(&["check", "puzzles/curling.puz"]);
+    assert!(
+        stdout(&o).contains("ok (2 tiles, 1 piece, 1 move, 4 levels, judge format)"),
+        "{}",
+        stdout(&o)
+    );
+    // A component named `pushes`: one push, two walks; expected and found alike.
+    let rules = shipped("sokoban.puz");
+    let f = TempFile::new(
+        "plural",
+        &format!("{rules}\nlevel \"one push\" \"\"\"\n  S..\n  .BT\n  \"\"\"\nexpect 2, 2\n"),
+    );
+    let o = puz(&["test", f.path()]);
+    let test = stdout(&o);
+    assert!(
+        test.contains("\"one push\": expected 2 pushes, 2 walks, got 1 push, 1 walk"),
+        "{test}"
+    );
+    // analyze: one goal state, one optimal solution, one move away at most.
+    let line = TempFile::new(
+        "line",
+        "puzzle \"Line\"\ntiles { floor }\nmarks { target }\npiece man\n\
+        legend { '.' floor  'M' floor + man  'T' floor + target }\n\
+        dirs { e (0, 1) }\nmove walk(d) { shift man d }\ngoal man on target\n\
+        level \"line\" \"\"\"\n  MT\n  \"\"\"\n",
+    );
+    let o = puz(&["analyze", line.path()]);
+    let out = stdout(&o);
+    for want in [
+        "reachable states: 2 (1 move between them, 1 goal state)",
+        "fewest moves to a goal: 1 (1 distinct optimal solution)",
+        "farthest reachable state: 1 move",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in\n{out}");
+    }
+}

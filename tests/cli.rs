@@ -772,14 +772,29 @@ fn huge_timeout_does_not_panic() {
 
 #[test]
 fn leading_blank_line_in_level_file() {
-    let s = Scratch::new("lead");
-    let f = s.file("lead.txt", b"\nX..\n...\n..O\n");
+    // Blank lines before the first row are skipped (as judge mode skips them): the level
+    // is the 3 x 3 one without them, with the same answer, and nothing on stderr.
+    let with = Scratch::new("lead");
+    let without = Scratch::new("nolead");
+    let f = with.file("level.txt", b"\nX..\n...\n..O\n");
+    let g = without.file("level.txt", b"X..\n...\n..O\n");
     let o = puz(["solve", BLOXORZ, p(&f)]);
-    let err = stderr(&o);
-    // Either accepted like judge mode (which skips blank lines) or a diagnostic that is true.
-    assert!(
-        o.status.success() || !err.contains("level is empty"),
-        "misleading diagnostic:\n{err}"
+    expect_code(&o, 0, "leading blank line");
+    assert_eq!(stderr(&o), "", "no diagnostic for a leading blank line");
+    let out = stdout(&o);
+    let head = format!(
+        "puzzle: Bloxorz / level {:?} (3 x 3)\ncost: 8 rolls\n",
+        p(&f)
+    );
+    assert!(out.starts_with(&head), "{out}");
+    let plain = puz(["solve", BLOXORZ, p(&g)]);
+    expect_code(&plain, 0, "the same level without the blank line");
+    // The same answer, but for the level's name (its path) on the first line.
+    let body = |s: &str| s.split_once('\n').map(|(_, b)| b.to_string());
+    assert_eq!(
+        body(&out),
+        body(&stdout(&plain)),
+        "the blank line changed the answer"
     );
 }
 
@@ -789,4 +804,135 @@ fn judge_columns_count_characters() {
     let o = puz_stdin(&["judge", BLOXORZ], "3 3\nééé.\n".as_bytes());
     expect_code(&o, 2, "long row of multi-byte characters");
     assert!(stderr(&o).contains(":2:4]"), "{}", stderr(&o));
+}
+
+const NPUZZLE: &str = "puzzles/npuzzle.puz";
+
+/// The moves of an answer: everything after its first line (which names the level).
+fn answer_body(o: &Output) -> String {
+    let out = stdout(o);
+    out.split_once('\n')
+        .map_or(out.clone(), |(_, b)| b.to_string())
+}
+
+/// A level file may draw its goal picture after a blank line and a line `goal`: the
+/// answer is the inline level's (`8-puzzle`, whose picture is the same), whatever the
+/// byte-order mark, line breaks and blank lines around the parts.
+#[test]
+fn a_level_file_draws_its_goal_picture_after_a_goal_line() {
+    let s = Scratch::new("goalfile");
+    let inline = puz(["solve", NPUZZLE, "--level", "8-puzzle"]);
+    expect_code(&inline, 0, "the inline level");
+    assert!(stdout(&inline).contains("\ncost: 31 moves\n"));
+    for (name, text) in [
+        (
+            "plain.txt",
+            "867\n254\n3_1\n\ngoal\n123\n456\n78_\n".to_string(),
+        ),
+        (
+            "spaced.txt",
+            "\u{feff}\n867\r\n254\r\n3_1\r\n \t\r\n\r\ngoal\r\n\r\n123\r\n456\r\n78_\r\n\r\n"
+                .to_string(),
+        ),
+        (
+            "noeol.txt",
+            "867\n254\n3_1\n\ngoal\n123\n456\n78_".to_string(),
+        ),
+    ] {
+        let f = s.file(name, text.as_bytes());
+        let o = puz(["solve", NPUZZLE, p(&f)]);
+        expect_code(&o, 0, name);
+        assert_eq!(answer_body(&o), answer_body(&inline), "{name}");
+    }
+    // Another picture, another answer: the picture is the goal.
+    let f = s.file("near.txt", b"123\n456\n7_8\n\ngoal\n123\n456\n78_\n");
+    let o = puz(["solve", NPUZZLE, p(&f)]);
+    expect_code(&o, 0, "one move from the goal");
+    assert!(stdout(&o).contains("\ncost: 1 move\n"), "{}", stdout(&o));
+    // Without a picture, rules whose goals are all pictures have none.
+    let f = s.file("nogoal.txt", b"867\n254\n3_1\n");
+    let o = puz(["solve", NPUZZLE, p(&f)]);
+    expect_code(&o, 2, "no goal");
+    assert!(stderr(&o).contains("puz::level::no_goal"), "{}", stderr(&o));
+}
+
+/// A goal picture in a level file is read by the grid reader that reads inline
+/// pictures: the same codes, at the line and column of the level file; a `goal` line
+/// right after a row (no blank line) is a row, read as such.
+#[test]
+fn a_level_files_goal_picture_has_the_diagnostics_of_an_inline_one() {
+    let s = Scratch::new("goalbad");
+    let head = "867\n254\n3_1\n\ngoal\n";
+    // (the picture, its code, line:col in the level file)
+    let cases = [
+        ("123\n45\n78_\n", "puz::level::ragged", "7:1"),
+        ("12x\n456\n78_\n", "puz::level::unknown_symbol", "6:3"),
+        ("123\n45_\n", "puz::level::picture_size", "5:1"),
+        ("123\n456\n788\n", "puz::level::missing_marker", "5:1"),
+        ("\n", "puz::level::empty", "5:1"),
+    ];
+    let rules = std::fs::read_to_string(NPUZZLE).expect("npuzzle.puz");
+    for (pic, code, at) in cases {
+        let f = s.file("bad.txt", format!("{head}{pic}").as_bytes());
+        let o = puz(["solve", NPUZZLE, p(&f)]);
+        expect_code(&o, 2, code);
+        let err = stderr(&o);
+        assert!(err.contains(code), "{code}:\n{err}");
+        assert!(
+            err.contains(&format!("{}:{at}]", p(&f))),
+            "{code} at {at}:\n{err}"
+        );
+        // The same picture inline: the same code.
+        let drawn: String = pic.lines().map(|l| format!("  {l}\n")).collect();
+        let puzfile = s.file(
+            "inline.puz",
+            format!("{rules}\nlevel \"bad\" \"\"\"\n  867\n  254\n  3_1\n  \"\"\" goal \"\"\"\n{drawn}  \"\"\"\n")
+                .as_bytes(),
+        );
+        let o = puz(["check", p(&puzfile)]);
+        expect_code(&o, 1, code);
+        assert!(stderr(&o).contains(code), "inline {code}:\n{}", stderr(&o));
+    }
+    // No blank line before `goal`: a fifth row of four unknown symbols.
+    let f = s.file("nosep.txt", b"867\n254\n3_1\ngoal\n123\n456\n78_\n");
+    let o = puz(["solve", NPUZZLE, p(&f)]);
+    expect_code(&o, 2, "goal as a row");
+    let err = stderr(&o);
+    assert!(err.contains(&format!("{}:4:1]", p(&f))), "{err}");
+    assert!(err.contains("symbol 'g' is not in the legend"), "{err}");
+}
+
+/// A legend may use the letters of `goal`: then `goal` is a row wherever no blank line
+/// comes before it, and a blank line still starts the picture.
+#[test]
+fn a_goal_line_is_a_row_of_a_legend_with_those_letters() {
+    let s = Scratch::new("goalrow");
+    let rules = s.file(
+        "letters.puz",
+        b"puzzle \"Letters\"\ntiles { floor }\nmarks { target }\npiece man\n\
+          legend { 'g' floor 'o' floor 'a' floor 'l' floor 'M' floor + man 'T' floor + target }\n\
+          dirs { s (1, 0) e (0, 1) }\nmove walk(d) { shift man d }\ngoal man on target\n",
+    );
+    let f = s.file("rows.txt", b"Mgoa\ngoal\nlgoT\n");
+    let o = puz(["solve", p(&rules), p(&f)]);
+    expect_code(&o, 0, "goal as a row");
+    assert!(
+        stdout(&o).contains("(3 x 4)\ncost: 5 moves\n"),
+        "{}",
+        stdout(&o)
+    );
+    // After a blank line, the picture, and-ed with the rules' goal: drawing the man on
+    // the target changes nothing, drawing him elsewhere leaves no solution.
+    let f = s.file("on.txt", b"Mgoa\ngoal\nlgoT\n\ngoal\ngoal\ngoal\nlgoM\n");
+    let o = puz(["solve", p(&rules), p(&f)]);
+    expect_code(&o, 0, "the man drawn on the target");
+    assert!(
+        stdout(&o).contains("(3 x 4)\ncost: 5 moves\n"),
+        "{}",
+        stdout(&o)
+    );
+    let f = s.file("off.txt", b"Mgoa\ngoal\nlgoT\n\ngoal\ngoal\ngMoa\nlgoa\n");
+    let o = puz(["solve", p(&rules), p(&f)]);
+    expect_code(&o, 0, "the man drawn off the target");
+    assert!(stdout(&o).contains("\nno solution:"), "{}", stdout(&o));
 }

@@ -115,18 +115,74 @@ fn load_err(rel: &str) -> Diagnostics {
     }
 }
 
-/// Every code declared in `src/diagnostics.rs` (`code(puz::...)`), in source order.
+/// Every `code(puz::...)` in `text`, with its 1-based line, in source order; line comments
+/// (doc comments too) are left out. The code may sit on the line after `code(`.
+fn codes_in(text: &str) -> Vec<(String, usize)> {
+    let code: String = text
+        .lines()
+        .map(|l| match l.find("//") {
+            Some(i) => &l[..i],
+            None => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut out = vec![];
+    for (i, _) in code.match_indices("code(") {
+        // Only the attribute's `code(`, not `error_code(` or `.code(`.
+        let before = code[..i].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+            continue;
+        }
+        let after = code[i + "code(".len()..].trim_start();
+        if !after.starts_with("puz::") {
+            continue;
+        }
+        let end = after
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+            .unwrap_or(after.len());
+        let line = code[..i].matches('\n').count() + 1;
+        out.push((after[..end].to_string(), line));
+    }
+    out
+}
+
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = vec![];
+    for e in fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display())) {
+        let path = e.expect("directory entry").path();
+        if path.is_dir() {
+            out.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|x| x == "rs") {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every diagnostic code declared anywhere under `src/` (`code(puz::...)`: rule-file
+/// problems in `src/diagnostics.rs`, and the errors of the command line, the engine, the
+/// solver, level and judge input, output, the server and the distributed engine), each
+/// with where it is declared (`src/io/graph.rs:40`).
+fn all_declared_codes() -> Vec<(String, String)> {
+    let mut out = vec![];
+    for file in rust_files(&root().join("src")) {
+        let text = fs::read_to_string(&file).expect("source is UTF-8");
+        let rel = file.strip_prefix(root()).expect("under the crate root");
+        for (c, line) in codes_in(&text) {
+            out.push((c, format!("{}:{line}", rel.display())));
+        }
+    }
+    out
+}
+
+/// Every code declared in `src/diagnostics.rs` (`code(puz::...)`), in source order: the
+/// problems a `.puz` file can have, which the fixtures exercise.
 fn declared_codes() -> Vec<String> {
     let src =
         fs::read_to_string(root().join("src/diagnostics.rs")).expect("read src/diagnostics.rs");
-    let mut codes = vec![];
-    let mut rest = src.as_str();
-    while let Some(i) = rest.find("code(puz::") {
-        let after = &rest[i + "code(".len()..];
-        let end = after.find(')').expect("`code(` is closed");
-        codes.push(after[..end].trim().to_string());
-        rest = &after[end..];
-    }
+    let codes: Vec<String> = codes_in(&src).into_iter().map(|(c, _)| c).collect();
     assert!(
         !codes.is_empty(),
         "no `code(puz::...)` found in src/diagnostics.rs"
@@ -284,14 +340,50 @@ fn err_fixture_names_match_first_code() {
 
 #[test]
 fn declared_codes_are_unique() {
-    let mut seen = BTreeMap::new();
-    for c in declared_codes() {
-        *seen.entry(c).or_insert(0) += 1;
+    let all = all_declared_codes();
+    // The scan finds the codes outside src/diagnostics.rs too.
+    for (c, dir) in [
+        ("puz::dist::hosts", "src/dist/"),
+        ("puz::serve::bind", "src/serve/"),
+        ("puz::input::row_width", "src/io/"),
+        ("puz::input::no_such_level", "src/main.rs"),
+        ("puz::solve::bad_path", "src/solver.rs"),
+        ("puz::lint::slide_off_board", "src/diagnostics.rs"),
+    ] {
+        assert!(
+            all.iter().any(|(d, at)| d == c && at.starts_with(dir)),
+            "`{c}` not found under {dir}: {all:?}"
+        );
     }
-    let repeated: Vec<_> = seen.into_iter().filter(|(_, n)| *n > 1).collect();
+    let mut seen: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (c, at) in &all {
+        seen.entry(c).or_default().push(at);
+    }
+    let repeated: Vec<String> = seen
+        .into_iter()
+        .filter(|(_, at)| at.len() > 1)
+        .map(|(c, at)| format!("{c} at {}", at.join(", ")))
+        .collect();
     assert!(
         repeated.is_empty(),
-        "codes declared more than once: {repeated:?}"
+        "codes declared more than once (give each meaning its own code):\n{}",
+        repeated.join("\n")
+    );
+}
+
+#[test]
+fn the_code_scan_reads_attributes_only() {
+    let text = "#[diagnostic(code(puz::a::one), help(\"x\"))]\n\
+        #[diagnostic(\n    code(\n        puz::b::two),\n)]\n\
+        /// Doc text naming code(puz::c::doc) is no declaration.\n\
+        let x = d.code(); // code(puz::d::comment)\n\
+        error_code(puz::e::other)\n";
+    assert_eq!(
+        codes_in(text),
+        [
+            ("puz::a::one".to_string(), 1),
+            ("puz::b::two".to_string(), 3)
+        ]
     );
 }
 

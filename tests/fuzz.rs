@@ -519,7 +519,7 @@ fn hostile_inputs_get_the_right_answer() {
                 "--steps".into(),
             ],
             6,
-            "puz::output::too_large",
+            "puz::output::steps_too_large",
         ),
         (
             "a .puz of comments only",

@@ -125,7 +125,7 @@ fn sokoban_corner_makes_dead_states() {
         "dead states: 5 (no goal reachable); moves into them: 1",
         "strongly connected components: 3 (largest 5)",
         "reversible: no",
-        "fewest moves to a goal: 3 (1 distinct optimal solutions)",
+        "fewest moves to a goal: 3 (1 distinct optimal solution)",
         "farthest reachable state: 5 moves",
         "states at each distance: 1 2 2 2 4 4",
     ] {
@@ -472,7 +472,7 @@ fn unavailable_searches_exit_5() {
         "astar",
     ]);
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert!(o.stdout.contains("cost: 1 throws"));
+    assert!(o.stdout.contains("cost: 1 throw\n"));
     // A named search with `--engine fast`: the fast paths have no backends (exit 4).
     let o = puz(&[
         "solve",

@@ -343,7 +343,7 @@ fn check_prints_warnings_and_succeeds() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stdout),
-        format!("{f}: ok (2 tiles, 1 pieces, 1 moves, 1 levels, 1 warning)\n")
+        format!("{f}: ok (2 tiles, 1 piece, 1 move, 1 level, 1 warning)\n")
     );
     let err = text(&out.stderr);
     assert!(err.contains("puz::lint::goal_out_of_reach"), "{err}");
@@ -444,4 +444,59 @@ fn no_false_alarms() {
             panic!("case {i} warns:\n{}\n{src}", w.render_plain(WIDTH));
         }
     }
+}
+
+/// At the board's edge the `outside` tile is a `before` event and never an `into` one (a
+/// slide never leaves the board), and the lint says so: `before wall: stop` with `outside
+/// wall` stops the stone at the edge, with no warning; `into wall: stop` does not, the
+/// slide fails there, and the lint warns, naming the way the stone goes.
+#[test]
+fn the_outside_tile_is_a_before_event_at_the_edge() {
+    let rules = |event: &str| {
+        format!(
+            "puzzle \"Ice\"\ntiles {{ ice wall }}\noutside wall\nmarks {{ goal }}\npiece stone\n\
+             legend {{ '.' ice  'o' ice + stone  'G' ice + goal }}\n\
+             dirs {{ n (-1, 0)  s (1, 0)  w (0, -1)  e (0, 1) }}\n\
+             move slide(d) {{ slide stone d {{ into goal: stop  {event} }} }}\n\
+             forbid stone on wall\ngoal stone on goal\n\
+             level \"edge\" \"\"\"\n  o..\n  ..G\n  \"\"\"\n"
+        )
+    };
+    // Before: south to the edge (1,0), then east into the goal.
+    let before = Puzzle::load("before.puz", rules("before wall: stop")).expect("loads");
+    assert!(before.lints().is_none(), "{:?}", before.lints());
+    let level = before.inline_level(0).expect("the level");
+    let ans = solve(
+        &before.model,
+        level,
+        EngineChoice::Interp,
+        &Budget::default(),
+    )
+    .expect("solves");
+    let Outcome::Solved(path) = ans.outcome else {
+        panic!("no solution: {:?}", ans.outcome)
+    };
+    let letters: String = path
+        .actions
+        .iter()
+        .map(|&a| before.model.letter(a))
+        .collect();
+    assert_eq!(letters, "se");
+    // Into: every slide runs to the edge and fails there; nothing moves.
+    let into = Puzzle::load("into.puz", rules("into wall: stop")).expect("loads");
+    let level = into.inline_level(0).expect("the level");
+    let ans = solve(&into.model, level, EngineChoice::Interp, &Budget::default()).expect("solves");
+    assert!(
+        matches!(ans.outcome, Outcome::Unsolvable),
+        "{:?}",
+        ans.outcome
+    );
+    let w = into.lints().expect("the slide can run off");
+    assert!(
+        w.problems
+            .iter()
+            .any(|p| matches!(p, Problem::SlideOffBoard { why, .. } if why == "from (0,0) going n, `stone` reaches the edge")),
+        "{}",
+        w.render_plain(WIDTH)
+    );
 }

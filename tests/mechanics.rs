@@ -152,6 +152,39 @@ fn created_copies_need_room_and_appear_where_the_move_says() {
     assert_eq!(solve(&p, "s@ss\n").map(|x| x.0), Some(2));
 }
 
+/// A named piece may be removed and created again: `create` fails while it is on the
+/// board (a named piece has one place), and puts it back in its first pose whatever pose
+/// it left in (`create man.b` names the pose).
+#[test]
+fn a_named_piece_removed_can_be_created_again_in_its_first_pose() {
+    let rules = |create: &str, remove: bool| {
+        puzzle(&format!(
+            "tiles {{ floor }} marks {{ target }} counter done max 1
+             piece man {{ pose a {{ (0, 0) }} pose b {{ (0, 0) }} }}
+             legend {{ '.' floor 'M' floor + man.b 'T' floor + target }}
+             move walk(d in e) {{ letters \"e\" shift man d }}
+             {}
+             move appear(cell c) {{ letters \"c\" {create} }}
+             move check(d in e) {{ letters \"!\" require man.a on target  done = 1 }}
+             goal done == 1",
+            if remove {
+                "move vanish(d in e) { letters \"x\" remove man }"
+            } else {
+                ""
+            }
+        ))
+    };
+    // The man starts in pose b; removed and created on the target, he is in pose a.
+    assert_eq!(
+        solve(&rules("create man at c", true), "M.T\n"),
+        Some((3, "xc!".into()))
+    );
+    // Never removed, he can never be created: pose b for good.
+    assert_eq!(solve(&rules("create man at c", false), "M.T\n"), None);
+    // Created in pose b, he never is in pose a.
+    assert_eq!(solve(&rules("create man.b at c", true), "M.T\n"), None);
+}
+
 #[test]
 fn loops_visit_every_cell_of_a_piece_and_conditions_pick_a_branch() {
     let p = puzzle(

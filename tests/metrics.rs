@@ -340,8 +340,7 @@ fn text_answers_show_counted_moves_with_their_unit_steps() {
     let out = stdout(&o);
     assert!(o.status.success(), "{}", stderr(&o));
     for line in [
-        "cost: 2 steps",
-        "metric: slides (2 counted moves, 7 unit steps)",
+        "cost: 2 steps (metric slides: 2 counted moves, 7 unit steps)\n",
         "unit steps (7): sssEEEE",
         "1. drive car (0,2) -> (3,2) sss",
         "2. drive_red red (2,0) -> (2,4) EEEE",

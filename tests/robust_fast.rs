@@ -297,7 +297,7 @@ fn state_limit_message_names_the_limit() {
     ]);
     assert_eq!(code, 3, "{err}");
     assert!(
-        err.contains("the state limit of 1 states was reached"),
+        err.contains("the state limit of 1 state was reached"),
         "{err}"
     );
     for (name, file, level) in LEVELS {

@@ -1,8 +1,11 @@
 //! The playground's JSON API (`puz serve`), driven through the router without a socket:
 //! diagnostics with spans, files confined to the served directory, solve/analyze/test jobs
-//! with their event streams, budgets, cancel, the cap on running jobs, and malformed or
-//! hostile requests answered with JSON errors.
+//! with their event streams, budgets, cancel, the cap on running jobs, malformed or
+//! hostile requests answered with JSON errors, and the Host and Origin checks (through
+//! the router, and on a real socket where only raw bytes can say it: two Host headers,
+//! none, an absolute-form target).
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -19,10 +22,24 @@ fn puzzle(name: &str) -> String {
     std::fs::read_to_string(format!("{PUZZLES}/{name}")).unwrap()
 }
 
+/// The port the router-level tests' server says it is on (never bound).
+const PORT: u16 = 18080;
+
+/// The `Host` the router-level tests send.
+const HOST: &str = "127.0.0.1:18080";
+
 fn app_on(path: &std::path::Path, max_jobs: usize, caps: Caps) -> axum::Router {
-    router(Arc::new(
-        AppState::new(path, max_jobs, caps, false).unwrap(),
-    ))
+    app_at(
+        path,
+        max_jobs,
+        caps,
+        SocketAddr::from(([127, 0, 0, 1], PORT)),
+    )
+}
+
+/// A server on `path` as if bound to `addr`.
+fn app_at(path: &std::path::Path, max_jobs: usize, caps: Caps, addr: SocketAddr) -> axum::Router {
+    router(Arc::new(AppState::new(path, max_jobs, caps, addr).unwrap()))
 }
 
 fn app() -> axum::Router {
@@ -47,7 +64,17 @@ async fn send(
     raw(app, req.body(body).unwrap()).await
 }
 
-async fn raw(app: &axum::Router, req: Request<Body>) -> (StatusCode, Value) {
+/// Sends `req`, with this server's `Host` when it names none (as every HTTP/1.1 client
+/// does).
+async fn raw(app: &axum::Router, mut req: Request<Body>) -> (StatusCode, Value) {
+    if !req.headers().contains_key("host") {
+        req.headers_mut().insert("host", HOST.parse().unwrap());
+    }
+    exact(app, req).await
+}
+
+/// Sends `req` as it is.
+async fn exact(app: &axum::Router, req: Request<Body>) -> (StatusCode, Value) {
     let resp = app.clone().oneshot(req).await.unwrap();
     let status = resp.status();
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
@@ -533,22 +560,10 @@ async fn malformed_requests_get_json_errors() {
     let (status, v) = send(&app, Method::GET, "/api/file", None).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
 
-    // Another host name: refused (DNS rebinding).
-    let r = Request::builder()
-        .uri("/api/files")
-        .header("host", "evil.example:8080")
-        .body(Body::empty())
-        .unwrap();
-    let (status, v) = raw(&app, r).await;
+    // Another host name: refused (DNS rebinding; more in `hosts_must_name_this_server`).
+    let (status, v) = get_as(&app, "/api/files", &[("host", "evil.example:8080")]).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{v}");
-    for host in ["localhost:8080", "127.0.0.1:9", "[::1]:8080"] {
-        let r = Request::builder()
-            .uri("/api/files")
-            .header("host", host)
-            .body(Body::empty())
-            .unwrap();
-        assert_eq!(raw(&app, r).await.0, StatusCode::OK, "{host}");
-    }
+    assert_eq!(v["error"]["code"], "forbidden", "{v}");
 
     // A job on a level that does not exist ends with an error result, not a failure.
     let r = run_job(
@@ -722,4 +737,650 @@ async fn per_cell_moves_are_played_by_cell() {
     )
     .await;
     assert_eq!(p["goal"], true);
+}
+
+/// A request to `uri` with exactly these headers (no `Host` added).
+fn request(
+    method: Method,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: Option<Value>,
+) -> Request<Body> {
+    let mut req = Request::builder().method(method).uri(uri);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    match body {
+        Some(b) => req
+            .header("content-type", "application/json")
+            .body(Body::from(b.to_string()))
+            .unwrap(),
+        None => req.body(Body::empty()).unwrap(),
+    }
+}
+
+/// `GET uri` with exactly these headers.
+async fn get_as(app: &axum::Router, uri: &str, headers: &[(&str, &str)]) -> (StatusCode, Value) {
+    exact(app, request(Method::GET, uri, headers, None)).await
+}
+
+/// A 403 with the API's JSON error, whose message contains `needle`.
+fn assert_forbidden(what: &str, status: StatusCode, v: &Value, needle: &str) {
+    assert_eq!(status, StatusCode::FORBIDDEN, "{what}: {v}");
+    assert_eq!(v["error"]["code"], "forbidden", "{what}: {v}");
+    let m = v["error"]["message"].as_str().unwrap_or_default();
+    assert!(m.contains(needle), "{what}: {needle:?} not in {m:?}");
+}
+
+/// A directory with `a.puz` (bloxorz) and `sub/b.puz`.
+fn served_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("sub")).unwrap();
+    std::fs::write(dir.path().join("a.puz"), puzzle("bloxorz.puz")).unwrap();
+    std::fs::write(dir.path().join("sub/b.puz"), "puzzle \"b\"\n").unwrap();
+    dir
+}
+
+/// Names that are not this server's, each with and without `:PORT`: the reproducers of
+/// the prefix match (`127.attacker.example` and the like were served, and could read and
+/// overwrite files), other loopback spellings, other ports, and the port left out.
+fn foreign_hosts() -> Vec<String> {
+    let mut out = vec![];
+    for name in [
+        "evil.com",
+        "localhost.evil.com",
+        "127.attacker.example",
+        "127.0.0.1.evil.com",
+        "127.0.0.1evil.com",
+        "[::1].evil.com",
+        "127.255.255.255",
+        "127.0.0.2",
+        "127.1",
+        "0x7f000001",
+        "[::ffff:127.0.0.1]",
+        "localhost.",
+        "",
+    ] {
+        out.push(name.to_string());
+        out.push(format!("{name}:{PORT}"));
+    }
+    out.extend(
+        [
+            "localhost",
+            "127.0.0.1",
+            "[::1]",
+            "localhost:8080",
+            "127.0.0.1:9",
+            "[::1]:8080",
+            "localhost:18080.evil.com",
+            "localhost:18080:18080",
+            "localhost:018080",
+            "127.0.0.1:18080@evil.com",
+            "evil.com@127.0.0.1:18080",
+            "localhost :18080",
+        ]
+        .map(String::from),
+    );
+    out
+}
+
+#[tokio::test]
+async fn hosts_must_name_this_server_exactly() {
+    let dir = served_dir();
+    let app = app_on(dir.path(), 2, Caps::default());
+    for host in foreign_hosts() {
+        for uri in ["/api/files", "/api/file?path=a.puz", "/", "/api/nothing"] {
+            let (status, v) = get_as(&app, uri, &[("host", &host)]).await;
+            if host.contains(' ') && status == StatusCode::BAD_REQUEST {
+                continue; // not a header value the router takes
+            }
+            assert_forbidden(&format!("{host} {uri}"), status, &v, "DNS rebinding");
+        }
+        // The reproducer's PUT through a rebinding host: refused, the file untouched.
+        let r = request(
+            Method::PUT,
+            "/api/file",
+            &[("host", &host)],
+            Some(json!({"path": "a.puz", "text": "puzzle \"overwritten\""})),
+        );
+        let (status, v) = exact(&app, r).await;
+        assert_forbidden(&format!("PUT {host}"), status, &v, "Host");
+        let (status, v) = exact(
+            &app,
+            request(
+                Method::POST,
+                "/api/check",
+                &[("host", &host)],
+                Some(json!({"text": ""})),
+            ),
+        )
+        .await;
+        assert_forbidden(&format!("POST {host}"), status, &v, "Host");
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.puz")).unwrap(),
+        puzzle("bloxorz.puz")
+    );
+    // The server's own names with its port, in any letter case.
+    for host in [
+        "localhost:18080",
+        "127.0.0.1:18080",
+        "[::1]:18080",
+        "LocalHost:18080",
+    ] {
+        let (status, v) = get_as(&app, "/api/files", &[("host", host)]).await;
+        assert_eq!(status, StatusCode::OK, "{host}: {v}");
+    }
+    // No Host, or two (the first good): refused.
+    let (status, v) = get_as(&app, "/api/files", &[]).await;
+    assert_forbidden("no Host", status, &v, "no Host header");
+    for pair in [[HOST, "evil.com"], ["evil.com", HOST], [HOST, HOST]] {
+        let (status, v) = get_as(&app, "/api/files", &[("host", pair[0]), ("host", pair[1])]).await;
+        assert_forbidden(&format!("{pair:?}"), status, &v, "2 Host headers");
+    }
+    // An absolute-form target must name this server too, over http.
+    for (uri, ok) in [
+        ("http://evil.com/api/files", false),
+        ("http://127.attacker.example:18080/api/files", false),
+        ("http://localhost:9/api/files", false),
+        ("https://127.0.0.1:18080/api/files", false),
+        ("http://127.0.0.1:18080/api/files", true),
+        ("http://localhost:18080/api/files", true),
+    ] {
+        let (status, v) = get_as(&app, uri, &[("host", HOST)]).await;
+        if ok {
+            assert_eq!(status, StatusCode::OK, "{uri}: {v}");
+        } else {
+            assert_forbidden(uri, status, &v, "");
+        }
+    }
+
+    // On port 80 the port may be left out (browsers leave the default port out).
+    let app80 = app_at(dir.path(), 2, Caps::default(), ([127, 0, 0, 1], 80).into());
+    for host in ["localhost", "127.0.0.1:80", "[::1]"] {
+        let (status, v) = get_as(&app80, "/api/files", &[("host", host)]).await;
+        assert_eq!(status, StatusCode::OK, "{host}: {v}");
+    }
+    let (status, v) = get_as(&app80, "/api/files", &[("host", HOST)]).await;
+    assert_forbidden("port 18080 on a port-80 server", status, &v, "");
+    // On another loopback address (--listen 127.0.0.2), that address is a name too.
+    let app2 = app_at(
+        dir.path(),
+        2,
+        Caps::default(),
+        ([127, 0, 0, 2], PORT).into(),
+    );
+    for host in ["127.0.0.2:18080", HOST] {
+        let (status, v) = get_as(&app2, "/api/files", &[("host", host)]).await;
+        assert_eq!(status, StatusCode::OK, "{host}: {v}");
+    }
+    let (status, v) = get_as(&app2, "/api/files", &[("host", "127.0.0.3:18080")]).await;
+    assert_forbidden("127.0.0.3", status, &v, "");
+
+    // Beyond loopback (--listen 0.0.0.0) any name is served, but still exactly one Host.
+    let any = app_at(dir.path(), 2, Caps::default(), ([0, 0, 0, 0], PORT).into());
+    for host in [
+        "evil.com",
+        "192.168.1.5:18080",
+        "127.attacker.example:18080",
+    ] {
+        let (status, v) = get_as(&any, "/api/files", &[("host", host)]).await;
+        assert_eq!(status, StatusCode::OK, "{host}: {v}");
+    }
+    let (status, v) = get_as(&any, "/api/files", &[]).await;
+    assert_forbidden("no Host beyond loopback", status, &v, "no Host header");
+    let (status, v) = get_as(&any, "/api/files", &[("host", "a"), ("host", "b")]).await;
+    assert_forbidden("two Hosts beyond loopback", status, &v, "2 Host headers");
+}
+
+#[tokio::test]
+async fn writes_and_new_work_refuse_other_origins() {
+    let dir = served_dir();
+    let app = app_on(dir.path(), 2, Caps::default());
+    let text = puzzle("bloxorz.puz");
+    // Every request that writes or starts work.
+    let writes: Vec<(Method, &str, Option<Value>)> = vec![
+        (
+            Method::PUT,
+            "/api/file",
+            Some(json!({"path": "a.puz", "text": "puzzle \"x\""})),
+        ),
+        (
+            Method::PUT,
+            "/api/file",
+            Some(json!({"path": "new.puz", "text": "x"})),
+        ),
+        (Method::POST, "/api/check", Some(json!({"text": text}))),
+        (Method::POST, "/api/level", Some(json!({"text": text}))),
+        (
+            Method::POST,
+            "/api/play",
+            Some(json!({"text": text, "try": {"dir": "w"}})),
+        ),
+        (Method::POST, "/api/solve", Some(json!({"text": text}))),
+        (Method::POST, "/api/analyze", Some(json!({"text": text}))),
+        (Method::POST, "/api/test", Some(json!({"text": text}))),
+        (Method::DELETE, "/api/jobs/0123456789abcdef", None),
+    ];
+    for origin in [
+        "http://evil.com",
+        "http://127.attacker.example:18080",
+        "http://localhost:8080",
+        "http://localhost",
+        "https://127.0.0.1:18080",
+        "http://127.0.0.1:18080.evil.com",
+        "http://127.0.0.1:18080/",
+        "null",
+        "",
+    ] {
+        for (m, uri, body) in &writes {
+            let r = request(
+                m.clone(),
+                uri,
+                &[("host", HOST), ("origin", origin)],
+                body.clone(),
+            );
+            let (status, v) = exact(&app, r).await;
+            assert_forbidden(&format!("{m} {uri} from {origin:?}"), status, &v, "may not");
+        }
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.puz")).unwrap(),
+        text,
+        "a refused PUT wrote nothing"
+    );
+    assert!(!dir.path().join("new.puz").exists());
+    // Two Origin headers, even both good: refused.
+    let r = request(
+        Method::POST,
+        "/api/check",
+        &[
+            ("host", HOST),
+            ("origin", "http://127.0.0.1:18080"),
+            ("origin", "http://evil.com"),
+        ],
+        Some(json!({"text": text})),
+    );
+    let (status, v) = exact(&app, r).await;
+    assert_forbidden("two Origins", status, &v, "Origin headers");
+
+    // The server's own pages, and requests without an Origin (scripts), are served.
+    for origin in [
+        Some("http://localhost:18080"),
+        Some("http://127.0.0.1:18080"),
+        Some("http://[::1]:18080"),
+        Some("HTTP://LOCALHOST:18080"),
+        None,
+    ] {
+        for (m, uri, body) in &writes {
+            let mut headers = vec![("host", HOST)];
+            headers.extend(origin.map(|o| ("origin", o)));
+            let r = request(m.clone(), uri, &headers, body.clone());
+            let (status, v) = exact(&app, r).await;
+            assert_ne!(
+                status,
+                StatusCode::FORBIDDEN,
+                "{m} {uri} from {origin:?}: {v}"
+            );
+            if let Some(id) = v["job"].as_str() {
+                // Let each job end, so the cap on running jobs is not reached.
+                events(&app, id).await;
+            }
+        }
+    }
+    // Reads are guarded by the Host check alone (a page elsewhere cannot read the answer:
+    // no CORS headers are sent).
+    let (status, _) = get_as(
+        &app,
+        "/api/files",
+        &[("host", HOST), ("origin", "http://evil.com")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+
+    // Beyond loopback, a page is also the server's own when its origin is the host the
+    // request names; another page is still refused.
+    let any = app_at(dir.path(), 2, Caps::default(), ([0, 0, 0, 0], PORT).into());
+    for (host, origin, ok) in [
+        ("192.168.1.5:18080", "http://192.168.1.5:18080", true),
+        ("192.168.1.5:18080", "http://localhost:18080", true),
+        ("192.168.1.5:18080", "http://evil.com", false),
+        ("192.168.1.5:18080", "http://192.168.1.5:8080", false),
+    ] {
+        let r = request(
+            Method::POST,
+            "/api/check",
+            &[("host", host), ("origin", origin)],
+            Some(json!({"text": text})),
+        );
+        let (status, v) = exact(&any, r).await;
+        if ok {
+            assert_eq!(status, StatusCode::OK, "{host} {origin}: {v}");
+        } else {
+            assert_forbidden(&format!("{host} {origin}"), status, &v, "may not");
+        }
+    }
+}
+
+#[tokio::test]
+async fn paths_drop_dot_and_empty_components_and_refuse_dot_dot_alike() {
+    let dir = served_dir();
+    let app = app_on(dir.path(), 2, Caps::default());
+    // `.` and empty components are dropped, for reading and writing alike; the answer
+    // names the file by its normalized path.
+    for (asked, named) in [
+        ("./a.puz", "a.puz"),
+        ("sub/./b.puz", "sub/b.puz"),
+        ("sub//b.puz", "sub/b.puz"),
+        ("./sub/b.puz", "sub/b.puz"),
+        ("././sub/.//b.puz", "sub/b.puz"),
+    ] {
+        let (status, v) = send(&app, Method::GET, &format!("/api/file?path={asked}"), None).await;
+        assert_eq!(status, StatusCode::OK, "GET {asked}: {v}");
+        assert_eq!(v["path"], named, "GET {asked}");
+        let want = std::fs::read_to_string(dir.path().join(named)).unwrap();
+        assert_eq!(v["text"], want.as_str());
+        let saved = format!("// saved as {asked}\n");
+        let (status, v) = send(
+            &app,
+            Method::PUT,
+            "/api/file",
+            Some(json!({"path": asked, "text": saved})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "PUT {asked}: {v}");
+        assert_eq!(v["path"], named, "PUT {asked}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(named)).unwrap(),
+            saved
+        );
+    }
+    let (status, v) = send(
+        &app,
+        Method::PUT,
+        "/api/file",
+        Some(json!({"path": "./sub//new.puz", "text": "x"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["path"], "sub/new.puz");
+    assert!(dir.path().join("sub/new.puz").is_file());
+
+    // `..` is refused even where the path stays inside, saying so, not that it leaves;
+    // hidden components and absolute paths are refused for what they are.
+    for (bad, why) in [
+        ("sub/../a.puz", "\"..\" component"),
+        ("./sub/../sub/b.puz", "\"..\" component"),
+        ("../a.puz", "\"..\" component"),
+        ("sub/../../a.puz", "\"..\" component"),
+        (".hidden.puz", "hidden component"),
+        ("sub/.git/b.puz", "hidden component"),
+        ("/a.puz", "absolute path"),
+        ("//a.puz", "absolute path"),
+        ("sub\\b.puz", "character"),
+        ("a.txt", "not a .puz file"),
+    ] {
+        let (status, v) = send(&app, Method::GET, &format!("/api/file?path={bad}"), None).await;
+        assert_forbidden(&format!("GET {bad}"), status, &v, why);
+        let m = v["error"]["message"].as_str().unwrap();
+        assert!(!m.contains("leaves"), "GET {bad}: {m}");
+        let (status, v) = send(
+            &app,
+            Method::PUT,
+            "/api/file",
+            Some(json!({"path": bad, "text": "overwritten"})),
+        )
+        .await;
+        assert_forbidden(&format!("PUT {bad}"), status, &v, why);
+    }
+    assert!(!std::fs::read_to_string(dir.path().join("a.puz"))
+        .unwrap()
+        .contains("overwritten"));
+
+    // A server on one file takes that file by any spelling the rule normalizes.
+    let one = app_on(&dir.path().join("a.puz"), 2, Caps::default());
+    let (status, v) = send(&one, Method::GET, "/api/file?path=./a.puz", None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["path"], "a.puz");
+    let (status, v) = send(&one, Method::GET, "/api/file?path=sub/../a.puz", None).await;
+    assert_forbidden("one file, ..", status, &v, "\"..\" component");
+}
+
+/// The `progress` events of a job, its last progress (kept by the job: a job that ends
+/// quickly may end before its stream is read) and its result.
+async fn job_events(app: &axum::Router, uri: &str, body: Value) -> (Vec<Value>, Value, Value) {
+    let (status, started) = post(app, uri, body).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{started}");
+    let id = started["job"].as_str().unwrap();
+    let mut evs = events(app, id).await;
+    let (name, result) = evs.pop().expect("a done event");
+    assert_eq!(name, "done");
+    assert!(evs.iter().all(|(n, _)| n == "progress"));
+    let (_, st) = send(app, Method::GET, &format!("/api/jobs/{id}"), None).await;
+    assert_eq!(st["state"], "done", "{st}");
+    let progress = evs.into_iter().map(|(_, p)| p).collect();
+    (progress, st["progress"].clone(), result)
+}
+
+#[tokio::test]
+async fn progress_reports_the_states_stored_so_far() {
+    let app = app();
+    // Each search reports `stored` as it grows (it was always 0: the searches counted it
+    // only when they ended), never past what the result says was stored.
+    for (file, level, search, long) in [
+        ("pegsolitaire.puz", 0, "bfs", true),
+        ("pegsolitaire.puz", 0, "dijkstra", true),
+        ("pegsolitaire.puz", 0, "iddfs", true),
+        ("sokoban.puz", 0, "layered", false),
+        ("bloxorz.puz", 0, "bidir", false),
+    ] {
+        let what = format!("{file} {search}");
+        let body = json!({"text": puzzle(file), "level": level, "engine": "interp",
+            "search": search, "budget": {"timeout_ms": 700}});
+        let (streamed, last, r) = job_events(&app, "/api/solve", body).await;
+        assert_eq!(r["search"], search, "{what}: {}", brief(&r));
+        let total = r["stats"]["stored"].as_u64().unwrap();
+        let last = last["stored"].as_u64().expect("a progress report");
+        assert!(last >= 1, "{what}: the last progress says stored {last}");
+        assert!(last <= total, "{what}: progress {last} > result {total}");
+        if long {
+            assert_eq!(r["outcome"], "cutoff", "{what}: {}", brief(&r));
+            let stored: Vec<u64> = streamed
+                .iter()
+                .map(|p| p["stored"].as_u64().unwrap())
+                .collect();
+            assert!(!stored.is_empty(), "{what}: nothing streamed");
+            assert!(
+                stored.windows(2).all(|w| w[0] <= w[1]),
+                "{what}: {stored:?}"
+            );
+            assert!(*stored.last().unwrap() > 100, "{what}: {stored:?}");
+        }
+    }
+
+    // An analysis reports the states of its graph as it builds it, and one cut off by its
+    // time limit says how many it had stored (it said 0).
+    let body = json!({"text": puzzle("pegsolitaire.puz"), "level": 0,
+        "budget": {"timeout_ms": 700}});
+    let (streamed, last, r) = job_events(&app, "/api/analyze", body).await;
+    assert_eq!(r["outcome"], "cutoff", "{r}");
+    assert!(!streamed.is_empty(), "nothing streamed");
+    let last = last["stored"].as_u64().expect("a progress report");
+    assert!(last > 100, "{streamed:?}");
+    let m = r["message"].as_str().unwrap();
+    let n: u64 = m
+        .split("stored ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {m:?}"));
+    assert!(n >= last, "{m}: fewer than the progress said ({last})");
+}
+
+/// A `puz serve DIR --port 0` process, killed when dropped.
+struct Served {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts the binary on `dir` with `--port 0` and reads the port it printed.
+fn serve(dir: &std::path::Path) -> Served {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_puz"))
+        .args(["serve", dir.to_str().unwrap(), "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("puz serve starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port = line
+        .trim()
+        .strip_prefix("puz serve: listening on http://127.0.0.1:")
+        .and_then(|r| r.strip_suffix('/'))
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+    Served { child, port }
+}
+
+/// Sends raw bytes to 127.0.0.1:`port`; returns the status and the JSON body.
+fn raw_http(port: u16, bytes: &str) -> (u16, Value) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    s.write_all(bytes.as_bytes()).unwrap();
+    let mut out = vec![];
+    s.read_to_end(&mut out).unwrap();
+    let text = String::from_utf8_lossy(&out);
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {text:?}"));
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (
+        status,
+        serde_json::from_str(body).unwrap_or(Value::String(body.into())),
+    )
+}
+
+#[test]
+fn a_real_server_checks_host_and_origin_on_the_bound_port() {
+    let dir = served_dir();
+    let server = serve(dir.path());
+    let p = server.port;
+    let get = |target: &str, headers: &str| {
+        raw_http(
+            p,
+            &format!("GET {target} HTTP/1.1\r\n{headers}Connection: close\r\n\r\n"),
+        )
+    };
+    let forbidden = |what: &str, (status, v): (u16, Value)| {
+        assert_eq!(status, 403, "{what}: {v}");
+        assert_eq!(v["error"]["code"], "forbidden", "{what}: {v}");
+        assert!(v["error"]["message"].is_string(), "{what}: {v}");
+    };
+    // The port chosen (`--port 0`) is the one a Host must carry.
+    for host in [
+        format!("127.0.0.1:{p}"),
+        format!("localhost:{p}"),
+        format!("[::1]:{p}"),
+    ] {
+        let (status, v) = get("/api/files", &format!("Host: {host}\r\n"));
+        assert_eq!(status, 200, "{host}: {v}");
+    }
+    let other = if p == 8080 { 8081 } else { 8080 };
+    forbidden(
+        "another port",
+        get("/api/files", &format!("Host: 127.0.0.1:{other}\r\n")),
+    );
+    forbidden("no port", get("/api/files", "Host: 127.0.0.1\r\n"));
+    for name in [
+        "127.attacker.example",
+        "127.0.0.1.evil.com",
+        "[::1].evil.com",
+        "127.0.0.2",
+    ] {
+        forbidden(name, get("/api/files", &format!("Host: {name}:{p}\r\n")));
+    }
+    forbidden(
+        "localhost:PORT.evil.com",
+        get("/api/files", &format!("Host: localhost:{p}.evil.com\r\n")),
+    );
+    // No Host (HTTP/1.1 and 1.0), two Hosts, an absolute-form target elsewhere.
+    forbidden("no Host", get("/api/files", ""));
+    forbidden(
+        "no Host, HTTP/1.0",
+        raw_http(p, "GET /api/files HTTP/1.0\r\n\r\n"),
+    );
+    forbidden(
+        "two Hosts",
+        get(
+            "/api/files",
+            &format!("Host: 127.0.0.1:{p}\r\nHost: evil.com\r\n"),
+        ),
+    );
+    forbidden(
+        "two Hosts, evil first",
+        get(
+            "/api/files",
+            &format!("Host: evil.com\r\nHost: 127.0.0.1:{p}\r\n"),
+        ),
+    );
+    forbidden(
+        "absolute-form elsewhere",
+        get(
+            "http://evil.com/api/files",
+            &format!("Host: 127.0.0.1:{p}\r\n"),
+        ),
+    );
+    let (status, v) = get(
+        &format!("http://127.0.0.1:{p}/api/files"),
+        &format!("Host: 127.0.0.1:{p}\r\n"),
+    );
+    assert_eq!(status, 200, "absolute-form here: {v}");
+
+    // The reproducer's PUT through a rebinding host, and one from another page: refused,
+    // the file untouched; the same PUT from the server's own page is saved.
+    let put = |headers: &str| {
+        let body = r#"{"path":"a.puz","text":"puzzle \"overwritten\""}"#;
+        raw_http(
+            p,
+            &format!(
+                "PUT /api/file HTTP/1.1\r\n{headers}Content-Type: application/json\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            ),
+        )
+    };
+    forbidden(
+        "PUT via rebinding",
+        put(&format!("Host: 127.attacker.example:{p}\r\n")),
+    );
+    forbidden(
+        "PUT from another page",
+        put(&format!(
+            "Host: 127.0.0.1:{p}\r\nOrigin: http://evil.com\r\n"
+        )),
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.puz")).unwrap(),
+        puzzle("bloxorz.puz")
+    );
+    let (status, v) = put(&format!(
+        "Host: 127.0.0.1:{p}\r\nOrigin: http://127.0.0.1:{p}\r\n"
+    ));
+    assert_eq!(status, 200, "{v}");
+    assert!(std::fs::read_to_string(dir.path().join("a.puz"))
+        .unwrap()
+        .contains("overwritten"));
 }

@@ -103,8 +103,9 @@ pub fn dump(m: &Model) -> String {
     for (i, mv) in m.moves.iter().enumerate() {
         let _ = writeln!(
             w,
-            "move m{i} {} letters {} adds {:?}",
+            "move m{i} {} over {} letters {} adds {:?}",
             mv.name,
+            param_text(m, &mv.param),
             mv.letters.join(""),
             mv.adds
         );
@@ -210,6 +211,21 @@ fn subject(m: &Model, s: Subject) -> String {
     }
 }
 
+/// What a move ranges over: `dirs d0 n, d1 s` (every declared direction, or the move's
+/// own list, `move m(d in ...)`), or `cells`.
+fn param_text(m: &Model, p: &Param) -> String {
+    match p {
+        Param::Dirs(ds) => {
+            let ds: Vec<String> = ds
+                .iter()
+                .map(|d| format!("d{} {}", d.0, m.dirs[d.index()].name))
+                .collect();
+            format!("dirs {}", ds.join(", "))
+        }
+        Param::Cell => "cells".to_string(),
+    }
+}
+
 fn step(m: &Model, s: Step) -> String {
     let d = match s.fixed {
         Some(d) => format!("d{} {}", d.0, m.dirs[d.index()].name),
@@ -281,7 +297,11 @@ fn cond_text(m: &Model, c: &Cond) -> String {
         }
         Cond::Attr { left, op, right } => {
             let of = |a: &crate::compile::AttrOf| {
-                format!("{}.{}", who(a.piece, a.alias, false), m.attributes[a.attr as usize])
+                format!(
+                    "{}.{}",
+                    who(a.piece, a.alias, false),
+                    m.attributes[a.attr as usize]
+                )
             };
             let rhs = match right {
                 crate::compile::AttrRhs::Value(v) => v.to_string(),

@@ -115,7 +115,9 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
                         .iter()
                         .map(|name| {
                             let find = |l: &[ast::AttrDef]| {
-                                l.iter().find(|a| a.name.text == *name).map(|a| a.value.value)
+                                l.iter()
+                                    .find(|a| a.name.text == *name)
+                                    .map(|a| a.value.value)
                             };
                             find(own).or_else(|| find(&p.attrs))
                         })

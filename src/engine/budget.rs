@@ -197,7 +197,11 @@ pub enum Cutoff {
 impl std::fmt::Display for Cutoff {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Cutoff::States(n) => write!(f, "the state limit of {n} states was reached"),
+            Cutoff::States(n) => write!(
+                f,
+                "the state limit of {} was reached",
+                crate::diagnostics::quantity(*n as u64, "states")
+            ),
             Cutoff::Time => write!(f, "the time limit was reached"),
             Cutoff::Memory(b) => write!(f, "the memory limit of {} MiB was reached", b >> 20),
             Cutoff::Cancelled => write!(f, "the search was cancelled"),

@@ -326,8 +326,7 @@ impl Program {
             .moves
             .iter()
             .map(|m| {
-                let mut ops: Vec<KOp> =
-                    m.ops.iter().map(|op| KOp::lower(op, lay, kinds)).collect();
+                let mut ops: Vec<KOp> = m.ops.iter().map(|op| KOp::lower(op, lay, kinds)).collect();
                 mark_clashes(&mut ops, false);
                 ops
             })
@@ -565,11 +564,7 @@ fn mark_clashes(ops: &mut [KOp], after: bool) {
 fn aliases_bound(ops: &[KOp], kinds: usize, out: &mut Vec<usize>) {
     fn cond(c: &KCond, kinds: usize, out: &mut Vec<usize>) {
         match c {
-            KCond::At { bind: Some(v), .. } if *v >= kinds => {
-                if !out.contains(v) {
-                    out.push(*v);
-                }
-            }
+            KCond::At { bind: Some(v), .. } if *v >= kinds && !out.contains(v) => out.push(*v),
             KCond::Not(inner) => cond(inner, kinds, out),
             KCond::And(parts) | KCond::Or(parts) => {
                 for p in parts {
@@ -1258,10 +1253,11 @@ impl Expander<'_> {
                 if *each {
                     let order = self.each_order(*kind, self.lay.resolve_rc(*delta, d));
                     let v = self.lay.resolve(*delta, d);
-                    // Copies move one after another: none may pass through another.
+                    // Copies move one after another, the farthest first, all by the
+                    // same step: one never lands on another copy of its kind.
                     return order.into_iter().all(|slot| {
                         let ok = self.shift_slot(slot, v);
-                        if ok {
+                        if ok && *clash {
                             self.note_clashes(Some(slot));
                         }
                         ok
@@ -1618,9 +1614,7 @@ impl Expander<'_> {
             }
             | KOp::Swap {
                 kind, delta, var, ..
-            }
-                if *kind == k && var == kind =>
-            {
+            } if *kind == k && var == kind => {
                 if lay.slots[k].count > 1 {
                     next.push((a, pose)); // the op may move another instance
                 }

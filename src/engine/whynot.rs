@@ -840,7 +840,11 @@ impl Expander<'_> {
                     super::program::KAttrRhs::Value(v) => v.to_string(),
                     super::program::KAttrRhs::Attr(a) => text(self, a),
                 };
-                Some(format!("{}, and it {must} {} {rhs}", text(self, left), cmp(*op)))
+                Some(format!(
+                    "{}, and it {must} {} {rhs}",
+                    text(self, left),
+                    cmp(*op)
+                ))
             }
         }
     }

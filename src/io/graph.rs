@@ -37,7 +37,7 @@ pub enum ExportError {
         "the graph export would take about {} MiB ({nodes} states of {board_bytes} bytes each), more than the output limit of {} MiB; raise --max-output or pick a smaller level",
         mib(*.estimate), mib(*.limit)
     )]
-    #[diagnostic(code(puz::output::too_large))]
+    #[diagnostic(code(puz::output::graph_too_large))]
     TooLarge {
         /// Estimated bytes.
         estimate: u64,
@@ -51,14 +51,14 @@ pub enum ExportError {
     /// The output passed the limit while being written (boards grew past the estimate);
     /// the output is incomplete.
     #[error("the graph export passed the output limit of {} MiB while being written; the output is incomplete; raise --max-output", mib(*.limit))]
-    #[diagnostic(code(puz::output::too_large))]
+    #[diagnostic(code(puz::output::limit_passed))]
     LimitPassed {
         /// The limit in bytes.
         limit: u64,
     },
     /// The deadline or the memory limit was reached; the output is incomplete.
     #[error("the graph export stopped: {0}; the output is incomplete")]
-    #[diagnostic(code(puz::graph::stopped))]
+    #[diagnostic(code(puz::graph::export_stopped))]
     Cutoff(Cutoff),
     /// The writer failed.
     #[error("cannot write the graph: {0}")]

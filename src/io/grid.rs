@@ -22,11 +22,30 @@ pub(crate) struct LevelRows<'a> {
     pub(crate) whole: SourceSpan,
 }
 
+/// The line that starts a level file's goal picture, after a blank line (see
+/// [`LevelRows::file_parts`]).
+pub(crate) const GOAL_LINE: &str = "goal";
+
 impl<'a> LevelRows<'a> {
-    /// Splits a level file: every line is a row. Empty lines before and after the level
-    /// are dropped; so are lines of blanks, unless blanks are cells (`blank_is_cell`: the
-    /// legend gives `' '` or `'\t'` a meaning, as in the standard Sokoban notation).
+    /// The level of a level file: its rows before any goal picture (see
+    /// [`LevelRows::file_parts`]).
     pub(crate) fn from_file(text: &'a str, blank_is_cell: bool) -> LevelRows<'a> {
+        LevelRows::file_parts(text, blank_is_cell).0
+    }
+
+    /// Splits a level file into the level and, when the file draws one, its goal
+    /// picture. Every line is a row. The goal picture starts after a line that is exactly
+    /// `goal` and follows a blank line after at least one row: a level's rows never hold
+    /// a blank line, so `goal` there cannot be a row, whatever the legend's symbols (a
+    /// `goal` line anywhere else is a row like any other). In each part, blank lines
+    /// before the first row and after the last are dropped: empty lines, and lines of
+    /// blanks unless blanks are cells (`blank_is_cell`: the legend gives `' '` or `'\t'`
+    /// a meaning, as in the standard Sokoban notation). A `\r` before a line break is
+    /// dropped. The picture's `whole` span runs from the `goal` line to its last row.
+    pub(crate) fn file_parts(
+        text: &'a str,
+        blank_is_cell: bool,
+    ) -> (LevelRows<'a>, Option<LevelRows<'a>>) {
         let mut rows = vec![];
         let mut starts = vec![];
         let mut off = 0;
@@ -35,25 +54,50 @@ impl<'a> LevelRows<'a> {
             starts.push(off);
             off += line.len() + 1;
         }
-        let skip = |r: &&str| {
+        let skip = |r: &str| {
             if blank_is_cell {
                 r.is_empty()
             } else {
                 r.trim_matches(|c: char| c.is_ascii_whitespace()).is_empty()
             }
         };
-        while rows.last().is_some_and(skip) {
-            rows.pop();
-            starts.pop();
+        let sep = (2..rows.len()).find(|&i| {
+            rows[i] == GOAL_LINE && skip(rows[i - 1]) && rows[..i - 1].iter().any(|r| !skip(r))
+        });
+        let Some(i) = sep else {
+            return (trimmed(rows, starts, (0, text.len()).into(), &skip), None);
+        };
+        let (goal_rows, goal_starts) = (rows.split_off(i + 1), starts.split_off(i + 1));
+        let at = starts[i];
+        rows.truncate(i);
+        starts.truncate(i);
+        let level = trimmed(rows, starts, (0, at).into(), &skip);
+        let mut goal = trimmed(goal_rows, goal_starts, (at, GOAL_LINE.len()).into(), &skip);
+        if let (Some(&last), Some(&row)) = (goal.starts.last(), goal.rows.last()) {
+            goal.whole = (at, last + row.len() - at).into();
         }
-        let lead = rows.iter().take_while(|r| skip(r)).count();
-        rows.drain(..lead);
-        starts.drain(..lead);
-        LevelRows {
-            rows,
-            starts,
-            whole: (0, text.len()).into(),
-        }
+        (level, Some(goal))
+    }
+}
+
+/// `rows` without the lines `skip` drops at either end.
+fn trimmed<'a>(
+    mut rows: Vec<&'a str>,
+    mut starts: Vec<usize>,
+    whole: SourceSpan,
+    skip: &dyn Fn(&str) -> bool,
+) -> LevelRows<'a> {
+    while rows.last().is_some_and(|r| skip(r)) {
+        rows.pop();
+        starts.pop();
+    }
+    let lead = rows.iter().take_while(|r| skip(r)).count();
+    rows.drain(..lead);
+    starts.drain(..lead);
+    LevelRows {
+        rows,
+        starts,
+        whole,
     }
 }
 

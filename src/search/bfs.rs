@@ -62,6 +62,7 @@ pub fn bfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
         }
         stats.expanded += 1;
         stats.generated += succ.len() as u64;
+        stats.stored = store.len() as u64;
         if let Err(c) = pacer.tick_with(succ.units(), budget, &stats) {
             return (finish(&mut stats, &store, Outcome::Cutoff(c)), stats);
         }

@@ -117,6 +117,7 @@ pub fn bidirectional<S: Space>(
                     stats,
                 );
             }
+            stats.stored = (grow.store.len() + other.store.len()) as u64;
             if let Err(c) = pacer.tick_with(succ.units(), budget, &stats) {
                 finish(&mut stats, &fwd, &bwd);
                 return (Outcome::Cutoff(c), stats);

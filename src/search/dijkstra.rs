@@ -473,6 +473,7 @@ pub(super) fn labelled<S: Space>(
         space.successors(&cur, &mut succ);
         stats.expanded += 1;
         stats.generated += succ.len() as u64;
+        stats.stored = store.len() as u64;
         if let Err(c) = pacer.tick_with(succ.units(), budget, &stats) {
             finish(&mut stats, &store, &labels, &index);
             return (Outcome::Cutoff(c), stats);

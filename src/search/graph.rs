@@ -11,7 +11,7 @@ use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 
 use super::count::Count;
-use super::{Budget, Cutoff, Pacer, Space};
+use super::{Budget, Cutoff, Pacer, Space, Stats};
 use crate::engine::{Action, StateStore, Successors};
 
 /// A node: whether its state is a goal, and its distance (moves) from the start. The
@@ -95,6 +95,8 @@ impl StateGraph {
         let max_states = budget.max_states.unwrap_or(usize::MAX);
         let mut cur = vec![0u32; words];
         let mut succ = Successors::default();
+        // The counters the progress callback is told (`stored`: the nodes so far).
+        let mut stats = Stats::default();
         // Breadth first: nodes are queued in index order, so the queue is a counter.
         let mut next = 0usize;
         while next < graph.node_count() {
@@ -106,7 +108,16 @@ impl StateGraph {
             }
             store.load(id as u32, &mut cur);
             space.successors(&cur, &mut succ);
-            pacer.tick(succ.units(), budget)?;
+            stats.expanded += 1;
+            stats.generated += succ.len() as u64;
+            stats.stored = graph.node_count() as u64;
+            if let Err(c) = pacer.tick_with(succ.units(), budget, &stats) {
+                // The counters where the build stopped, for a caller that reports them.
+                if let Some(p) = &budget.progress {
+                    p(&stats);
+                }
+                return Err(c.into());
+            }
             for k in 0..succ.len() {
                 let s = succ.state(k, words);
                 let to = match store.insert(s) {

@@ -272,6 +272,7 @@ pub fn layered(
         stats.expanded += 1;
         let hi = labels.h[i];
         exp.inner_closure(&split, &cur, &mut cl);
+        stats.stored = store.len() as u64;
         if let Err(c) = pacer.tick_with(cl.work, budget, &stats) {
             finish(&mut stats, &store, &labels, tries_len(&tries, nt));
             return Ok((Outcome::Cutoff(c), stats));
@@ -406,6 +407,7 @@ fn cost_only(
         }
         reuse.done[i] = q;
         stats.expanded += 1;
+        stats.stored = touched;
         if reuse.edges[i].is_none() {
             exp.inner_closure(split, &cur, &mut cl);
             if let Err(c) = pacer.tick_with(cl.work, budget, &stats) {

@@ -66,45 +66,17 @@ pub(super) fn routes(state: Arc<AppState>) -> Router {
             )
         })
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            local_host_only,
-        ))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)
 }
 
-/// Refuses requests whose `Host` is not a loopback name: a web page elsewhere that
-/// re-points its own domain at 127.0.0.1 (DNS rebinding) cannot drive the server through
-/// the visitor's browser. A server started with `--listen` on another address accepts
-/// any host.
-async fn local_host_only(State(state): State<Arc<AppState>>, req: Request, next: Next) -> Response {
-    if state.any_host {
-        return next.run(req).await;
-    }
-    let host = req
-        .headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .map(|h| h.to_ascii_lowercase());
-    let ok = match &host {
-        None => true,
-        Some(h) => {
-            let name = if let Some(rest) = h.strip_prefix('[') {
-                rest.split(']').next().unwrap_or("")
-            } else {
-                h.rsplit_once(':').map_or(h.as_str(), |(n, _)| n)
-            };
-            name == "localhost" || name == "::1" || name.starts_with("127.")
-        }
-    };
-    if ok {
-        next.run(req).await
-    } else {
-        ApiError::forbidden(format!(
-            "requests must name this machine (localhost or 127.0.0.1), not {:?}",
-            host.unwrap_or_default()
-        ))
-        .into_response()
+/// Refuses, before any route runs, the requests [`super::access`] does not answer: a
+/// `Host` that does not name this server on loopback (DNS rebinding), a missing or
+/// repeated `Host`, and writes or new work from a page of another origin.
+async fn guard(State(state): State<Arc<AppState>>, req: Request, next: Next) -> Response {
+    match state.access.check(req.method(), req.uri(), req.headers()) {
+        Ok(()) => next.run(req).await,
+        Err(e) => e.into_response(),
     }
 }
 
@@ -187,8 +159,8 @@ async fn read_file(
 ) -> Result<Json<Value>, ApiError> {
     let Query(q) = q.map_err(|e| ApiError::bad_request(e.body_text()))?;
     blocking(move || {
-        let text = state.files.read(&q.path)?;
-        Ok(Json(json!({"path": q.path, "text": text})))
+        let (path, text) = state.files.read(&q.path)?;
+        Ok(Json(json!({"path": path, "text": text})))
     })
     .await
 }
@@ -198,8 +170,8 @@ async fn write_file(
     ApiJson(w): ApiJson<FileWrite>,
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        let bytes = state.files.write(&w.path, &w.text)?;
-        Ok(Json(json!({"path": w.path, "bytes": bytes})))
+        let (path, bytes) = state.files.write(&w.path, &w.text)?;
+        Ok(Json(json!({"path": path, "bytes": bytes})))
     })
     .await
 }
@@ -393,12 +365,12 @@ fn check_text(text: String) -> Value {
     })
 }
 
-/// A cost vector as text: `10 moves`, `3 pushes, 12 moves`.
+/// A cost vector as text: `10 moves`, `3 pushes, 12 moves`, `1 throw`.
 pub(super) fn cost_text(model: &crate::compile::Model, cost: &[u64]) -> String {
     let names = cost_names(model);
     cost.iter()
         .zip(&names)
-        .map(|(c, n)| format!("{c} {n}"))
+        .map(|(&c, n)| crate::diagnostics::quantity(c, n))
         .collect::<Vec<_>>()
         .join(", ")
 }

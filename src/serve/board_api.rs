@@ -183,8 +183,8 @@ pub(super) fn solve_job(
             let letters: String = path.actions.iter().map(|&a| model.letter(a)).collect();
             v["outcome"] = "solved".into();
             v["message"] = format!(
-                "solved in {} moves, cost {}",
-                moves.len(),
+                "solved in {}, cost {}",
+                crate::diagnostics::quantity(moves.len() as u64, "moves"),
                 cost_text(model, &cost)
             )
             .into();
@@ -248,7 +248,7 @@ pub(super) fn analyze_job(ctx: &Ctx, req: AnalyzeReq) -> Value {
     let g = match built {
         Ok(g) => g,
         Err(GraphError::Cutoff(c)) => {
-            let (o, m) = stopped(c, 0);
+            let (o, m) = stopped(c, ctx.latest().stored);
             return json!({"outcome": o, "message": m});
         }
         Err(e) => return json!({"outcome": "cutoff", "message": e.to_string()}),
@@ -263,8 +263,9 @@ pub(super) fn analyze_job(ctx: &Ctx, req: AnalyzeReq) -> Value {
     let mut v = serde_json::to_value(&a).unwrap_or_default();
     v["outcome"] = "done".into();
     v["message"] = format!(
-        "{} reachable positions, {} moves apart at most",
-        a.reachable_states, a.farthest_distance
+        "{}, {} apart at most",
+        crate::diagnostics::quantity(a.reachable_states as u64, "reachable positions"),
+        crate::diagnostics::quantity(a.farthest_distance as u64, "moves")
     )
     .into();
     let far = g

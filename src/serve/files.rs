@@ -1,13 +1,19 @@
 //! The files `puz serve` may read and write: `.puz` files inside the directory it was
 //! started on (or that one file), never a path that leaves it.
 //!
-//! A request names a file by a relative path with `/` separators. It is refused unless
-//! every component is a plain name (no `..`, no root, no drive, no empty or hidden
-//! component) and the file, once every symlink is resolved, is still inside the root.
-//! A file that does not exist yet may be created only when its directory, resolved,
-//! is inside the root; an existing symlink is never written through.
+//! A request names a file by a path relative to the root with `/` separators, read and
+//! written alike:
+//! - `.` components and empty ones (`sub//a.puz`) are dropped: `./a.puz`, `sub/./a.puz`
+//!   and `sub//a.puz` name `a.puz` and `sub/a.puz`;
+//! - refused (403): an absolute path (leading `/`), any `..` component (even one that
+//!   stays inside, such as `sub/../a.puz`: a file is named by its path from the root),
+//!   a hidden component (`.git/a.puz`, `.a.puz`: hidden names are neither listed nor
+//!   served), a backslash, `:` or NUL, a name not ending in `.puz`;
+//! - the file, once every symlink is resolved, must still be inside the root. A file that
+//!   does not exist yet may be created only when its directory, resolved, is inside the
+//!   root; an existing symlink is never written through.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::ApiError;
 
@@ -124,9 +130,9 @@ impl Files {
         out
     }
 
-    /// The text of the file at `rel`.
-    pub fn read(&self, rel: &str) -> Result<String, ApiError> {
-        let path = self.resolve(rel)?;
+    /// The file at `rel`: its path from the root (normalized, see the module) and text.
+    pub fn read(&self, rel: &str) -> Result<(String, String), ApiError> {
+        let (name, path) = self.resolve(rel)?;
         let meta = std::fs::metadata(&path)
             .map_err(|_| ApiError::not_found(format!("no file {rel:?} in the served directory")))?;
         if !meta.is_file() {
@@ -140,13 +146,15 @@ impl Files {
         }
         let bytes = std::fs::read(&path)
             .map_err(|e| ApiError::not_found(format!("{rel:?} cannot be read: {e}")))?;
-        String::from_utf8(bytes)
-            .map_err(|_| ApiError::bad_request(format!("{rel:?} is not UTF-8 text")))
+        let text = String::from_utf8(bytes)
+            .map_err(|_| ApiError::bad_request(format!("{rel:?} is not UTF-8 text")))?;
+        Ok((name, text))
     }
 
-    /// Writes `text` to the file at `rel` (created when missing); returns its size.
-    pub fn write(&self, rel: &str, text: &str) -> Result<u64, ApiError> {
-        let path = self.resolve(rel)?;
+    /// Writes `text` to the file at `rel` (created when missing); returns its path from
+    /// the root (normalized) and its size.
+    pub fn write(&self, rel: &str, text: &str) -> Result<(String, u64), ApiError> {
+        let (name, path) = self.resolve(rel)?;
         if let Ok(meta) = std::fs::symlink_metadata(&path) {
             if !meta.is_file() {
                 return Err(ApiError::forbidden(format!(
@@ -156,15 +164,16 @@ impl Files {
         }
         std::fs::write(&path, text)
             .map_err(|e| ApiError::forbidden(format!("{rel:?} cannot be written: {e}")))?;
-        Ok(text.len() as u64)
+        Ok((name, text.len() as u64))
     }
 
-    /// The path of `rel` inside the root, or why it is refused.
-    fn resolve(&self, rel: &str) -> Result<PathBuf, ApiError> {
+    /// `rel` normalized (`.` and empty components dropped) and its path inside the root,
+    /// or why it is refused.
+    fn resolve(&self, rel: &str) -> Result<(String, PathBuf), ApiError> {
         let refuse = |why: &str| {
             ApiError::forbidden(format!(
                 "{rel:?} is refused: {why}; the playground reads and writes only .puz files \
-                 inside the served directory"
+                 inside the served directory, named by their path from it"
             ))
         };
         if rel.is_empty() || rel.len() > 4096 {
@@ -174,34 +183,54 @@ impl Files {
             return Err(refuse("not a .puz file"));
         }
         if rel.contains('\\') || rel.contains('\0') || rel.contains(':') {
-            return Err(refuse("it contains a character paths may not use here"));
+            return Err(refuse(
+                "it contains a character paths may not use here (\\, : or NUL)",
+            ));
         }
+        if rel.starts_with('/') {
+            return Err(refuse(
+                "it is an absolute path; paths start at the served directory",
+            ));
+        }
+        let mut parts: Vec<&str> = vec![];
+        for part in rel.split('/') {
+            match part {
+                "" | "." => {}
+                ".." => {
+                    return Err(refuse(
+                        "it has a \"..\" component, which is not accepted even when the \
+                         path stays inside",
+                    ))
+                }
+                p if p.starts_with('.') => {
+                    return Err(refuse(&format!(
+                        "it has a hidden component ({p:?}); hidden files and directories are \
+                         not served"
+                    )))
+                }
+                p => parts.push(p),
+            }
+        }
+        let name = parts.join("/");
         if let Some(s) = &self.single {
-            if rel != s {
+            if name != *s {
                 return Err(refuse("this server serves one file"));
             }
         }
         let mut path = self.root.clone();
-        for part in Path::new(rel).components() {
-            match part {
-                Component::Normal(name)
-                    if !name.to_string_lossy().starts_with('.') && !name.is_empty() =>
-                {
-                    path.push(name)
-                }
-                _ => return Err(refuse("it leaves the served directory")),
-            }
+        for p in &parts {
+            path.push(p);
         }
         // Every symlink resolved, the file (or, for a new file, its directory) must still
         // be inside the root.
         let inside = |p: &Path| p.starts_with(&self.root);
         match path.canonicalize() {
-            Ok(real) if inside(&real) => Ok(path),
+            Ok(real) if inside(&real) => Ok((name, path)),
             Ok(_) => Err(refuse("it is a link that leaves the served directory")),
             Err(_) => {
                 let parent = path.parent().ok_or_else(|| refuse("no directory"))?;
                 match parent.canonicalize() {
-                    Ok(real) if inside(&real) => Ok(path),
+                    Ok(real) if inside(&real) => Ok((name, path)),
                     Ok(_) => Err(refuse("its directory leaves the served directory")),
                     Err(_) => Err(ApiError::not_found(format!(
                         "{rel:?}: its directory does not exist"

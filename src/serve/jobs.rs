@@ -72,12 +72,24 @@ pub struct Jobs {
 pub struct Ctx {
     /// The budget, limits from the request after the server's caps.
     pub budget: Budget,
+    /// The counters the search last told the progress callback (every call, not only
+    /// the ones published).
+    latest: Arc<Mutex<Stats>>,
 }
 
 impl Ctx {
     /// The job was cancelled.
     pub fn cancelled(&self) -> bool {
         self.budget.cancelled()
+    }
+
+    /// The counters the search last reported, for a phase that stops without returning
+    /// its own (building an analysis's state graph).
+    pub fn latest(&self) -> Stats {
+        self.latest
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 }
 
@@ -144,7 +156,10 @@ impl Jobs {
         let started = Instant::now();
         let last = Mutex::new(started - PROGRESS_EVERY);
         let reporter = job.clone();
+        let latest = Arc::new(Mutex::new(Stats::default()));
+        let seen = latest.clone();
         budget.progress = Some(Arc::new(move |s: &Stats| {
+            *seen.lock().unwrap_or_else(|p| p.into_inner()) = s.clone();
             let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
             if last.elapsed() >= PROGRESS_EVERY {
                 *last = Instant::now();
@@ -161,7 +176,7 @@ impl Jobs {
         let spawned = std::thread::Builder::new()
             .name(format!("puz-{kind}"))
             .spawn(move || {
-                let ctx = Ctx { budget };
+                let ctx = Ctx { budget, latest };
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&ctx)))
                     .unwrap_or_else(|panic| {
                         let why = panic
@@ -202,7 +217,7 @@ fn evict(map: &mut HashMap<String, Arc<Job>>) {
 }
 
 /// A search's counters as the event stream sends them; `elapsed` counts from the job's
-/// start. (Searches count `stored` when they end, so it may lag while they run.)
+/// start.
 pub fn progress_json(s: &Stats, started: Instant) -> Value {
     json!({
         "expanded": s.expanded,

@@ -5,13 +5,17 @@
 //! cancelled.
 //!
 //! # Safety of a local server
-//! - It binds loopback unless told otherwise (the CLI warns when it is).
+//! - It binds loopback unless told otherwise (the CLI warns when it is). On loopback it
+//!   answers only requests that name it exactly (`localhost`, `127.0.0.1`, `[::1]` with its
+//!   port, [`access`]), and on any address it refuses requests that write or start work
+//!   from a page of another origin.
 //! - It reads and writes only `.puz` files inside the served directory ([`files`]).
 //! - Request bodies are capped ([`MAX_BODY`]); every search runs under the server's caps
 //!   on states, time and memory ([`Caps`]); at most [`ServeOptions::max_jobs`] run at once.
 //! - Every request's work runs on a blocking thread, so a panic in the library becomes a
 //!   500 JSON error, never a dead server; malformed requests get 4xx JSON errors.
 
+pub mod access;
 mod api;
 mod board_api;
 pub mod files;
@@ -111,19 +115,19 @@ pub struct AppState {
     files: files::Files,
     jobs: Jobs,
     caps: Caps,
-    /// Accept requests naming any host (the server listens beyond loopback).
-    any_host: bool,
+    /// Which hosts and origins are answered.
+    access: access::Access,
 }
 
 impl AppState {
-    /// The state of a server on `path`.
-    /// `any_host`: accept requests whatever host they name (a server listening beyond
-    /// loopback); otherwise only loopback names are served.
+    /// The state of a server on `path` listening on `addr` (the address bound, with the
+    /// port chosen when 0 was asked for): on a loopback address only requests naming it
+    /// (see [`access`]) are answered; on any other address every host name is.
     pub fn new(
         path: &std::path::Path,
         max_jobs: usize,
         caps: Caps,
-        any_host: bool,
+        addr: SocketAddr,
     ) -> Result<AppState, ServeError> {
         let files = files::Files::new(path).map_err(|source| ServeError::Path {
             path: path.display().to_string(),
@@ -133,7 +137,7 @@ impl AppState {
             files,
             jobs: Jobs::new(max_jobs),
             caps,
-            any_host,
+            access: access::Access::new(addr),
         })
     }
 }
@@ -146,12 +150,14 @@ pub fn router(state: Arc<AppState>) -> axum::Router {
 /// Runs the server until interrupted: prints `puz serve: listening on URL` on stdout once
 /// bound (with port 0, the port chosen), then serves.
 pub fn run(opts: ServeOptions) -> Result<(), ServeError> {
-    let state = Arc::new(AppState::new(
+    // The path is checked before the port is bound; the names accepted are fixed once
+    // the port is known.
+    let mut state = AppState::new(
         &opts.path,
         opts.max_jobs,
         opts.caps,
-        !opts.listen.is_loopback(),
-    )?);
+        SocketAddr::new(opts.listen, opts.port),
+    )?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -162,6 +168,7 @@ pub fn run(opts: ServeOptions) -> Result<(), ServeError> {
             .await
             .map_err(|source| ServeError::Bind { addr, source })?;
         let local = listener.local_addr()?;
+        state.access = access::Access::new(local);
         let host = match local.ip() {
             IpAddr::V6(ip) => format!("[{ip}]"),
             IpAddr::V4(ip) => ip.to_string(),
@@ -177,7 +184,7 @@ pub fn run(opts: ServeOptions) -> Result<(), ServeError> {
             )?;
             out.flush()?;
         }
-        axum::serve(listener, router(state))
+        axum::serve(listener, router(Arc::new(state)))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })
@@ -212,7 +219,7 @@ impl ApiError {
     pub fn not_found(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::NOT_FOUND, "not_found", message)
     }
-    /// 403: outside the served directory.
+    /// 403: outside the served directory, or a host or origin not served.
     pub fn forbidden(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
     }

@@ -46,7 +46,8 @@ fn declarations_lower_to_their_nodes() {
             name: name("man"),
             anonymous: false,
             max: None,
-            poses: None
+            poses: None,
+            attrs: vec![],
         })
     );
     assert_eq!(
@@ -55,7 +56,8 @@ fn declarations_lower_to_their_nodes() {
             name: name("box"),
             anonymous: true,
             max: None,
-            poses: Some(vec![])
+            poses: Some(vec![]),
+            attrs: vec![],
         })
     );
 }

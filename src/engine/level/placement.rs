@@ -545,10 +545,12 @@ mod tests {
                 crate::compile::Pose {
                     name: "right".to_string(),
                     cells: vec![(0, -1), (0, 0)],
+                    values: vec![],
                 },
                 crate::compile::Pose {
                     name: "left".to_string(),
                     cells: vec![(0, 0), (0, 1)],
+                    values: vec![],
                 },
             ],
         };

@@ -9,7 +9,7 @@ use miette::SourceSpan;
 use crate::compile::{
     AssignOp, Base, Cell, CmpOp, Cond, LevelText, Model, Op, Place, Subject, TileId,
 };
-use crate::diagnostics::Problem;
+use crate::diagnostics::{quantity, Problem};
 
 use super::super::level::Level;
 use super::{grid_cell_span, place_name, span_at, GoalRef, MAX_ROUNDS};
@@ -287,7 +287,10 @@ impl<'m> Analysis<'m> {
                 let r = self.tile_cells(t);
                 let name = &self.model.tiles[t.index()].name;
                 let text = if r.0 == r.1 {
-                    format!("`{name}` is always on {} cells (no move changes that)", r.0)
+                    format!(
+                        "`{name}` is always on {} (no move changes that)",
+                        quantity(r.0 as u64, "cells")
+                    )
                 } else {
                     format!("`{name}` is on between {} and {} cells", r.0, r.1)
                 };
@@ -296,7 +299,10 @@ impl<'m> Analysis<'m> {
             Subject::Mark(m) => {
                 let n = self.mark_count[m.index()];
                 let name = &self.model.marks[m.index()].name;
-                ((n, n), format!("mark `{name}` is on {n} cells"))
+                (
+                    (n, n),
+                    format!("mark `{name}` is on {}", quantity(n as u64, "cells")),
+                )
             }
         }
     }
@@ -534,8 +540,9 @@ impl<'m> Analysis<'m> {
                     out.push((
                         GoalRef::On(i, g),
                         format!(
-                            "the level always has at least {need} `{}` but only {cells} cells of `{}`",
+                            "the level always has at least {need} `{}` but only {} of `{}`",
                             self.piece_name(k),
+                            quantity(cells as u64, "cells"),
                             place_name(model, g.on)
                         ),
                     ));

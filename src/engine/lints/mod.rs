@@ -91,6 +91,109 @@ pub fn lint_level(model: &Model, level: &Level, inline: Option<usize>) -> Vec<Pr
     out
 }
 
+/// Lints about the rules alone, whatever the level: conditions `K at K + STEP` whose cell
+/// lies inside the moving copy's own footprint in some pose (`at` finds any copy, the
+/// moving one included, so there the test always finds it).
+pub fn model_lints(model: &Model) -> Vec<Problem> {
+    let mut out = vec![];
+    for (mi, m) in model.moves.iter().enumerate() {
+        let dirs: Vec<(i32, i32)> = match &m.param {
+            crate::compile::Param::Dirs(ds) => ds
+                .iter()
+                .map(|d| (model.dirs[d.index()].dr, model.dirs[d.index()].dc))
+                .collect(),
+            crate::compile::Param::Cell => vec![],
+        };
+        let mut idx = 0;
+        let spans = model.spans.ops.get(mi);
+        crate::compile::walk_ops(&m.ops, &mut |op| {
+            let at = idx;
+            idx += 1;
+            let mut found: Vec<(usize, Vec<Step>)> = vec![];
+            match op {
+                crate::compile::Op::Test {
+                    subject: Subject::Piece(k),
+                    cell,
+                    ..
+                } if *k == cell.piece => found.push((k.index(), cell.step.into_iter().collect())),
+                crate::compile::Op::Check { cond, .. } | crate::compile::Op::If { cond, .. } => {
+                    self_at(cond, &mut found)
+                }
+                _ => {}
+            }
+            for (k, steps) in found {
+                let piece = &model.pieces[k];
+                // Every offset the cell may take, one per direction of the move.
+                let offsets: Vec<(i32, i32)> = if steps.iter().any(|s| s.fixed.is_none()) {
+                    dirs.iter()
+                        .map(|&(dr, dc)| offset(model, &steps, Some((dr, dc))))
+                        .collect()
+                } else {
+                    vec![offset(model, &steps, None)]
+                };
+                let hit = piece
+                    .poses
+                    .iter()
+                    .find(|p| offsets.iter().any(|o| p.cells.contains(o)));
+                let (Some(pose), Some(span)) = (hit, spans.and_then(|v| v.get(at))) else {
+                    continue;
+                };
+                let mut text = format!("{} at {}", piece.name, piece.name);
+                for s in &steps {
+                    text += if s.negate { " - " } else { " + " };
+                    text += &step_text(model, s);
+                }
+                out.push(Problem::AtFindsItself {
+                    piece: piece.name.clone(),
+                    pose: pose.name.clone(),
+                    text,
+                    span: *span,
+                    help: format!(
+                        "`{} at CELL` tests any copy of `{}`, the moving one included; to look for another copy, look past its footprint, or bind one with `require {} at CELL as other`",
+                        piece.name, piece.name, piece.name
+                    ),
+                });
+            }
+        });
+    }
+    out
+}
+
+/// The `K at K + STEPS` tests (no alias) in `c`.
+fn self_at(c: &Cond, out: &mut Vec<(usize, Vec<Step>)>) {
+    match c {
+        Cond::At {
+            subject: Subject::Piece(k),
+            cell,
+            ..
+        } if matches!(cell.base, Base::Piece(b, None) if b == *k) => {
+            out.push((k.index(), cell.steps.clone()))
+        }
+        Cond::Not(inner) => self_at(inner, out),
+        Cond::And(parts) | Cond::Or(parts) => {
+            for p in parts {
+                self_at(p, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The (row, column) offset of `steps`, the move's direction being `param`.
+fn offset(model: &Model, steps: &[Step], param: Option<(i32, i32)>) -> (i32, i32) {
+    let (mut r, mut c) = (0, 0);
+    for s in steps {
+        let (dr, dc) = match s.fixed {
+            Some(d) => (model.dirs[d.index()].dr, model.dirs[d.index()].dc),
+            None => param.unwrap_or((0, 0)),
+        };
+        let m = s.times * if s.negate { -1 } else { 1 };
+        r += dr * m;
+        c += dc * m;
+    }
+    (r, c)
+}
+
 /// The goal conditions of `level` that are out of reach even in the relaxation: goals that
 /// can never hold, and goal pieces that can reach no place meeting their goal moving
 /// alone. Empty when every condition is within reach on its own (the pieces then block

@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use crate::compile::{GoalCond, LevelText, Op, Place, SlideEvent, SlideRule, TileId};
+use crate::compile::{GoalCond, LevelText, Op, Place, SlideEvent, SlideRule, Step, TileId};
 use crate::diagnostics::Problem;
 
 use super::super::budget::Budget;
@@ -16,6 +16,28 @@ use super::super::legality::{GOAL, LEGAL};
 use super::super::program::{Actions, KOp};
 use super::holds::Analysis;
 use super::{cell_span, goal_cond_text, place_name, span_at, GoalRef, MAX_RELAX_CELLS, MAX_WORK};
+
+/// The direction a slide by `step` goes when its move goes `d`: the declared direction
+/// with that vector (`s` for `-n`), else its multiple (`2s`), else the vector itself.
+fn heading(model: &crate::compile::Model, step: Step, d: usize) -> String {
+    let base = step.fixed.map_or(d, |f| f.index());
+    let Some(b) = model.dirs.get(base) else {
+        return String::new();
+    };
+    let times = step.times * if step.negate { -1 } else { 1 };
+    let (vr, vc) = (b.dr * times, b.dc * times);
+    if let Some(same) = model.dirs.iter().find(|x| (x.dr, x.dc) == (vr, vc)) {
+        return same.name.clone();
+    }
+    for x in &model.dirs {
+        for n in 2..=times.abs() {
+            if (x.dr * n, x.dc * n) == (vr, vc) {
+                return format!("{n}{}", x.name);
+            }
+        }
+    }
+    format!("({vr},{vc})")
+}
 
 /// The op with index `at` in `walk_ops` order of a lowered program (lowering keeps the
 /// shape of the program, so the indices of its `Op`s apply).
@@ -520,14 +542,17 @@ impl<'m> Relaxed<'m> {
             let mut slides = vec![];
             let mut at = 0;
             crate::compile::walk_ops(&m.ops, &mut |op| {
-                if let Op::Slide { piece, rules, .. } = op {
+                if let Op::Slide {
+                    piece, rules, step, ..
+                } = op
+                {
                     if !rules.iter().any(|r| r.event == SlideEvent::OffBoard) {
-                        slides.push((at, piece.index(), rules.clone()));
+                        slides.push((at, piece.index(), rules.clone(), *step));
                     }
                 }
                 at += 1;
             });
-            for (at, k, rules) in slides {
+            for (at, k, rules, step) in slides {
                 if a.start[k] == 0 {
                     continue;
                 }
@@ -555,10 +580,14 @@ impl<'m> Relaxed<'m> {
                         continue;
                     };
                     let (r, c) = (cell / cols, cell % cols);
-                    let dir = if matches!(self.exp.prog.runs.actions[mi], Actions::Cells) {
+                    // The way the slide goes, which is the move's direction only for a
+                    // slide by `d`: `-d` goes the other way, a named step its own.
+                    let dir = if step.fixed.is_none()
+                        && matches!(self.exp.prog.runs.actions[mi], Actions::Cells)
+                    {
                         String::new()
                     } else {
-                        format!(" going {}", model.dirs[d].name)
+                        format!(" going {}", heading(model, step, d))
                     };
                     let outside = model.outside.map_or(String::new(), |t| {
                         format!(
