@@ -40,8 +40,8 @@ struct Found {
     stats: Stats,
     /// Per class of difference: how many, and the first seed and its difference.
     classes: BTreeMap<String, (u64, u64, Difference)>,
-    /// Per known class: how many it filtered.
-    filtered: BTreeMap<&'static str, u64>,
+    /// Per known class: how many it filtered, and the first seed.
+    filtered: BTreeMap<&'static str, (u64, u64)>,
 }
 
 /// A class: the kind of difference, which side has the extra results, and the shape of
@@ -79,7 +79,7 @@ fn check(seed: u64, states: usize, found: &mut Found) -> Option<(Case, Differenc
             .into_iter()
             .find(|(_, q)| run_with(&c, states, *q, &mut Stats::default()).is_none())
             .map_or("several known quirks", |x| x.0);
-        *found.filtered.entry(name).or_default() += 1;
+        found.filtered.entry(name).or_insert((0, seed)).0 += 1;
         return None;
     };
     let (small, sd) = shrink(&c, &d, states, Quirks::all());
@@ -183,8 +183,8 @@ fn fuzz_diff_for_a_while() {
         "fuzz-diff: seeds {first}..{seed}: {} rule files, {} levels ({} drawn ambiguously), {} states compared, {} transitions",
         s.files, s.levels, s.ambiguous, s.states, s.transitions
     );
-    for (name, n) in &found.filtered {
-        println!("  filtered (known): {name}: {n}");
+    for (name, (n, first)) in &found.filtered {
+        println!("  filtered (known): {name}: {n} (first: seed {first})");
     }
     for (class, (n, seed, _)) in &found.classes {
         println!("  {n} x {class} (first: seed {seed})");
@@ -207,13 +207,20 @@ fn show_seed() {
     match run(&c, states, &mut st) {
         Some(d) => {
             println!("{}", report(&c, &d));
-            let q = if run_with(&c, states, Quirks::all(), &mut Stats::default()).is_some() {
-                Quirks::all()
-            } else {
-                Quirks::default()
+            // A new class shrinks with every known quirk emulated; a known one with every
+            // other quirk emulated, so the reproducer shows that class alone.
+            let known = Quirks::each()
+                .into_iter()
+                .find(|(_, q)| run_with(&c, states, *q, &mut Stats::default()).is_none());
+            let (what, q) = match known {
+                _ if run_with(&c, states, Quirks::all(), &mut Stats::default()).is_some() => {
+                    ("a new class".to_string(), Quirks::all())
+                }
+                Some((name, _)) => (format!("known quirk {name}"), Quirks::all_but(name)),
+                None => ("several known quirks".to_string(), Quirks::default()),
             };
             let (small, sd) = shrink(&c, &d, states, q);
-            println!("=== shrunk (quirks {q:?}) ===\n{}", report(&small, &sd));
+            println!("=== shrunk ({what}) ===\n{}", report(&small, &sd));
         }
         None => println!(
             "seed {seed}: no difference ({} levels, {} states)\n{}",
@@ -223,4 +230,3 @@ fn show_seed() {
         ),
     }
 }
-

@@ -132,6 +132,17 @@ impl Quirks {
             .collect()
     }
 
+    /// Every quirk but `name`.
+    pub fn all_but(name: &str) -> Quirks {
+        let mut q = Quirks::default();
+        for (n, set) in QUIRKS {
+            if *n != name {
+                set(&mut q);
+            }
+        }
+        q
+    }
+
     /// All quirks at once.
     pub fn all() -> Quirks {
         let mut q = Quirks::default();
