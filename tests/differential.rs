@@ -19,10 +19,10 @@ use reference::shrink::shrink;
 const SLICE: std::ops::Range<u64> = 0..1000;
 const SLICE_STATES: usize = 200;
 
-/// Known classes of differences, "expected until fixed", are the reference's
-/// [`Quirks`]: emulations of the engine's behaviour. A difference that disappears when
-/// the reference emulates them is counted under the quirk that explains it, not failed.
-/// Delete a quirk (in `interp.rs`) once the engine is fixed.
+// Known classes of differences, "expected until fixed", are the reference's `Quirks`:
+// emulations of the engine's behaviour. A difference that disappears when the reference
+// emulates them is counted under the quirk that explains it, not failed. Delete a quirk
+// (in `interp.rs`) once the engine is fixed.
 
 fn env_num(name: &str) -> Option<u64> {
     std::env::var(name).ok().and_then(|v| v.parse().ok())
