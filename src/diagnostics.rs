@@ -495,6 +495,22 @@ pub enum Problem {
         span: SourceSpan,
     },
 
+    /// A `turn` in a move played on cells: its table rows are per direction.
+    #[error("`turn` in move `{mv}`, which is played on cells (`{cell}`), not in a direction")]
+    #[diagnostic(
+        code(puz::check::turn_in_cell_move),
+        help("a turn table says where each pose goes in each direction; play the move in directions (`move {mv}(d)`), or set the pose by removing and creating the piece (`create piece.pose at {cell}`)")
+    )]
+    TurnInCellMove {
+        /// The move.
+        mv: String,
+        /// Its cell parameter.
+        cell: String,
+        /// The statement.
+        #[label("no direction to turn by")]
+        span: SourceSpan,
+    },
+
     /// An attribute compared that the piece does not carry in every pose.
     #[error("piece `{piece}` has no attribute `{attr}`{where_}")]
     #[diagnostic(code(puz::check::unknown_attribute))]

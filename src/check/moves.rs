@@ -355,6 +355,13 @@ impl Scope<'_, '_> {
             }
             MoveStmtKind::Turn { piece, rules } => {
                 self.effects += 1;
+                if let Some(cell) = self.cell_param {
+                    self.out.push(Problem::TurnInCellMove {
+                        mv: self.mv.to_string(),
+                        cell: cell.to_string(),
+                        span: st.span.into(),
+                    });
+                }
                 let unknown = look.piece(piece);
                 let known = unknown.is_none();
                 self.out.extend(unknown);

@@ -273,6 +273,7 @@ fn cond_text(m: &Model, c: &Cond) -> String {
         Cond::At {
             subject: s,
             pose,
+            of,
             cell,
             bind,
         } => {
@@ -281,7 +282,11 @@ fn cond_text(m: &Model, c: &Cond) -> String {
                 _ => String::new(),
             };
             let pose = pose.map_or(String::new(), |q| format!(".pose{}", q.0));
-            format!("{}{pose} at {}{b}", subject(m, *s), cell_text(m, cell))
+            let what = match (of, s) {
+                (Some(a), crate::compile::Subject::Piece(k)) => who(*k, Some(*a), false),
+                _ => subject(m, *s),
+            };
+            format!("{what}{pose} at {}{b}", cell_text(m, cell))
         }
         Cond::On {
             piece,

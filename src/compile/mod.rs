@@ -433,8 +433,10 @@ impl Compiler<'_> {
             } => {
                 let cell = self.cell(cell, scope, param);
                 let pose = pose.as_ref().map(|p| self.pose(&what.text, &p.text));
-                let subject = match scope.aliases.iter().rev().find(|(a, _)| *a == what.text) {
-                    Some((_, k)) => Subject::Piece(*k),
+                let named = scope.aliases.iter().rposition(|(a, _)| *a == what.text);
+                let of = named.map(|i| scope.alias_ids[i]);
+                let subject = match named {
+                    Some(i) => Subject::Piece(scope.aliases[i].1),
                     None => self.subject(&what.text),
                 };
                 let bind = match (subject, alias) {
@@ -452,6 +454,7 @@ impl Compiler<'_> {
                 Cond::At {
                     subject,
                     pose,
+                    of,
                     cell,
                     bind,
                 }

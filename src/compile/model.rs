@@ -396,6 +396,8 @@ pub(crate) enum Cond {
         subject: Subject,
         /// Only a copy of the piece in this pose counts (`disk.small at c`).
         pose: Option<PoseId>,
+        /// `over at c` with an `as` name: only that copy counts.
+        of: Option<u16>,
         /// Where.
         cell: Cell,
         /// The binding a piece found there takes: (kind, alias).

@@ -257,6 +257,7 @@ impl<'m> Expander<'m> {
                 KCond::At {
                     subject: Subject::Piece(k),
                     pose: None,
+                    of: None,
                     cell,
                     bind: None,
                 } if lay.slots[k.index()].count == 1 => match cell.base {
@@ -324,7 +325,10 @@ impl<'m> Expander<'m> {
                         Actions::Cells => &[],
                     };
                     for &d in dirs {
-                        if let Some((np, v)) = table[pose * nd + d] {
+                        // A turn that changes nothing is not a move.
+                        if let Some((np, v)) =
+                            table[pose * nd + d].filter(|&(np, v)| v != 0 || np as usize != pose)
+                        {
                             row.push((
                                 ((v as i64) << bits) + np as i64 - pose as i64,
                                 Action::new(MoveId(mi as u16), DirId(d as u16)),

@@ -59,6 +59,8 @@ pub(super) struct Scratch {
     /// Pairs of slots that shared a cell after some statement of this run: the move
     /// is refused unless one of each pair has left the board by its end.
     pub(crate) clash: Vec<(u32, u32)>,
+    /// Some tile changed in this run: every copy, moved or not, must meet the forbids.
+    pub(crate) retiled: bool,
     /// The padded cell a per-cell move is played on.
     pub(crate) param: usize,
     /// The cells of the `for` loops running, innermost last.
@@ -99,6 +101,7 @@ impl Scratch {
             bound: vec![NONE; vars.max(kinds)],
             held: vec![],
             clash: vec![],
+            retiled: false,
             param: 0,
             loops: vec![],
             occ: vec![],
@@ -497,6 +500,7 @@ impl Expander<'_> {
     pub(super) fn begin_run(&mut self, free: &[u16]) {
         self.sc.held.clear();
         self.sc.clash.clear();
+        self.sc.retiled = false;
         for &k in free {
             if let Some(b) = self.bound_slot(k as usize) {
                 self.sc.held.push(b as u32);
@@ -533,6 +537,12 @@ impl Expander<'_> {
     #[inline]
     fn finish(&mut self) -> bool {
         if !self.sc.clash.is_empty() && self.passed_through().is_some() {
+            return false;
+        }
+        // A tile that changed under a copy that did not move may break a forbid too.
+        if self.sc.retiled
+            && !(0..self.lay.slot_kind.len()).all(|slot| self.slot_legal(&self.sc.cur, slot))
+        {
             return false;
         }
         let high = self.sc.moved_high.len();

@@ -49,6 +49,8 @@ pub(super) enum KCond {
         subject: Subject,
         /// Only a copy in this pose counts (`disk.small at CELL`).
         pose: Option<usize>,
+        /// Only the copy of this variable counts (`over at CELL`, an `as` name).
+        of: Option<usize>,
         cell: KCell,
         /// The variable a piece found there is bound to.
         bind: Option<usize>,
@@ -448,11 +450,13 @@ impl Layout {
             Cond::At {
                 subject,
                 pose,
+                of,
                 cell,
                 bind,
             } => KCond::At {
                 subject: *subject,
                 pose: pose.map(|p| p.index()),
+                of: of.map(|a| kinds + a as usize),
                 cell: self.cell(cell, kinds),
                 bind: bind.map(|(k, a)| var_of(k.index(), a, kinds)),
             },
@@ -911,6 +915,11 @@ fn free_walk(ops: &[Op], bound: &mut Vec<u16>, free: &mut Vec<u16>) {
 
 /// The local form of a program, when it only shifts and turns one single-instance piece.
 fn local_form(model: &Model, lay: &Layout, ops: &[KOp]) -> Option<LocalMove> {
+    // Several steps may pass the piece through another one on the way, which the local
+    // form (one look at where it ends) cannot see: only a piece alone may take them.
+    if ops.len() > 1 && lay.slot_kind.len() > 1 {
+        return None;
+    }
     let mut kind = None;
     for op in ops {
         let k = match op {
@@ -1078,12 +1087,20 @@ impl Expander<'_> {
             KCond::At {
                 subject,
                 pose,
+                of,
                 cell,
                 bind: var,
             } => {
                 let Some(p) = self.cell_at(cell, d) else {
                     return false;
                 };
+                if let Some(v) = of {
+                    // `over at CELL`: that very copy covers the cell.
+                    return self.bound_slot(*v).is_some_and(|slot| {
+                        self.lay.covers(&self.sc.cur, slot, p)
+                            && pose.is_none_or(|q| self.lay.anchor(&self.sc.cur, slot).1 == q)
+                    });
+                }
                 let lay = &self.lay;
                 match *subject {
                     Subject::Tile(t) => lay.tile_at(&self.sc.cur, p) == Some(t),
@@ -1213,11 +1230,13 @@ impl Expander<'_> {
                 delta,
                 want,
             } => {
+                // A cell counted from a copy that is not there names nothing: the
+                // condition is false, so a `require` fails and a `forbid` passes.
                 let Some(slot) = self.bound_slot(*kind) else {
-                    return false;
+                    return !*want;
                 };
                 if self.sc.cur[slot] == ABSENT {
-                    return false;
+                    return !*want;
                 }
                 let lay = &self.lay;
                 let (a, _) = lay.anchor(&self.sc.cur, slot);
@@ -1288,20 +1307,20 @@ impl Expander<'_> {
                 if self.lay.ptile[to] == OFF {
                     return false;
                 }
-                if let Some(other) = self.lay.any_instance_at(&self.sc.cur, to, slot) {
+                let displaced = self.lay.any_instance_at(&self.sc.cur, to, slot);
+                if let Some(other) = displaced {
                     let (oa, opose) = self.lay.anchor(&self.sc.cur, other);
                     let back = (oa as isize - v) as usize;
                     if self.lay.ptile[back] == OFF {
                         return false;
                     }
                     self.set_place(other, back, opose);
-                    if *clash {
-                        self.note_clashes(Some(other));
-                    }
                 }
                 self.set_place(slot, to, pose);
+                // Both have moved: only now can they be told to share a cell or not.
                 if *clash {
                     self.note_clashes(Some(slot));
+                    self.note_clashes(displaced);
                 }
                 true
             }
@@ -1544,6 +1563,7 @@ impl Expander<'_> {
         };
         self.lay
             .set_tile(&mut self.sc.cur, p, crate::compile::TileId(new));
+        self.sc.retiled = true;
     }
 
     /// Slides `slot` by `v` per step until an event stops it; works on `self.sc.cur`.
@@ -1563,6 +1583,7 @@ impl Expander<'_> {
                 }
                 if r.brk && self.lay.pmut[next] != NONE {
                     self.lay.break_tile(&mut self.sc.cur, next);
+                    self.sc.retiled = true;
                 }
                 if r.stop {
                     return true;

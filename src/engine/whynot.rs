@@ -320,7 +320,17 @@ impl Expander<'_> {
         let progress = progress + 1;
         let cur = self.sc.cur.clone();
         for slot in 0..self.lay.slot_kind.len() {
-            if cur[slot] == s[slot] || cur[slot] == ABSENT {
+            if cur[slot] == ABSENT {
+                continue;
+            }
+            if cur[slot] == s[slot] {
+                // A copy that did not move can still break a forbid when a tile changed
+                // under it.
+                if self.sc.retiled {
+                    if let Some(stop) = self.place_broken(s, &cur, slot, Blame::Nothing) {
+                        return (stop, progress);
+                    }
+                }
                 continue;
             }
             let blame = last[slot].map_or(Blame::Nothing, Blame::Op);
