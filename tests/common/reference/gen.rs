@@ -1165,7 +1165,8 @@ impl Gen {
                 }
                 48..=53 => {
                     let multi = self.multi_pose();
-                    if multi.is_empty() {
+                    // "A `turn` needs a direction" (`puz::check::turn_in_cell_move`).
+                    if multi.is_empty() || s.cell_move {
                         None
                     } else {
                         let k = self.pick(&multi);

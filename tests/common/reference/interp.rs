@@ -49,74 +49,25 @@ pub type PictureCell = (usize, Option<(usize, Option<usize>)>);
 /// ("expected until fixed"); delete a quirk once the engine (or the reference) is fixed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Quirks {
-    /// Forbids are checked only on copies a move put somewhere (moved, turned, created),
-    /// not on copies whose tile a `change`, `toggle` or `break` changed under them.
-    pub forbid_moved_only: bool,
-    /// A `turn` in a per-cell move uses the table rows of the first direction.
-    pub turn_cell_dir0: bool,
-    /// A slide fails when a cell it passes breaks a forbid (not only where it stops).
-    pub slide_forbid_each_step: bool,
     /// A kind with one slot (a named piece, or one anonymous copy without room for more)
     /// is bound to that slot in every try, acted on or not: gone, it is still tried
     /// (statements on it fail, conditions on it are false), and `on` and attributes mean
-    /// that copy, not every copy.
+    /// that copy, not every copy (README: "a kind's only copy is no different from one of
+    /// many").
     pub single_slot_always_bound: bool,
-    /// A move that only shifts and turns one kind (the engine's local shortcut) lets
-    /// pieces pass through each other (R4 is not checked there).
-    pub local_no_pairs: bool,
-    /// A `swap` that displaces a piece, with a moving statement after it, records the two
-    /// as sharing a cell, so the move is refused (R4).
-    pub swap_clash: bool,
-    /// `forbid X at P` / `forbid X at P + STEP` (one step, P a kind) fails the move when
-    /// P's copy is gone (other forms of the condition are just false).
-    pub absent_test_fails: bool,
-    /// Which kinds are tried once per copy follows the engine's static walk: a kind is
-    /// iterated when some path acts on it before a binding `K at CELL` on that path (a
-    /// binding in an `if` condition counts after the `if` even when it did not hold, one
-    /// in a branch only inside it). An iterated kind's binding `require` on another
-    /// path is then a test; a kind not iterated that holds no copy when a statement acts
-    /// on it fails that statement (a cell at it names nothing).
-    pub engine_free_kinds: bool,
-    /// `NAME at CELL` with an `as` name as subject means any copy of its kind there.
-    pub alias_subject_any_copy: bool,
-    /// `create` fills the first empty slot of the kind, which may be the slot of a copy
-    /// removed earlier in the move: a name that held the removed copy then holds the new
-    /// one.
+    /// `create` of an anonymous kind fills the first empty slot of the kind, which may be
+    /// the slot of a copy removed earlier in the move: a name that held the removed copy
+    /// then holds the new one.
     pub create_reuses_slot: bool,
-    /// When one piece alone moves by one-step moves on a board whose tiles never change
-    /// (the engine's solo table), a turn that changes nothing is listed as a move.
-    pub solo_self_loops: bool,
-    /// An absolute cell whose `(row, col)` is off the board names no cell at all (tests
-    /// on it are false, changes at it do nothing), whatever steps follow it.
-    pub abs_off_board_none: bool,
-    /// A piece is never "at" a cell off the board, even one its footprint covers.
-    pub piece_off_board_not_at: bool,
 }
 
 /// Every quirk by name, with how to turn it on.
 type Setter = (&'static str, fn(&mut Quirks));
 const QUIRKS: &[Setter] = &[
-    ("forbid_moved_only", |q| q.forbid_moved_only = true),
-    ("turn_cell_dir0", |q| q.turn_cell_dir0 = true),
-    ("slide_forbid_each_step", |q| {
-        q.slide_forbid_each_step = true
-    }),
     ("single_slot_always_bound", |q| {
         q.single_slot_always_bound = true
     }),
-    ("local_no_pairs", |q| q.local_no_pairs = true),
-    ("swap_clash", |q| q.swap_clash = true),
-    ("absent_test_fails", |q| q.absent_test_fails = true),
-    ("engine_free_kinds", |q| q.engine_free_kinds = true),
-    ("alias_subject_any_copy", |q| {
-        q.alias_subject_any_copy = true
-    }),
-    ("abs_off_board_none", |q| q.abs_off_board_none = true),
-    ("piece_off_board_not_at", |q| {
-        q.piece_off_board_not_at = true
-    }),
     ("create_reuses_slot", |q| q.create_reuses_slot = true),
-    ("solo_self_loops", |q| q.solo_self_loops = true),
 ];
 
 impl Quirks {
@@ -160,9 +111,6 @@ pub struct Reference<'r> {
     /// Per kind: the engine's slots (copies at the start or `max`, one for a named
     /// piece); only [`Quirks`] read it.
     pub slots: Vec<usize>,
-    /// The `swap`s of the move running that a moving statement may follow (for
-    /// [`Quirks::swap_clash`]).
-    clash_swaps: std::cell::RefCell<Vec<*const Stmt>>,
     pub board: Board,
     pub picture: Option<Vec<PictureCell>>,
     /// Per kind: how many copies there is room for at once (`max`, or one for a named
@@ -178,8 +126,6 @@ pub struct Reference<'r> {
 struct Copy {
     kind: usize,
     at: Option<Spot>,
-    /// A statement put it somewhere during this move (for [`Quirks`]).
-    placed: bool,
 }
 
 /// A move in progress: the state being changed, and who holds which copy.
@@ -200,8 +146,6 @@ struct Ctx {
     in_move: bool,
     /// The try's copies are chosen (for [`Quirks`]).
     started: bool,
-    /// Overlaps are not remembered in this move (for [`Quirks::local_no_pairs`]).
-    pairs_off: bool,
 }
 
 /// What one run of a move is played along.
@@ -215,13 +159,6 @@ struct Env {
 
 /// Results of a condition: (holds, the context after it, with its bindings).
 type Outcomes = Vec<(bool, Ctx)>;
-
-/// How a kind is first used in a move (see [`iterated_kinds`]).
-#[derive(Clone, Copy, PartialEq)]
-enum Use {
-    Actor,
-    Binder,
-}
 
 impl<'r> Reference<'r> {
     pub fn new(rules: &'r Rules, board: Board, picture: Option<Vec<PictureCell>>) -> Self {
@@ -245,7 +182,6 @@ impl<'r> Reference<'r> {
             rules,
             quirks: Quirks::default(),
             slots: vec![1; rules.kinds.len()],
-            clash_swaps: Default::default(),
             board,
             picture,
             room,
@@ -307,11 +243,11 @@ impl<'r> Reference<'r> {
 
     // ------------------------------------------------------------ choosing copies
 
-    /// The copy a kind or `as` name holds, choosing one when it holds none. "Writing an
-    /// anonymous kind in a move means any one copy: the move is tried once per copy, and
-    /// each try is a separate action." Kinds the move acts on from the start are chosen
-    /// when the try starts ([`iterated_kinds`]); a kind first met later with no copy held
-    /// (its binding `require` was on another branch) is chosen here, once per copy.
+    /// The copy a kind or `as` name holds. "Writing an anonymous kind in a move means any
+    /// one copy: the move is tried once per copy, and each try is a separate action": the
+    /// kinds [`iterated_kinds`] names are chosen here when a try starts (once per copy on
+    /// the board), and a goal's cell at a kind tries each copy; once the try runs, a kind
+    /// that holds nothing (its binding did not happen) holds an absent copy.
     fn hold(&self, ctx: Ctx, who: &Who) -> Vec<(Ctx, usize)> {
         match who {
             Who::Alias(a) => match ctx.aliases.iter().rev().find(|(n, _)| n == a) {
@@ -322,13 +258,12 @@ impl<'r> Reference<'r> {
                 if let Some(i) = self.bound(&ctx, *k) {
                     return vec![(ctx, i)];
                 }
-                if self.quirks.engine_free_kinds && ctx.started {
+                // "A cell counted from a piece that is not on the board (removed, or not
+                // yet bound) ... names no cell": a kind the try did not choose a copy
+                // for and no binding bound holds an absent copy.
+                if ctx.started {
                     let mut c = ctx;
-                    c.copies.push(Copy {
-                        kind: *k,
-                        at: None,
-                        placed: false,
-                    });
+                    c.copies.push(Copy { kind: *k, at: None });
                     let i = c.copies.len() - 1;
                     return vec![(c, i)];
                 }
@@ -394,7 +329,8 @@ impl<'r> Reference<'r> {
                 } else {
                     col
                 };
-                if self.quirks.abs_off_board_none && !self.on_board((r, col)) {
+                // "an absolute `(row, col)` off the board, names no cell"
+                if !self.on_board((r, col)) {
                     return vec![(ctx, None)];
                 }
                 vec![(ctx, Some((r, col)))]
@@ -541,18 +477,12 @@ impl<'r> Reference<'r> {
             }
             What::Alias(a) => {
                 let mine = ctx.aliases.iter().rev().find(|(n, _)| n == a).map(|x| x.1);
-                let ok = match mine {
-                    Some(i) if self.quirks.alias_subject_any_copy => {
-                        let k = ctx.copies[i].kind;
-                        (0..ctx.copies.len())
-                            .any(|j| ctx.copies[j].kind == k && self.covers(&ctx, j, p))
-                    }
-                    Some(i) => self.covers(&ctx, i, p),
-                    None => false,
-                };
+                // "An `as` name as the subject (`over at c`) asks about that very copy."
+                let ok = mine.is_some_and(|i| self.on_board(p) && self.covers(&ctx, i, p));
                 vec![(ok, ctx)]
             }
-            What::Piece(_) if self.quirks.piece_off_board_not_at && !self.on_board(p) => {
+            // "A piece is never `at` a cell off the board."
+            What::Piece(_) if !self.on_board(p) => {
                 vec![(false, ctx)]
             }
             What::Piece(k) => {
@@ -669,38 +599,9 @@ impl<'r> Reference<'r> {
             // "`require COND`: the move needs this"
             Stmt::Require(c) => keep(self.eval(env, ctx, c, true), true),
             // "`forbid COND`: the move is impossible if this holds"
-            Stmt::Forbid(c) => {
-                if let (
-                    true,
-                    Cond::At {
-                        what,
-                        pose: None,
-                        cell:
-                            CellE {
-                                base: Base::Who(Who::Kind(k)),
-                                steps,
-                            },
-                        alias: None,
-                    },
-                ) = (self.quirks.absent_test_fails, c)
-                {
-                    if !matches!(what, What::Alias(_)) && steps.len() <= 1 {
-                        return self
-                            .hold(ctx, &Who::Kind(*k))
-                            .into_iter()
-                            .filter(|(c2, i)| c2.copies[*i].at.is_some())
-                            .flat_map(|(c2, _)| keep(self.eval(env, c2, c, false), false))
-                            .collect();
-                    }
-                }
-                keep(self.eval(env, ctx, c, false), false)
-            }
+            Stmt::Forbid(c) => keep(self.eval(env, ctx, c, false), false),
             Stmt::Shift { who, each, step } => self.shift(env, ctx, who, *each, step),
-            Stmt::Swap { who, step } => {
-                let clash = self.quirks.swap_clash
-                    && self.clash_swaps.borrow().contains(&(s as *const Stmt));
-                self.swap(env, ctx, who, step, clash)
-            }
+            Stmt::Swap { who, step } => self.swap(env, ctx, who, step),
             Stmt::Turn { who, rules } => self.turn(env, ctx, who, rules),
             Stmt::Slide {
                 who,
@@ -721,9 +622,6 @@ impl<'r> Reference<'r> {
     /// R4: after a statement put copy `i` where it is, remember every other copy that
     /// shares one of its cells.
     fn remember_overlaps(&self, ctx: &mut Ctx, i: usize) {
-        if ctx.pairs_off {
-            return;
-        }
         let Some(spot) = ctx.copies[i].at else {
             return;
         };
@@ -745,7 +643,6 @@ impl<'r> Reference<'r> {
             return false;
         }
         ctx.copies[i].at = Some((r + dr, c + dc, pose));
-        ctx.copies[i].placed = true;
         true
     }
 
@@ -794,7 +691,7 @@ impl<'r> Reference<'r> {
 
     /// "`swap hole d`: move a piece one step; the piece it lands on takes its old cell"
     /// (every other copy covering a cell it lands on moves one step back).
-    fn swap(&self, env: Env, ctx: Ctx, who: &Who, step: &Step, clash: bool) -> Vec<Ctx> {
+    fn swap(&self, env: Env, ctx: Ctx, who: &Who, step: &Step) -> Vec<Ctx> {
         let Some(v) = self.vector(env, step, false) else {
             return vec![];
         };
@@ -813,9 +710,6 @@ impl<'r> Reference<'r> {
                     if !self.displace(&mut ctx, j, (-v.0, -v.1)) {
                         return None;
                     }
-                    if clash {
-                        ctx.pairs.push((i.min(j), i.max(j)));
-                    }
                 }
                 self.remember_overlaps(&mut ctx, i);
                 for &j in &others {
@@ -830,7 +724,8 @@ impl<'r> Reference<'r> {
     /// The row for the copy's pose and the move's direction; no row, or no direction (a
     /// per-cell move), and the move fails.
     fn turn(&self, env: Env, ctx: Ctx, who: &Who, rules: &[TurnRule]) -> Vec<Ctx> {
-        let Some(d) = env.dir.or(self.quirks.turn_cell_dir0.then_some(0)) else {
+        // "A `turn` needs a direction" (the checker refuses one in a per-cell move).
+        let Some(d) = env.dir else {
             return vec![];
         };
         self.hold(ctx, who)
@@ -842,7 +737,6 @@ impl<'r> Reference<'r> {
                     return None;
                 }
                 ctx.copies[i].at = Some((r + row.dr, c + row.dc, row.to));
-                ctx.copies[i].placed = true;
                 self.remember_overlaps(&mut ctx, i);
                 Some(ctx)
             })
@@ -927,13 +821,14 @@ impl<'r> Reference<'r> {
                 return false;
             }
             ctx.copies[i].at = Some((next.0, next.1, pose));
-            ctx.copies[i].placed = true;
             let mine = self.cells(kind, (next.0, next.1, pose));
             if (0..ctx.copies.len()).any(|j| j != i && mine.iter().any(|&p| self.covers(ctx, j, p)))
             {
                 return false;
             }
-            if self.quirks.slide_forbid_each_step && !self.copy_legal(ctx, i) {
+            // "... and so does a slide step onto a cell a `forbid` refuses to the sliding
+            // piece (a stone never slides across lava, even to stop beyond it)"
+            if !self.copy_legal(ctx, i) {
                 return false;
             }
             for rule in rules {
@@ -982,11 +877,14 @@ impl<'r> Reference<'r> {
                 let new = Copy {
                     kind,
                     at: Some((p.0, p.1, pose.unwrap_or(0))),
-                    placed: true,
                 };
                 let reuse = (0..ctx.copies.len())
                     .find(|&i| ctx.copies[i].kind == kind && ctx.copies[i].at.is_none())
-                    .filter(|_| self.quirks.create_reuses_slot);
+                    // "A named piece has room for itself only: ... after a `remove` puts
+                    // it back": the named piece's copy comes back.
+                    .filter(|_| {
+                        self.quirks.create_reuses_slot || !self.rules.kinds[kind].anonymous
+                    });
                 let i = match reuse {
                     Some(i) => {
                         ctx.copies[i] = new;
@@ -1135,17 +1033,12 @@ impl<'r> Reference<'r> {
             // The engine's empty slots first (absent copies sort first in its states),
             // for [`Quirks`]; no rule of the reference sees an absent copy otherwise.
             for _ in list.len()..self.slots[k] {
-                copies.push(Copy {
-                    kind: k,
-                    at: None,
-                    placed: false,
-                });
+                copies.push(Copy { kind: k, at: None });
             }
             for &spot in list {
                 copies.push(Copy {
                     kind: k,
                     at: Some(spot),
-                    placed: false,
                 });
             }
         }
@@ -1159,7 +1052,6 @@ impl<'r> Reference<'r> {
             pairs: vec![],
             in_move: false,
             started: false,
-            pairs_off: false,
         }
     }
 
@@ -1188,9 +1080,6 @@ impl<'r> Reference<'r> {
                 if !seen.insert(p) {
                     return false;
                 }
-            }
-            if self.quirks.forbid_moved_only && !cp.placed {
-                continue;
             }
             if !self.copy_legal(ctx, i) {
                 return false;
@@ -1268,65 +1157,16 @@ impl<'r> Reference<'r> {
         }
     }
 
-    /// Whether the engine would use its solo table (for [`Quirks::solo_self_loops`]): one
-    /// slot in all, no counters, no cell whose tile a change can touch, and every move a
-    /// lone `shift` or `turn` over directions.
-    fn solo(&self) -> bool {
-        let r = self.rules;
-        let mut sources: Vec<usize> = (0..r.tiles.len())
-            .filter(|&t| r.tiles[t].becomes.is_some())
-            .collect();
-        fn walk(b: &[Stmt], out: &mut Vec<usize>) {
-            for s in b {
-                match s {
-                    Stmt::Change { from, .. } => out.push(*from),
-                    Stmt::Toggle { a, b, .. } => out.extend([*a, *b]),
-                    Stmt::If { then, els, .. } => {
-                        walk(then, out);
-                        walk(els, out);
-                    }
-                    Stmt::For { body, .. } => walk(body, out),
-                    _ => {}
-                }
-            }
-        }
-        for m in &r.moves {
-            walk(&m.body, &mut sources);
-        }
-        self.slots.iter().sum::<usize>() == 1
-            && r.counters.is_empty()
-            && !self.board.tiles.iter().any(|t| sources.contains(t))
-            && r.moves.iter().all(|m| {
-                m.param != Param::Cell
-                    && matches!(
-                        m.body.as_slice(),
-                        [Stmt::Shift {
-                            who: Who::Kind(_),
-                            each: false,
-                            ..
-                        }] | [Stmt::Turn {
-                            who: Who::Kind(_),
-                            ..
-                        }]
-                    )
-            })
-    }
-
     /// Every successor of `s`: (action, state). "A move whose result is the state it
     /// started from is not a move."
     pub fn successors(&self, s: &State) -> BTreeSet<(Act, State)> {
         let mut out = BTreeSet::new();
         let mut start = self.start_ctx(s);
         start.in_move = true;
-        let solo = self.quirks.solo_self_loops && self.solo();
+
         for (mi, mv) in self.rules.moves.iter().enumerate() {
-            let iterated = if self.quirks.engine_free_kinds {
-                engine_free(&mv.body, self.rules.kinds.len())
-            } else {
-                iterated_kinds(&mv.body, self.rules.kinds.len())
-            };
-            *self.clash_swaps.borrow_mut() = clash_swaps(&mv.body);
-            let local = self.quirks.local_no_pairs && local_form(mv);
+            let iterated = iterated_kinds(&mv.body);
+
             for (arg, env) in self.actions(mv) {
                 let mut tries = vec![start.clone()];
                 for &k in &iterated {
@@ -1344,10 +1184,9 @@ impl<'r> Reference<'r> {
                 }
                 for mut t in tries {
                     t.started = true;
-                    t.pairs_off = local;
                     for end in self.block(env, t, &mv.body) {
                         if let Some(next) = self.finish(&end) {
-                            if next != *s || solo {
+                            if next != *s {
                                 out.insert((Act { mv: mi, arg }, next));
                             }
                         }
@@ -1400,12 +1239,16 @@ impl<'r> Reference<'r> {
     }
 }
 
-/// The kinds the engine tries once per copy (`free_kinds` in its program): walking the
-/// statements, a kind acted on before a binding `K at CELL` binds it (for
-/// [`Quirks::engine_free_kinds`]). A binding in an `if` condition stays after the `if`;
-/// one inside a branch only there. `require`/`forbid X at K [+ STEP]` (one step) is the
-/// engine's test op: it acts on `K`, and a `require` binds a piece `X` not yet free.
-fn engine_free(body: &[Stmt], kinds: usize) -> Vec<usize> {
+/// The kinds a move is tried once per copy of. R2: "an anonymous kind written in a move
+/// means any one copy — the move is tried once per copy, each try a separate action —
+/// unless a `require K at CELL` (plain, not under not/or) binds the copy found there
+/// first". Walking the statements in order, a kind is *acted on* by `shift`/`swap`/
+/// `turn`/`slide`/`remove`/`for` of it, a cell starting at it and an attribute of it; a
+/// plain `K at CELL` in a `require` or `if` condition *binds* it. A kind acted on before
+/// it is bound, on some path, is tried once per copy (on every path). A binding in an
+/// `if` condition counts after the `if` too (whether or not it held); one inside a
+/// branch only there. (`require`/`forbid X at K [+ STEP]` binds only in a `require`.)
+pub fn iterated_kinds(body: &[Stmt]) -> Vec<usize> {
     fn actor(k: usize, bound: &[usize], free: &mut Vec<usize>) {
         if !bound.contains(&k) && !free.contains(&k) {
             free.push(k);
@@ -1501,66 +1344,9 @@ fn engine_free(body: &[Stmt], kinds: usize) -> Vec<usize> {
             }
         }
     }
-    let _ = kinds;
     let (mut bound, mut free) = (vec![], vec![]);
     walk(body, &mut bound, &mut free);
     free
-}
-
-/// Whether a move is the engine's local form: it only shifts (not `each`) and turns one
-/// kind (for [`Quirks::local_no_pairs`]).
-fn local_form(mv: &Move) -> bool {
-    if mv.param == Param::Cell || mv.body.is_empty() {
-        return false;
-    }
-    let kind = |s: &Stmt| match s {
-        Stmt::Shift {
-            who: Who::Kind(k),
-            each: false,
-            ..
-        }
-        | Stmt::Turn {
-            who: Who::Kind(k), ..
-        } => Some(*k),
-        _ => None,
-    };
-    let first = kind(&mv.body[0]);
-    first.is_some() && mv.body.iter().all(|s| kind(s) == first)
-}
-
-/// The `swap`s a statement that moves or creates a piece may follow (for
-/// [`Quirks::swap_clash`]), as addresses.
-fn clash_swaps(body: &[Stmt]) -> Vec<*const Stmt> {
-    fn moves(s: &Stmt) -> bool {
-        match s {
-            Stmt::Shift { .. }
-            | Stmt::Swap { .. }
-            | Stmt::Turn { .. }
-            | Stmt::Slide { .. }
-            | Stmt::Create { .. } => true,
-            Stmt::If { then, els, .. } => then.iter().chain(els).any(moves),
-            Stmt::For { body, .. } => body.iter().any(moves),
-            _ => false,
-        }
-    }
-    fn mark(body: &[Stmt], after: bool, out: &mut Vec<*const Stmt>) {
-        let mut later = after;
-        for s in body.iter().rev() {
-            match s {
-                Stmt::If { then, els, .. } => {
-                    mark(then, later, out);
-                    mark(els, later, out);
-                }
-                Stmt::For { body: b, .. } => mark(b, later || b.iter().any(moves), out),
-                Stmt::Swap { .. } if later => out.push(s as *const Stmt),
-                _ => {}
-            }
-            later |= moves(s);
-        }
-    }
-    let mut out = vec![];
-    mark(body, false, &mut out);
-    out
 }
 
 /// The outcomes where the condition came out `want`.
@@ -1568,97 +1354,5 @@ fn keep(out: Outcomes, want: bool) -> Vec<Ctx> {
     out.into_iter()
         .filter(|(b, _)| *b == want)
         .map(|x| x.1)
-        .collect()
-}
-
-/// The kinds a move is tried once per copy of, in the order first met. R2: "an anonymous
-/// kind written in a move means any one copy — the move is tried once per copy, each try
-/// a separate action — unless a `require K at CELL` (plain, not under not/or) binds the
-/// copy found there first". A kind is written (acted on) when a statement moves, turns,
-/// removes or loops over its copy, or a cell starts at it; a plain `K at CELL` in a
-/// `require` or `if` condition binds it. Walked in program order (a condition's cell
-/// before its subject, `then` before `else`), each kind's first use decides.
-pub fn iterated_kinds(body: &[Stmt], kinds: usize) -> Vec<usize> {
-    let mut first: Vec<Option<Use>> = vec![None; kinds];
-    let mut order = vec![];
-    let mut note = |k: usize, u: Use, first: &mut Vec<Option<Use>>| {
-        if first[k].is_none() {
-            first[k] = Some(u);
-            order.push(k);
-        }
-    };
-    fn cell(c: &CellE, f: &mut dyn FnMut(usize, Use)) {
-        if let Base::Who(Who::Kind(k)) = c.base {
-            f(k, Use::Actor);
-        }
-    }
-    fn cond(c: &Cond, plain: bool, f: &mut dyn FnMut(usize, Use)) {
-        match c {
-            Cond::At {
-                what,
-                cell: at,
-                alias,
-                ..
-            } => {
-                cell(at, f);
-                if let (What::Piece(k), None, true) = (what, alias, plain) {
-                    f(*k, Use::Binder);
-                }
-            }
-            Cond::Not(inner) => cond(inner, false, f),
-            Cond::And(parts) => parts.iter().for_each(|p| cond(p, plain, f)),
-            Cond::Or(parts) => parts.iter().for_each(|p| cond(p, false, f)),
-            // An attribute of a kind is its copy's: the comparison acts on the kind.
-            Cond::Attr { who, value, .. } => {
-                if let Who::Kind(k) = who {
-                    f(*k, Use::Actor);
-                }
-                if let AttrVal::Of(Who::Kind(k), _) = value {
-                    f(*k, Use::Actor);
-                }
-            }
-            Cond::On { .. } | Cond::Count { .. } | Cond::Counter { .. } => {}
-        }
-    }
-    fn walk(body: &[Stmt], f: &mut dyn FnMut(usize, Use)) {
-        for s in body {
-            match s {
-                Stmt::Require(c) => cond(c, true, f),
-                Stmt::Forbid(c) => cond(c, false, f),
-                Stmt::Shift { who, each, .. } | Stmt::Slide { who, each, .. } => {
-                    if let (Who::Kind(k), false) = (who, each) {
-                        f(*k, Use::Actor);
-                    }
-                }
-                Stmt::Swap { who, .. } | Stmt::Turn { who, .. } | Stmt::Remove(who) => {
-                    if let Who::Kind(k) = who {
-                        f(*k, Use::Actor);
-                    }
-                }
-                Stmt::Create { at, .. } => cell(at, f),
-                Stmt::Change { place, .. } | Stmt::Toggle { place, .. } => {
-                    if let Where::At(c) = place {
-                        cell(c, f);
-                    }
-                }
-                Stmt::Count { .. } => {}
-                Stmt::If { cond: c, then, els } => {
-                    cond(c, true, f);
-                    walk(then, f);
-                    walk(els, f);
-                }
-                Stmt::For { who, body, .. } => {
-                    if let Who::Kind(k) = who {
-                        f(*k, Use::Actor);
-                    }
-                    walk(body, f);
-                }
-            }
-        }
-    }
-    walk(body, &mut |k, u| note(k, u, &mut first));
-    order
-        .into_iter()
-        .filter(|&k| first[k] == Some(Use::Actor))
         .collect()
 }
