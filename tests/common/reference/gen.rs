@@ -1235,7 +1235,36 @@ impl Gen {
                         Some(Stmt::Count { id, op, value })
                     }
                 }
-                89..=95 if depth > 0 => {
+                89..=91 if depth > 0 => {
+                    // A binding that may happen halfway (`K at CELL and ...`), then the
+                    // `else` acts on `K`.
+                    let k = self.kind();
+                    let cell = self.cell(s);
+                    let mut bound = vec![];
+                    let rest = self.leaf(s, false, &mut bound);
+                    let cond = Cond::And(vec![
+                        Cond::At {
+                            what: What::Piece(k),
+                            pose: None,
+                            cell,
+                            alias: None,
+                        },
+                        rest,
+                    ]);
+                    let then = self.block(s, 1, depth - 1);
+                    let step = self.step(s);
+                    let els = vec![if self.removable().contains(&k) && self.chance(0.3) {
+                        Stmt::Remove(Who::Kind(k))
+                    } else {
+                        Stmt::Shift {
+                            who: Who::Kind(k),
+                            each: false,
+                            step,
+                        }
+                    }];
+                    Some(Stmt::If { cond, then, els })
+                }
+                92..=95 if depth > 0 => {
                     let mut bound = vec![];
                     let cond = self.cond(s, 1, true, &mut bound);
                     let mut inner = s.clone();

@@ -59,6 +59,9 @@ pub struct Quirks {
     /// the slot of a copy removed earlier in the move: a name that held the removed copy
     /// then holds the new one.
     pub create_reuses_slot: bool,
+    /// An `if` condition that binds a copy and then fails (`K at CELL and ...` with a
+    /// later part false) keeps the binding in the `else` block and after the `if`.
+    pub failed_if_keeps_binding: bool,
 }
 
 /// Every quirk by name, with how to turn it on.
@@ -68,6 +71,9 @@ const QUIRKS: &[Setter] = &[
         q.single_slot_always_bound = true
     }),
     ("create_reuses_slot", |q| q.create_reuses_slot = true),
+    ("failed_if_keeps_binding", |q| {
+        q.failed_if_keeps_binding = true
+    }),
 ];
 
 impl Quirks {
@@ -979,6 +985,8 @@ impl<'r> Reference<'r> {
         for (holds, c) in self.eval(env, ctx, cond, true) {
             let ran = if holds {
                 self.block(env, c, then)
+            } else if self.quirks.failed_if_keeps_binding {
+                self.block(env, c, els)
             } else if else_done {
                 // Every failed outcome starts the `else` block from the same context.
                 continue;
