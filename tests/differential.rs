@@ -16,8 +16,8 @@ use reference::interp::Quirks;
 use reference::shrink::shrink;
 
 /// The seeds of the fixed slice, and the states explored per level there.
-const SLICE: std::ops::Range<u64> = 0..1000;
-const SLICE_STATES: usize = 200;
+const SLICE: std::ops::Range<u64> = 0..1500;
+const SLICE_STATES: usize = 250;
 
 // Known classes of differences, "expected until fixed", are the reference's `Quirks`:
 // emulations of the engine's behaviour. A difference that disappears when the reference
