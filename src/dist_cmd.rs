@@ -212,8 +212,7 @@ pub fn solve(
     stats: bool,
 ) -> Result<Option<puz::solver::Answer>, u8> {
     let t0 = Instant::now();
-    let (model, cluster, report) =
-        run(p, &lvl, dist_args, limits, settings, stats, Job::Solve)?;
+    let (model, cluster, report) = run(p, &lvl, dist_args, limits, settings, stats, Job::Solve)?;
     if cluster.process != 0 {
         // Every process ends with the run's exit code; only process 0 prints the answer.
         return match report.outcome {

@@ -1047,8 +1047,18 @@ fn solve_cmd(
         // Every process must run with the same engine and search (checked at connect).
         let engine = clap::ValueEnum::to_possible_value(&search.engine)
             .map_or(String::new(), |v| v.get_name().to_string());
-        let settings = [("--engine", engine), ("--search", search.search.name().into())];
-        match dist_cmd::solve(&p, lvl.clone(), dist, limits, &settings, search.limits.stats)? {
+        let settings = [
+            ("--engine", engine),
+            ("--search", search.search.name().into()),
+        ];
+        match dist_cmd::solve(
+            &p,
+            lvl.clone(),
+            dist,
+            limits,
+            &settings,
+            search.limits.stats,
+        )? {
             Some(ans) => ans,
             None => return Ok(()),
         }

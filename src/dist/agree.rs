@@ -178,29 +178,23 @@ impl Agreement {
             (me, peer, self, other)
         };
         let keys = |a: &Agreement| a.settings.iter().map(|s| s.key.clone()).collect::<Vec<_>>();
-        if keys(hs) != keys(ls) {
-            let version = |a: &Agreement| {
-                a.settings
-                    .iter()
-                    .find(|s| s.key == "version")
-                    .map_or("another puz".to_string(), |s| s.shown.clone())
-            };
-            return vec![format!(
-                "process {hi} ({}) and process {lo} ({}) check different settings: \
-                 they run different builds of puz",
-                version(hs),
-                version(ls)
-            )];
-        }
+        let builds = keys(hs) != keys(ls);
+        // Settings both check, by key (a command checks options another does not).
         let mut out = vec![];
-        for (h, l) in hs.settings.iter().zip(&ls.settings) {
+        for h in &hs.settings {
+            let Some(l) = ls.settings.iter().find(|l| l.key == h.key) else {
+                continue;
+            };
             if h.digest == l.digest {
                 continue;
             }
             out.push(match h.key.as_str() {
                 "rules" => {
                     let what = if h.shown == l.shown {
-                        format!("both {}, rules digests {:016x} and {:016x}", h.shown, h.digest, l.digest)
+                        format!(
+                            "both {}, rules digests {:016x} and {:016x}",
+                            h.shown, h.digest, l.digest
+                        )
                     } else {
                         format!("{} and {}", h.shown, l.shown)
                     };
@@ -220,8 +214,25 @@ impl Agreement {
                 ),
                 "version" => format!("process {hi} runs {}, process {lo} {}", h.shown, l.shown),
                 "checkpoint" => format!("process {hi} runs {}, process {lo} {}", h.shown, l.shown),
-                key => format!("process {hi} has {key} {}, process {lo} {}", h.shown, l.shown),
+                key => format!(
+                    "process {hi} has {key} {}, process {lo} {}",
+                    h.shown, l.shown
+                ),
             });
+        }
+        if out.is_empty() && builds {
+            let version = |a: &Agreement| {
+                a.settings
+                    .iter()
+                    .find(|s| s.key == "version")
+                    .map_or("another puz".to_string(), |s| s.shown.clone())
+            };
+            out.push(format!(
+                "process {hi} ({}) and process {lo} ({}) check different settings: \
+                 they run different builds of puz",
+                version(hs),
+                version(ls)
+            ));
         }
         out
     }
@@ -250,7 +261,7 @@ mod tests {
         assert_eq!(d0, vec!["process 1 has --max-states 5, process 0 none"]);
         assert_eq!(d0, d1);
         assert!(a.differences(0, &a, 1).is_empty());
-        let c = agreement(&[("command", "analyze")]);
+        let c = agreement(&[("command", "solve")]);
         assert!(a.differences(0, &c, 1)[0].contains("different builds"));
     }
 }

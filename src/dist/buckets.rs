@@ -387,7 +387,9 @@ fn load(
             (parent[0] as usize) < want.peers && act.mv().index() < want.moves && cost != 0
         };
         if !fits_cost || !linked {
-            return Err(damaged("a label's cost or parent link is not one a search makes"));
+            return Err(damaged(
+                "a label's cost or parent link is not one a search makes",
+            ));
         }
         for t in 0..nt {
             let (p, nd) = (pnodes[t] as usize, nodes[t] as usize);

@@ -294,12 +294,7 @@ pub(crate) fn fits(s: &[u32], radix: &[u32], me: usize, peers: usize) -> bool {
 }
 
 /// Rebuilds worker `me`'s shard from layers `0..=D` of `dir`, D the last complete one.
-pub(crate) fn load(
-    dir: &Path,
-    id: &RunId,
-    me: usize,
-    want: &Expect,
-) -> Result<Shard, DistError> {
+pub(crate) fn load(dir: &Path, id: &RunId, me: usize, want: &Expect) -> Result<Shard, DistError> {
     let radix = want.radix;
     let words = radix.len();
     let peers = id.peers as usize;
@@ -351,8 +346,10 @@ pub(crate) fn load(
         shard.counts = counts;
         shard.goal_states = goals;
         shard.optimal = optimal;
+        // A worker that holds no state yet writes no parent links (flag 0) in a solve.
         let (len, parents) = (r.u32() as usize, r.u32());
-        if parents != want.solve as u32 || len as u64 > shard.counts[d as usize] {
+        let parents_ok = parents == want.solve as u32 || (len == 0 && parents == 0);
+        if !parents_ok || len as u64 > shard.counts[d as usize] {
             return Err(damaged("it holds another job's or too many states"));
         }
         let per = words * 4 + if want.solve { 16 } else { 0 } + 8;

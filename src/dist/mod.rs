@@ -963,7 +963,10 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
         .fetch_add(shard.store.len() as u64, Ordering::Relaxed);
     if let (Some(dir), false) = (&sh.opts.checkpoint, sh.opts.resume) {
         // Layer 0 too: a resumed run rebuilds every layer from its files.
-        net.all_ok(checkpoint::save(dir, &id, me, shard), "write its checkpoint")?;
+        net.all_ok(
+            checkpoint::save(dir, &id, me, shard),
+            "write its checkpoint",
+        )?;
         if me == 0 {
             checkpoint::complete(dir, &id, 0)?;
         }
@@ -1199,7 +1202,10 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
         }
         if let Some(dir) = &sh.opts.checkpoint {
             // Once every worker has written its shard, the layer is complete.
-            net.all_ok(checkpoint::save(dir, &id, me, shard), "write its checkpoint")?;
+            net.all_ok(
+                checkpoint::save(dir, &id, me, shard),
+                "write its checkpoint",
+            )?;
             if me == 0 {
                 checkpoint::complete(dir, &id, depth + 1)?;
             }
