@@ -600,25 +600,29 @@ fn every_damaged_byte_of_a_bucket_snapshot_is_refused() {
 #[test]
 fn damaged_checkpoints_end_every_process_with_exit_10() {
     // The command line, over a seeded sample of flipped bytes of a real puzzle's
-    // checkpoint (npuzzle's 8-puzzle, as in the reproducer, but fewer layers): exit 10
-    // with puz::dist::checkpoint or, never here, the right answer; never 9 or 101.
+    // checkpoint (npuzzle, one worker, as in the reproducer, on its 2x3 level): exit 10
+    // with puz::dist::checkpoint (or the right answer, never here); never 9 or 101.
     let dir = tempfile::tempdir().unwrap();
+    let np = shipped("npuzzle.puz");
+    let run = |extra: &[&str]| {
+        let c = Command::new(PUZ)
+            .args(["solve", &np, "--level", "2x3"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        wait_bounded(c, Duration::from_secs(60)).expect("a resume ran for a minute")
+    };
     let ck = dir.path().join("ck");
     let ckarg = ck.to_string_lossy().to_string();
-    let lights = shipped("lightsout.puz");
-    let run = |extra: &[&str]| {
-        Command::new(PUZ)
-            .args(["solve", &lights, "--level", "plus", "--workers", "2"])
-            .args(extra)
-            .output()
-            .unwrap()
-    };
-    let first = run(&["--checkpoint", &ckarg]);
+    let first = run(&["--workers", "1", "--checkpoint", &ckarg]);
     assert!(first.status.success(), "{}", stderr(&first));
     let saved = files(&ck);
+    assert!(saved.len() > 10, "{} files", saved.len());
     let mut rng = fastrand::Rng::with_seed(0xc4ec);
     let mut refused = 0;
-    for _ in 0..60 {
+    for _ in 0..40 {
         let (path, bytes) = &saved[rng.usize(..saved.len())];
         let mut b = bytes.clone();
         for _ in 0..rng.usize(1..=8) {
@@ -626,7 +630,7 @@ fn damaged_checkpoints_end_every_process_with_exit_10() {
             b[at] ^= rng.u8(1..);
         }
         std::fs::write(path, &b).unwrap();
-        let out = run(&["--resume", &ckarg]);
+        let out = run(&["--workers", "1", "--resume", &ckarg]);
         match out.status.code() {
             Some(10) => {
                 assert!(
@@ -644,16 +648,20 @@ fn damaged_checkpoints_end_every_process_with_exit_10() {
     }
     assert!(refused > 30, "{refused}");
     // Across two processes, both stop.
+    let ck = dir.path().join("ck2");
+    let ckarg = ck.to_string_lossy().to_string();
+    let first = run(&["--workers", "2", "--checkpoint", &ckarg]);
+    assert!(first.status.success(), "{}", stderr(&first));
     let hosts = hosts_file(dir.path(), 2);
-    let (path, bytes) = &saved[saved.len() / 2];
-    let mut b = bytes.clone();
+    let part = ck.join("layer-5").join("worker-1.bin");
+    let mut b = std::fs::read(&part).unwrap();
     let mid = b.len() / 2;
     b[mid] ^= 0xff;
-    std::fs::write(path, &b).unwrap();
+    std::fs::write(&part, &b).unwrap();
     let procs: Vec<Child> = (0..2)
         .map(|i| {
             Command::new(PUZ)
-                .args(["solve", &lights, "--level", "plus", "--workers", "1"])
+                .args(["solve", &np, "--level", "2x3", "--workers", "1"])
                 .args(["--processes", "2", "--process", &i.to_string()])
                 .args([
                     "--hosts",
