@@ -478,7 +478,7 @@ pub(super) fn solve(
         let got = load(dir, &id, me, &mut own, &mut tries, &want);
         let alike;
         (bucket_no, alike) = net.all_read(got, dir)?;
-        net.all_consistent(alike, 0, None, dir)?;
+        net.all_consistent(alike, &[], None, dir)?;
         resumed_from = Some(bucket_no);
         saved = Some(bucket_no);
         sh.stored

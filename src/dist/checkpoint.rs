@@ -340,7 +340,8 @@ pub(crate) fn load(dir: &Path, id: &RunId, me: usize, want: &Expect) -> Result<S
             (None, Some(o)) => o == d,
             (None, None) => true,
         };
-        if goals < shard.goal_states || goals > counts.iter().sum::<u64>() || !optimal_ok {
+        let seen = counts.iter().fold(0u64, |a, &c| a.saturating_add(c));
+        if goals < shard.goal_states || goals > seen || !optimal_ok {
             return Err(damaged("its goal figures do not follow the layers before"));
         }
         shard.counts = counts;

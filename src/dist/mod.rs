@@ -111,7 +111,7 @@ pub enum DistError {
     #[diagnostic(
         code(puz::dist::checkpoint),
         help(
-            "--resume needs the directory of a run of the same rules, level, job and cluster shape"
+            "--resume needs an intact checkpoint of a run of the same rules, level, job and cluster shape; a damaged one cannot be resumed: start the run again"
         )
     )]
     Checkpoint(String),
@@ -672,24 +672,32 @@ impl<'w> Rounds<'w> {
 
     /// Checks, after a resume, that every worker read a part of the same run: the
     /// digests of what all workers must hold alike (the run's figures) are equal and,
-    /// when `total` is given, the parts (states in the last layer) add up to it. Every
-    /// worker ends with the same verdict.
+    /// when `totals` are given, the workers' `parts` (states in each layer) add up to
+    /// them, layer by layer. Every worker ends with the same verdict.
     fn all_consistent(
         &mut self,
         alike: u64,
-        part: u64,
-        total: Option<u64>,
+        parts: &[u64],
+        totals: Option<&[u64]>,
         dir: &std::path::Path,
     ) -> Result<(), DistError> {
         let mut mine = Batch::default();
         mine.u64(alike);
-        mine.u64(part);
+        mine.u64(parts.len() as u64);
+        for &p in parts {
+            mine.u64(p);
+        }
         let all = self.all_gather(&mine);
-        let mut sum = 0u64;
+        let mut sums = vec![0u64; parts.len()];
         for (w, b) in all.iter().enumerate() {
             let mut r = Reader { b, at: 0 };
-            let (a, p) = (r.u64(), r.u64());
-            if a != alike || r.overran() {
+            let (a, n) = (r.u64(), r.u64());
+            if a == alike && n == parts.len() as u64 {
+                for s in &mut sums {
+                    *s = s.saturating_add(r.u64());
+                }
+            }
+            if a != alike || n != parts.len() as u64 || r.overran() {
                 return Err(checkpoint::err(format!(
                     "the parts of {} that workers {} and {w} read disagree: the checkpoint \
                      is damaged or mixes runs",
@@ -697,9 +705,8 @@ impl<'w> Rounds<'w> {
                     self.me
                 )));
             }
-            sum = sum.wrapping_add(p);
         }
-        if total.is_some_and(|t| t != sum) {
+        if totals.is_some_and(|t| t != &sums[..]) {
             return Err(checkpoint::err(format!(
                 "the parts of {} do not add up to the layer they say they hold: the \
                  checkpoint is damaged or mixes runs",
@@ -923,13 +930,12 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
             }
             alike.u64(shard.goal_states);
             alike.u32(shard.optimal.unwrap_or(u32::MAX));
-            let layer = shard.layer();
-            net.all_consistent(
-                digest::digest(&alike.0),
-                layer.len() as u64,
-                shard.counts.last().copied(),
-                dir,
-            )?;
+            let parts: Vec<u64> = shard
+                .layer_start
+                .windows(2)
+                .map(|w| (w[1] - w[0]) as u64)
+                .collect();
+            net.all_consistent(digest::digest(&alike.0), &parts, Some(&shard.counts), dir)?;
             resumed_from = Some(shard.counts.len() as u32 - 1);
             shard
         }
