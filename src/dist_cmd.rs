@@ -92,8 +92,18 @@ impl DistArgs {
         max_states: Option<u64>,
         timeout: Option<Duration>,
         max_memory: Option<u64>,
+        more: &[(&str, String)],
     ) -> Result<DistOptions, DistError> {
         let checkpoint = self.checkpoint.as_ref().or(self.resume.as_ref());
+        // What every process must run with besides what the run checks itself.
+        let mut settings: Vec<(String, String)> = more
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect();
+        settings.push((
+            "--timeout".into(),
+            timeout.map_or("none".into(), |t| format!("{}s", t.as_secs_f64())),
+        ));
         Ok(DistOptions {
             cluster: self.cluster()?,
             max_states: max_states.map(|n| n as usize),
@@ -103,6 +113,7 @@ impl DistArgs {
             resume: self.resume.is_some(),
             checkpoint_every: Duration::from_secs(self.checkpoint_every),
             stream_bytes: None,
+            settings,
         })
     }
 }
@@ -115,7 +126,10 @@ fn failed(e: DistError) -> u8 {
         DistError::Setup(_) => exit::INPUT,
         DistError::Hosts(_) => exit::INPUT,
         DistError::Worker(_) => exit::INTERNAL,
-        DistError::Network(_) | DistError::Lost(_) | DistError::Checkpoint(_) => exit::DIST,
+        DistError::Network(_)
+        | DistError::Mismatch(_)
+        | DistError::Lost(_)
+        | DistError::Checkpoint(_) => exit::DIST,
     }
 }
 
@@ -165,12 +179,13 @@ fn run(
     lvl: &Level,
     dist_args: &DistArgs,
     limits: (Option<u64>, Option<Duration>, Option<u64>),
+    settings: &[(&str, String)],
     stats: bool,
     job: Job,
 ) -> Result<(std::sync::Arc<puz::compile::Model>, Cluster, DistReport), u8> {
     let t0 = Instant::now();
     let opts = dist_args
-        .options(limits.0, limits.1, limits.2)
+        .options(limits.0, limits.1, limits.2, settings)
         .map_err(failed)?;
     let cluster = opts.cluster.clone();
     let model = std::sync::Arc::new(p.model.clone());
@@ -187,16 +202,18 @@ fn run(
 }
 
 /// A distributed solve: the answer on process 0 (`None` on the others, which print
-/// nothing), or the exit code of a failure.
+/// nothing), or the exit code of a failure. `settings` are the command line's options
+/// every process must share beyond the budgets (`--engine`, `--search`).
 pub fn solve(
     p: &Puzzle,
     lvl: Level,
     dist_args: &DistArgs,
     limits: (Option<u64>, Option<Duration>, Option<u64>),
+    settings: &[(&str, String)],
     stats: bool,
 ) -> Result<Option<puz::solver::Answer>, u8> {
     let t0 = Instant::now();
-    let (model, cluster, report) = run(p, &lvl, dist_args, limits, stats, Job::Solve)?;
+    let (model, cluster, report) = run(p, &lvl, dist_args, limits, settings, stats, Job::Solve)?;
     if cluster.process != 0 {
         // Every process ends with the run's exit code; only process 0 prints the answer.
         return match report.outcome {
@@ -221,7 +238,7 @@ pub fn analyze(
     json: bool,
     stats: bool,
 ) -> Result<(), u8> {
-    let (model, cluster, report) = run(p, &lvl, dist_args, limits, stats, Job::Analyze)?;
+    let (model, cluster, report) = run(p, &lvl, dist_args, limits, &[], stats, Job::Analyze)?;
     let a = match report.outcome {
         DistOutcome::Analyzed(a) => a,
         DistOutcome::Cutoff(c) => {

@@ -1054,7 +1054,21 @@ fn solve_cmd(
             search.limits.timeout,
             search.limits.max_memory,
         );
-        match dist_cmd::solve(&p, lvl.clone(), dist, limits, search.limits.stats)? {
+        // Every process must run with the same engine and search (checked at connect).
+        let engine = clap::ValueEnum::to_possible_value(&search.engine)
+            .map_or(String::new(), |v| v.get_name().to_string());
+        let settings = [
+            ("--engine", engine),
+            ("--search", search.search.name().into()),
+        ];
+        match dist_cmd::solve(
+            &p,
+            lvl.clone(),
+            dist,
+            limits,
+            &settings,
+            search.limits.stats,
+        )? {
             Some(ans) => ans,
             None => return Ok(()),
         }

@@ -52,9 +52,10 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use super::checkpoint::{self, RunId};
+use super::digest::digest;
 use super::{
-    owner, Batch, DistError, DistOutcome, LayerStat, Reader, Rounds, Shared, STOP_MEMORY,
-    STOP_STATES, STOP_TIME, STREAM_BYTES, STREAM_MIN,
+    owner, Batch, DistError, DistOutcome, LayerStat, Reader, Rounds, Shared, STOP_BROKEN,
+    STOP_MEMORY, STOP_STATES, STOP_TIME, STREAM_BYTES, STREAM_MIN,
 };
 use crate::compile::{Action, Model};
 use crate::engine::budget::{Budget, Cutoff, Pacer};
@@ -234,7 +235,7 @@ pub(super) struct BucketEnd {
     pub(super) resumed_from: Option<u32>,
 }
 
-const MAGIC: &[u8; 8] = b"puzbckt1";
+const MAGIC: &[u8; 8] = b"puz-bckt";
 
 fn snapshot_file(dir: &Path, bucket: u32, me: usize) -> PathBuf {
     dir.join(format!("bucket-{bucket}"))
@@ -252,7 +253,7 @@ fn save(
     words: usize,
 ) -> Result<(), DistError> {
     let (nt, nc) = (own.labels.nt, own.table.components);
-    let mut b = Batch(MAGIC.to_vec());
+    let mut b = checkpoint::begin(MAGIC);
     id.header(&mut b, me);
     for v in [words, nt, nc, bucket as usize] {
         b.u32(v as u32);
@@ -279,81 +280,150 @@ fn save(
         b.words(&l.node[i * nt..(i + 1) * nt]);
         b.u32(l.settled[i] as u32);
     }
-    checkpoint::write_file(&snapshot_file(dir, bucket, me), &b)
+    checkpoint::write_file(&snapshot_file(dir, bucket, me), b)
+}
+
+/// What a snapshot read back must agree with.
+struct Expect<'a> {
+    radix: &'a [u32],
+    start: &'a [u32],
+    peers: usize,
+    /// Moves of the rules (an action's move must be one).
+    moves: usize,
 }
 
 /// Reads worker `me`'s snapshot of the last complete bucket back into `own` and `tries`
-/// (both empty); returns the bucket.
+/// (both empty); returns the bucket and a digest of the tries (every worker holds the
+/// same copy). Every read is bounded and every reference checked: a file that passes
+/// the checksum but does not hold together is refused too.
 fn load(
     dir: &Path,
     id: &RunId,
     me: usize,
     own: &mut Owner,
     tries: &mut Tries,
-    words: usize,
-) -> Result<u32, DistError> {
+    want: &Expect,
+) -> Result<(u32, u64), DistError> {
+    let words = want.radix.len();
     let bucket = checkpoint::last_of_run(dir, id)?;
     let path = snapshot_file(dir, bucket, me);
     let bytes = checkpoint::read_file(&path)?;
-    let damaged = || checkpoint::err(format!("{} is damaged or of another run", path.display()));
+    let damaged = |why: &str| {
+        checkpoint::err(format!(
+            "{} is damaged or of another run: {why}",
+            path.display()
+        ))
+    };
     let (nt, nc) = (own.labels.nt, own.table.components);
-    // Every read below is checked against the length first: a short file is damaged.
-    let need = |r: &Reader, n: usize| r.at + n <= r.b.len();
-    if bytes.len() < 8 + 8 + 4 * 6 || &bytes[..8] != MAGIC {
-        return Err(damaged());
-    }
-    let mut r = Reader { b: &bytes, at: 8 };
+    let mut r = checkpoint::open(&bytes, MAGIC, b"puzbckt1", &path)?;
+    // Every read below is checked against the length first.
+    let need = |r: &Reader, n: usize| n.checked_add(r.at).is_some_and(|e| e <= r.b.len());
     if !id.is_header(&mut r, me)
         || [r.u32(), r.u32(), r.u32(), r.u32()]
             != [words, nt, nc, bucket as usize].map(|v| v as u32)
     {
-        return Err(damaged());
+        return Err(damaged("its header names another run, worker or bucket"));
     }
-    for t in 0..nt {
+    let tries_from = r.at;
+    // Each node's depth: a label's node of a cost component lies as deep as that
+    // component of its cost (the comparisons walk nodes of equal depth).
+    let mut depth: Vec<Vec<u32>> = vec![vec![0]; nt];
+    for (t, dt) in depth.iter_mut().enumerate() {
         if !need(&r, 4) {
-            return Err(damaged());
+            return Err(damaged("it ends early"));
         }
         let n = r.u32() as usize;
-        if !need(&r, n * 8) {
-            return Err(damaged());
+        if !need(&r, n.saturating_mul(8)) || n >= TRIE_CAP {
+            return Err(damaged("it ends early"));
         }
+        dt.reserve(n);
         for _ in 0..n {
             let (p, a) = (r.u32(), Action::from_raw(r.u32()));
             if p as usize >= tries.len(t) {
-                return Err(damaged());
+                return Err(damaged("a move tree's node has no parent"));
             }
+            dt.push(dt[p as usize] + 1);
             tries.child(t, p, a);
         }
     }
+    let tries_digest = digest(&r.b[tries_from..r.at]);
     if !need(&r, 4) {
-        return Err(damaged());
+        return Err(damaged("it ends early"));
     }
     let n = r.u32() as usize;
     let per = words * 4 + 16 + 16 + 8 + nt * 8 + 4;
-    if bytes.len() != r.at + n * per {
-        return Err(damaged());
+    if Some(r.b.len()) != n.checked_mul(per).and_then(|x| x.checked_add(r.at)) {
+        return Err(damaged("its length does not match its count of states"));
     }
     let mut s = vec![0u32; words];
     let mut pnodes = vec![0u32; nt];
+    let mut nodes = vec![0u32; nt];
     let mut parent = [0u32; 4];
+    let component = |cost: u128, t: usize| (cost >> (32 * (nc - 1 - t))) as u32;
     for i in 0..n {
         r.words(&mut s);
         let cost = (r.u64() as u128) << 64 | r.u64() as u128;
         r.words(&mut parent);
         let phash = r.u64();
         r.words(&mut pnodes);
+        r.words(&mut nodes);
+        let settled = match r.u32() {
+            0 => false,
+            1 => true,
+            _ => return Err(damaged("a label is neither settled nor open")),
+        };
+        if !checkpoint::fits(&s, want.radix, me, want.peers) {
+            return Err(damaged("a state is not one of this worker's"));
+        }
         if own.store.insert(&s) != Ok(i as u32) {
-            return Err(damaged());
+            return Err(damaged("a state is stored twice"));
+        }
+        let root = parent[0] == u32::MAX;
+        let act = Action::from_raw(parent[2]);
+        let fits_cost = nc * 32 >= 128 || cost >> (32 * nc) == 0;
+        let linked = if root {
+            parent == [u32::MAX; 4] && s == want.start && cost == 0
+        } else {
+            (parent[0] as usize) < want.peers && act.mv().index() < want.moves && cost != 0
+        };
+        if !fits_cost || !linked {
+            return Err(damaged(
+                "a label's cost or parent link is not one a search makes",
+            ));
+        }
+        for t in 0..nt {
+            let (p, nd) = (pnodes[t] as usize, nodes[t] as usize);
+            if p >= tries.len(t) || (settled && nd >= tries.len(t)) {
+                return Err(damaged("a label points past the move trees"));
+            }
+            let extends = !root && own.table.extends(act, t);
+            if settled {
+                let ok = if extends {
+                    tries.node(t, nodes[t]) == (pnodes[t], act)
+                } else {
+                    nd == p
+                };
+                if !ok || (t < nc && depth[t][nd] != component(cost, t)) {
+                    return Err(damaged("a settled label's node is not its path's"));
+                }
+            } else if t < nc && depth[t][p] + u32::from(extends) != component(cost, t) {
+                return Err(damaged("an open label's path does not match its cost"));
+            }
         }
         own.labels.push(cost, parent, phash, &pnodes);
-        r.words(&mut own.labels.node[i * nt..(i + 1) * nt]);
-        let settled = r.u32() == 1;
+        own.labels.node[i * nt..(i + 1) * nt].copy_from_slice(&nodes);
         own.labels.settled[i] = settled;
         if !settled {
             own.queue.entry(cost).or_default().push(i as u32);
         }
     }
-    Ok(bucket)
+    if r.at != r.b.len() {
+        return Err(damaged("its length does not match its content"));
+    }
+    let mut alike = Batch::default();
+    alike.u64(tries_digest);
+    alike.u32(bucket);
+    Ok((bucket, digest(&alike.0)))
 }
 
 /// The bucket loop of the module header, on one worker.
@@ -397,8 +467,18 @@ pub(super) fn solve(
     let mut saved: Option<u32> = None;
     let start = exp.start();
     if let (Some(dir), true) = (dir, sh.opts.resume) {
-        let got = load(dir, &id, me, &mut own, &mut tries, words);
-        bucket_no = net.all_read(got, dir)?;
+        super::net::quiet_panics();
+        let radix = exp.radix();
+        let want = Expect {
+            radix: &radix,
+            start: &start,
+            peers,
+            moves: model.moves.len(),
+        };
+        let got = load(dir, &id, me, &mut own, &mut tries, &want);
+        let alike;
+        (bucket_no, alike) = net.all_read(got, dir)?;
+        net.all_consistent(alike, &[], None, dir)?;
         resumed_from = Some(bucket_no);
         saved = Some(bucket_no);
         sh.stored
@@ -456,6 +536,9 @@ pub(super) fn solve(
                 bucket = Some(bucket.map_or(c, |m| m.min(c)));
             }
         }
+        if flags & STOP_BROKEN != 0 {
+            return Err(super::broken(&sh.opts));
+        }
         if flags != 0 {
             break DistOutcome::Cutoff(super::cutoff_of(flags, &sh.opts));
         }
@@ -465,8 +548,8 @@ pub(super) fn solve(
         if let (Some(dir), true) = (dir, snap) {
             // Every worker writes its part; worker 0 names the bucket once all have;
             // then the previous snapshot goes.
-            save(dir, &id, me, bucket_no, &own, &tries, words)?;
-            net.all_gather(&Batch::default());
+            let saved_here = save(dir, &id, me, bucket_no, &own, &tries, words);
+            net.all_ok(saved_here, "write its snapshot")?;
             if me == 0 {
                 checkpoint::complete(dir, &id, bucket_no)?;
             }
@@ -507,8 +590,11 @@ pub(super) fn solve(
                 };
             }
             own.store.load(id, &mut cur);
-            if exp.is_goal(&cur) {
-                goals.push(id);
+            let goal = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| exp.is_goal(&cur)));
+            match goal {
+                Ok(true) => goals.push(id),
+                Ok(false) => {}
+                Err(_) => stop |= STOP_BROKEN,
             }
         }
         let mut mine = Batch::default();
@@ -550,7 +636,8 @@ pub(super) fn solve(
             stop |= STOP_MEMORY;
         }
         if any_goal {
-            let actions = best_goal_path(net, &own, &tries, &goals);
+            let actions = best_goal_path(net, &own, &tries, &goals)
+                .map_err(|()| super::unlinked(&sh.opts))?;
             break DistOutcome::Solved(actions);
         }
         // Round 3: expand the settled labels; successors go to their owners.
@@ -561,7 +648,10 @@ pub(super) fn solve(
             let i = id as usize;
             own.store.load(id, &mut cur);
             let phash = hash_words(&cur);
-            Space::successors(exp, &cur, &mut succ);
+            if !super::expand(exp, &cur, &mut succ) {
+                stop |= STOP_BROKEN;
+                break;
+            }
             expanded += 1;
             nodes.copy_from_slice(&own.labels.node[i * nt..(i + 1) * nt]);
             for k in 0..succ.len() {
@@ -644,7 +734,7 @@ fn best_goal_path(
     own: &Owner,
     tries: &Tries,
     goals: &[u32],
-) -> Vec<(Action, u32)> {
+) -> Result<Vec<(Action, u32)>, ()> {
     let nt = own.labels.nt;
     let nodes = |id: u32| &own.labels.node[id as usize * nt..(id as usize + 1) * nt];
     let order = |a: &[u32], b: &[u32]| {
@@ -653,17 +743,21 @@ fn best_goal_path(
             .find(|o| *o != Cmp::Equal)
             .unwrap_or(Cmp::Equal)
     };
+    // Each worker's count of states (no path is longer than the run's), and its best goal.
     let mut mine = Batch::default();
+    mine.u64(own.store.len() as u64);
     if let Some(&g) = goals.iter().min_by(|&&a, &&b| order(nodes(a), nodes(b))) {
         mine.u32(g);
         mine.words(nodes(g));
     }
     let mut best: Option<(usize, u32, Vec<u32>)> = None;
+    let mut states = 0u64;
     for (w, b) in net.all_gather(&mine).iter().enumerate() {
-        if b.is_empty() {
+        let mut r = Reader { b, at: 0 };
+        states += r.u64();
+        if !r.more() {
             continue;
         }
-        let mut r = Reader { b, at: 0 };
         let g = r.u32();
         let mut n = vec![0u32; nt];
         r.words(&mut n);
@@ -674,6 +768,6 @@ fn best_goal_path(
             best = Some((w, g, n));
         }
     }
-    let (holder, lid, _) = best.expect("some worker has a goal");
-    super::walk_back(net, &own.labels.parent, holder, lid)
+    let (holder, lid, _) = best.ok_or(())?;
+    super::walk_back(net, &own.labels.parent, holder, lid, states)
 }

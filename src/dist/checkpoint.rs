@@ -6,19 +6,34 @@
 //! (states per layer, goals). A layer is complete once every worker has written its file;
 //! then worker 0 writes `DIR/complete` (by renaming a temporary file, so it is whole or
 //! absent). Resuming reads layers `0..=D` back, in order, rebuilding each shard with the
-//! same ids. Every file starts with a fingerprint of the rules, the level, the job and
-//! the cluster shape; a directory of another run is refused.
+//! same ids.
+//!
+//! Every file (layers and the cost buckets' snapshots alike) starts with a magic and the
+//! format version ([`FORMAT`]), then a fingerprint of the rules, the level, the job and
+//! the cluster shape (a directory of another run is refused), and ends with a checksum
+//! (XXH64, [`super::digest`]) of all the bytes before it: a file damaged anywhere (a
+//! flipped bit, a truncation) is refused before its content is used. What the checksum
+//! cannot catch (a file written on purpose) is checked as it is read: every read is
+//! bounded, every state word lies in its range and belongs to the worker, every link
+//! points at something that exists, and the workers' figures agree with each other.
 
-use std::hash::{Hash, Hasher};
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::{Batch, Cluster, DistError, Job, Reader, Shard};
+use super::digest::{digest, xxh64};
+use super::{owner, Batch, Cluster, DistError, Job, Reader, Shard};
 use crate::compile::Model;
 use crate::engine::Level;
 use crate::engine::StateStore;
 
-const MAGIC: &[u8; 8] = b"puzckpt1";
+/// The checkpoint format this puz writes and reads: 2 added the version and the
+/// checksum (format 1 files start with `puzckpt1` or `puzbckt1`).
+pub const FORMAT: u32 = 2;
+
+const MAGIC: &[u8; 8] = b"puz-ckpt";
+
+/// The first line of `DIR/complete`.
+const COMPLETE: &str = "puz-checkpoint";
 
 /// What identifies a run: its checkpoints resume only the same run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -28,17 +43,16 @@ pub struct RunId {
 }
 
 impl RunId {
-    /// The identity of a run of `job` on `level` under `model` with `cluster`'s shape.
+    /// The identity of a run of `job` on `level` under `model` with `cluster`'s shape: a
+    /// stable digest, the same in every process, build and machine.
     pub fn new(model: &Model, level: &Level, job: Job, cluster: &Cluster) -> RunId {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        serde_json::to_string(model)
-            .unwrap_or_default()
-            .hash(&mut h);
-        format!("{level:?}").hash(&mut h);
-        job.tag().hash(&mut h);
-        cluster.peers().hash(&mut h);
+        let mut b = vec![];
+        b.extend_from_slice(&super::agree::rules_digest(model).to_le_bytes());
+        b.extend_from_slice(&super::agree::level_digest(level).to_le_bytes());
+        b.extend_from_slice(&job.tag().to_le_bytes());
+        b.extend_from_slice(&(cluster.peers() as u64).to_le_bytes());
         RunId {
-            fingerprint: h.finish(),
+            fingerprint: digest(&b),
             peers: cluster.peers() as u32,
         }
     }
@@ -53,11 +67,52 @@ fn layer_file(dir: &Path, depth: u32, worker: usize) -> PathBuf {
         .join(format!("worker-{worker}.bin"))
 }
 
+/// A new file's bytes: `magic` and the format version.
+pub(crate) fn begin(magic: &[u8; 8]) -> Batch {
+    let mut b = Batch(magic.to_vec());
+    b.u32(FORMAT);
+    b
+}
+
+/// The body of a file read back (after the magic and the version, before the checksum),
+/// once its magic, version and checksum are right; `old` is the magic format 1 wrote.
+pub(crate) fn open<'a>(
+    bytes: &'a [u8],
+    magic: &[u8; 8],
+    old: &[u8; 8],
+    path: &Path,
+) -> Result<Reader<'a>, DistError> {
+    let p = path.display();
+    if bytes.len() >= 8 && &bytes[..8] == old {
+        return Err(err(format!(
+            "{p} was written by an older puz (checkpoint format 1, without a checksum); this              one reads format {FORMAT}: start the run again without --resume"
+        )));
+    }
+    if bytes.len() < 8 + 4 + 8 || &bytes[..8] != magic {
+        return Err(err(format!(
+            "{p} is damaged or not a puz checkpoint file (it does not start as one)"
+        )));
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap_or_default());
+    if version != FORMAT {
+        return Err(err(format!(
+            "{p} is of checkpoint format {version}; this puz reads format {FORMAT}"
+        )));
+    }
+    let (body, sum) = bytes.split_at(bytes.len() - 8);
+    if xxh64(body, 0).to_le_bytes() != sum {
+        return Err(err(format!(
+            "{p} is damaged: its checksum does not match its content"
+        )));
+    }
+    Ok(Reader { b: body, at: 12 })
+}
+
 /// Writes the last layer of `shard` (worker `me`'s part of it).
 pub(crate) fn save(dir: &Path, id: &RunId, me: usize, shard: &Shard) -> Result<(), DistError> {
     let depth = shard.counts.len() as u32 - 1;
     let path = layer_file(dir, depth, me);
-    let mut b = Batch(MAGIC.to_vec());
+    let mut b = begin(MAGIC);
     b.u64(id.fingerprint);
     b.u32(id.peers);
     b.u32(me as u32);
@@ -83,12 +138,14 @@ pub(crate) fn save(dir: &Path, id: &RunId, me: usize, shard: &Shard) -> Result<(
         }
         b.u64(shard.ranks[k]);
     }
-    write_file(&path, &b)
+    write_file(&path, b)
 }
 
-/// Writes `b` to `path` whole or not at all (a temporary file, synced, then renamed),
-/// making its directory first.
-pub(crate) fn write_file(path: &Path, b: &Batch) -> Result<(), DistError> {
+/// Writes `b` and its checksum to `path` whole or not at all (a temporary file, synced,
+/// then renamed), making its directory first.
+pub(crate) fn write_file(path: &Path, mut b: Batch) -> Result<(), DistError> {
+    let sum = xxh64(&b.0, 0);
+    b.u64(sum);
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| err(format!("{}: {e}", parent.display())))?;
     }
@@ -141,17 +198,42 @@ impl RunId {
     }
 }
 
-/// Marks layer `depth` complete (worker 0, once every worker has saved it) and removes
-/// nothing: earlier layers are the shard's history, needed to resume.
-pub(crate) fn complete(dir: &Path, id: &RunId, depth: u32) -> Result<(), DistError> {
+/// The text of `DIR/complete` naming step `depth` of the run `fp` of `peers` workers,
+/// with its checksum.
+fn complete_text(depth: u32, fp: u64, peers: u32) -> String {
+    let line = format!("{COMPLETE} {FORMAT} {depth} {fp:016x} {peers}");
+    let sum = xxh64(line.as_bytes(), 0);
+    format!("{line} {sum:016x}\n")
+}
+
+fn write_complete(dir: &Path, text: &str) -> Result<(), DistError> {
     let tmp = dir.join("complete.tmp");
-    let text = format!("{depth} {:016x} {}\n", id.fingerprint, id.peers);
     std::fs::write(&tmp, text)
         .and_then(|_| std::fs::rename(&tmp, dir.join("complete")))
         .map_err(|e| err(format!("writing {}: {e}", dir.join("complete").display())))
 }
 
-/// The last complete layer recorded in `dir`.
+/// Marks layer `depth` complete (worker 0, once every worker has saved it) and removes
+/// nothing: earlier layers are the shard's history, needed to resume.
+pub(crate) fn complete(dir: &Path, id: &RunId, depth: u32) -> Result<(), DistError> {
+    write_complete(dir, &complete_text(depth, id.fingerprint, id.peers))
+}
+
+/// Makes an earlier layer `depth` of `dir` the last complete one, so that `--resume`
+/// goes on from there (layers are kept; a cost-bucket snapshot keeps only its last).
+pub fn rewind(dir: &Path, depth: u32) -> Result<(), DistError> {
+    let (last, fp, peers) = last_complete(dir)?;
+    if depth > last {
+        return Err(err(format!(
+            "{} is complete up to {last}, not {depth}",
+            dir.display()
+        )));
+    }
+    write_complete(dir, &complete_text(depth, fp, peers))
+}
+
+/// The last complete layer (or bucket) recorded in `dir`, with the run's fingerprint and
+/// workers.
 pub fn last_complete(dir: &Path) -> Result<(u32, u64, u32), DistError> {
     let path = dir.join("complete");
     let text = std::fs::read_to_string(&path).map_err(|e| {
@@ -160,20 +242,62 @@ pub fn last_complete(dir: &Path) -> Result<(u32, u64, u32), DistError> {
             path.display()
         ))
     })?;
-    let mut parts = text.split_whitespace();
     let bad = || err(format!("{} is damaged", path.display()));
-    let depth = parts.next().and_then(|x| x.parse().ok()).ok_or_else(bad)?;
-    let fp = parts
-        .next()
-        .and_then(|x| u64::from_str_radix(x, 16).ok())
-        .ok_or_else(bad)?;
-    let peers = parts.next().and_then(|x| x.parse().ok()).ok_or_else(bad)?;
+    let line = text.strip_suffix('\n').ok_or_else(bad)?;
+    let parts: Vec<&str> = line.split(' ').collect();
+    if parts.len() == 3 && parts.iter().all(|p| !p.is_empty()) {
+        return Err(err(format!(
+            "{} was written by an older puz (checkpoint format 1, without a checksum); this \
+             one reads format {FORMAT}: start the run again without --resume",
+            path.display()
+        )));
+    }
+    let [magic, version, depth, fp, peers, sum] = parts[..] else {
+        return Err(bad());
+    };
+    if magic != COMPLETE {
+        return Err(bad());
+    }
+    if version != FORMAT.to_string() {
+        return Err(err(format!(
+            "{} is of checkpoint format {version}; this puz reads format {FORMAT}",
+            path.display()
+        )));
+    }
+    let body = &line[..line.len() - sum.len() - 1];
+    if u64::from_str_radix(sum, 16).ok() != Some(xxh64(body.as_bytes(), 0)) || sum.len() != 16 {
+        return Err(err(format!(
+            "{} is damaged: its checksum does not match its content",
+            path.display()
+        )));
+    }
+    let depth = depth.parse().map_err(|_| bad())?;
+    let fp = u64::from_str_radix(fp, 16).map_err(|_| bad())?;
+    let peers = peers.parse().map_err(|_| bad())?;
     Ok((depth, fp, peers))
 }
 
+/// What a worker rebuilding its shard checks each state against.
+pub(crate) struct Expect<'a> {
+    /// The range of each state word.
+    pub(crate) radix: &'a [u32],
+    /// The start state.
+    pub(crate) start: &'a [u32],
+    /// Parent links are kept (a solve).
+    pub(crate) solve: bool,
+}
+
+/// Whether state `s` can be one of worker `me`'s among `peers`: its words in range,
+/// its owner `me`.
+pub(crate) fn fits(s: &[u32], radix: &[u32], me: usize, peers: usize) -> bool {
+    s.iter().zip(radix).all(|(w, r)| w < r) && (peers == 1 || owner(s, peers) == me)
+}
+
 /// Rebuilds worker `me`'s shard from layers `0..=D` of `dir`, D the last complete one.
-pub(crate) fn load(dir: &Path, id: &RunId, me: usize, radix: &[u32]) -> Result<Shard, DistError> {
+pub(crate) fn load(dir: &Path, id: &RunId, me: usize, want: &Expect) -> Result<Shard, DistError> {
+    let radix = want.radix;
     let words = radix.len();
+    let peers = id.peers as usize;
     let depth = last_of_run(dir, id)?;
     let mut shard = Shard {
         words,
@@ -189,38 +313,83 @@ pub(crate) fn load(dir: &Path, id: &RunId, me: usize, radix: &[u32]) -> Result<S
     for d in 0..=depth {
         let path = layer_file(dir, d, me);
         let bytes = read_file(&path)?;
-        let damaged = || err(format!("{} is damaged or of another run", path.display()));
-        if bytes.len() < 8 + 8 + 4 * 5 || &bytes[..8] != MAGIC {
-            return Err(damaged());
-        }
-        let mut r = Reader { b: &bytes, at: 8 };
+        let damaged = |why: &str| {
+            err(format!(
+                "{} is damaged or of another run: {why}",
+                path.display()
+            ))
+        };
+        let mut r = open(&bytes, MAGIC, b"puzckpt1", &path)?;
         let header = (r.u64(), r.u32(), r.u32(), r.u32(), r.u32());
         if header != (id.fingerprint, id.peers, me as u32, words as u32, d) {
-            return Err(damaged());
+            return Err(damaged("its header names another run, worker or layer"));
         }
         let n = r.u32() as usize;
-        if bytes.len() < r.at + n * 8 + 8 + 4 * 3 {
-            return Err(damaged());
+        if n != d as usize + 1 || r.at + n * 8 > r.b.len() {
+            return Err(damaged("it counts another number of layers"));
         }
-        shard.counts = (0..n).map(|_| r.u64()).collect();
-        shard.goal_states = r.u64();
+        let counts: Vec<u64> = (0..n).map(|_| r.u64()).collect();
+        if counts[..d as usize] != shard.counts[..] {
+            return Err(damaged("its layer counts differ from the layers before"));
+        }
+        let goals = r.u64();
         let o = r.u32();
-        shard.optimal = (o != u32::MAX).then_some(o);
-        let (len, parents) = (r.u32() as usize, r.u32() == 1);
-        let per = words * 4 + if parents { 16 } else { 0 } + 8;
-        if bytes.len() != r.at + len * per {
-            return Err(damaged());
+        let optimal = (o != u32::MAX).then_some(o);
+        let optimal_ok = match (shard.optimal, optimal) {
+            (Some(a), b) => b == Some(a),
+            (None, Some(o)) => o == d,
+            (None, None) => true,
+        };
+        let seen = counts.iter().fold(0u64, |a, &c| a.saturating_add(c));
+        if goals < shard.goal_states || goals > seen || !optimal_ok {
+            return Err(damaged("its goal figures do not follow the layers before"));
+        }
+        shard.counts = counts;
+        shard.goal_states = goals;
+        shard.optimal = optimal;
+        // A worker that holds no state yet writes no parent links (flag 0) in a solve.
+        let (len, parents) = (r.u32() as usize, r.u32());
+        let parents_ok = parents == want.solve as u32 || (len == 0 && parents == 0);
+        if !parents_ok || len as u64 > shard.counts[d as usize] {
+            return Err(damaged("it holds another job's or too many states"));
+        }
+        let per = words * 4 + if want.solve { 16 } else { 0 } + 8;
+        if Some(r.b.len()) != len.checked_mul(per).and_then(|x| x.checked_add(r.at)) {
+            return Err(damaged("its length does not match its count of states"));
+        }
+        let first = d == 0;
+        if first && len != usize::from(peers == 1 || owner(want.start, peers) == me) {
+            return Err(damaged("layer 0 is not the start"));
         }
         shard.ranks = Vec::with_capacity(len);
         for _ in 0..len {
             r.words(&mut s);
+            if (first && s != want.start) || !fits(&s, radix, me, peers) {
+                return Err(damaged("a state is not one of this worker's"));
+            }
             if shard.store.insert(&s).is_err() {
-                return Err(damaged());
+                return Err(damaged("a state is stored twice"));
             }
-            if parents {
-                shard.parent.push([r.u32(), r.u32(), r.u32(), r.u32()]);
+            if want.solve {
+                let link = [r.u32(), r.u32(), r.u32(), r.u32()];
+                let ok = if first {
+                    link == [u32::MAX; 4]
+                } else {
+                    (link[0] as usize) < peers
+                };
+                if !ok {
+                    return Err(damaged("a parent link points nowhere"));
+                }
+                shard.parent.push(link);
             }
-            shard.ranks.push(r.u64());
+            let rank = r.u64();
+            if rank >= shard.counts[d as usize] {
+                return Err(damaged("a rank is past its layer"));
+            }
+            shard.ranks.push(rank);
+        }
+        if r.at != r.b.len() {
+            return Err(damaged("its length does not match its content"));
         }
         shard.layer_start.push(shard.store.len() as u32);
     }

@@ -40,8 +40,10 @@
 //! then cost order); under a cost vector it goes bucket by bucket ([`buckets`]). An
 //! analysis counts moves, so it always goes by layers.
 
+pub mod agree;
 mod buckets;
 pub mod checkpoint;
+pub mod digest;
 pub mod net;
 
 use std::cell::RefCell;
@@ -82,6 +84,13 @@ pub enum DistError {
         help("start every process with the same --processes, --workers and --hosts, each with its own --process")
     )]
     Network(String),
+    /// The processes were started with other rules, level, command or options.
+    #[error("{0}")]
+    #[diagnostic(
+        code(puz::dist::mismatch),
+        help("start every process with the same rule file, level, command and options (--max-states, --timeout, --max-memory, --engine, --search, --checkpoint or --resume, --processes, --workers) and the same puz; only --process differs")
+    )]
+    Mismatch(String),
     /// A process went away mid-run.
     #[error("process {0} stopped during the run (its connection closed); the run cannot finish")]
     #[diagnostic(
@@ -102,7 +111,7 @@ pub enum DistError {
     #[diagnostic(
         code(puz::dist::checkpoint),
         help(
-            "--resume needs the directory of a run of the same rules, level, job and cluster shape"
+            "--resume needs an intact checkpoint of a run of the same rules, level, job and cluster shape; a damaged one cannot be resumed: start the run again"
         )
     )]
     Checkpoint(String),
@@ -151,6 +160,10 @@ pub struct DistOptions {
     /// Bytes of successors a worker gathers for another before sending them mid-layer;
     /// `None`: 16 MiB shared among the peers (at least 256 KiB each).
     pub stream_bytes: Option<usize>,
+    /// More options every process must run with, as (flag, value shown), beyond those
+    /// the run checks itself (rules, level, job, budgets, checkpoints): the command
+    /// line's `--engine`, `--search`, `--metric`, `--timeout`. Compared in the handshake.
+    pub settings: Vec<(String, String)>,
 }
 
 /// One worker's figures for one layer.
@@ -313,7 +326,8 @@ pub fn run(
     } else {
         use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
         use timely::communication::allocator::ProcessBuilder;
-        let sockets = net::connect(&c)?;
+        let agreement = agree::Agreement::of(&shared.model, &shared.level, job, &shared.opts);
+        let sockets = net::connect(&c, &agreement)?;
         let hooks = timely::communication::Hooks::default();
         let process = ProcessBuilder::new_typed_vector(c.workers, hooks.refill.clone(), None);
         let (tcp, guard) =
@@ -400,7 +414,8 @@ impl Batch {
     }
 }
 
-/// Reads a [`Batch`] back.
+/// Reads a [`Batch`] back. A read past the end gives 0 and moves on, never panics:
+/// whoever reads bytes from outside (a checkpoint) checks [`Reader::overran`] after.
 pub(crate) struct Reader<'a> {
     pub(crate) b: &'a [u8],
     pub(crate) at: usize,
@@ -411,16 +426,27 @@ impl Reader<'_> {
     pub(crate) fn more(&self) -> bool {
         self.at < self.b.len()
     }
+    /// Whether a read went past the end.
+    #[inline]
+    pub(crate) fn overran(&self) -> bool {
+        self.at > self.b.len()
+    }
     #[inline]
     pub(crate) fn u32(&mut self) -> u32 {
-        let v = u32::from_le_bytes(self.b[self.at..self.at + 4].try_into().unwrap_or_default());
-        self.at += 4;
+        let v = self
+            .b
+            .get(self.at..self.at.saturating_add(4))
+            .map_or(0, |w| u32::from_le_bytes(w.try_into().unwrap_or_default()));
+        self.at = self.at.saturating_add(4);
         v
     }
     #[inline]
     pub(crate) fn u64(&mut self) -> u64 {
-        let v = u64::from_le_bytes(self.b[self.at..self.at + 8].try_into().unwrap_or_default());
-        self.at += 8;
+        let v = self
+            .b
+            .get(self.at..self.at.saturating_add(8))
+            .map_or(0, |w| u64::from_le_bytes(w.try_into().unwrap_or_default()));
+        self.at = self.at.saturating_add(8);
         v
     }
     #[inline]
@@ -644,6 +670,68 @@ impl<'w> Rounds<'w> {
         }
     }
 
+    /// Checks, after a resume, that every worker read a part of the same run: the
+    /// digests of what all workers must hold alike (the run's figures) are equal and,
+    /// when `totals` are given, the workers' `parts` (states in each layer) add up to
+    /// them, layer by layer. Every worker ends with the same verdict.
+    fn all_consistent(
+        &mut self,
+        alike: u64,
+        parts: &[u64],
+        totals: Option<&[u64]>,
+        dir: &std::path::Path,
+    ) -> Result<(), DistError> {
+        let mut mine = Batch::default();
+        mine.u64(alike);
+        mine.u64(parts.len() as u64);
+        for &p in parts {
+            mine.u64(p);
+        }
+        let all = self.all_gather(&mine);
+        let mut sums = vec![0u64; parts.len()];
+        for (w, b) in all.iter().enumerate() {
+            let mut r = Reader { b, at: 0 };
+            let (a, n) = (r.u64(), r.u64());
+            if a == alike && n == parts.len() as u64 {
+                for s in &mut sums {
+                    *s = s.saturating_add(r.u64());
+                }
+            }
+            if a != alike || n != parts.len() as u64 || r.overran() {
+                return Err(checkpoint::err(format!(
+                    "the parts of {} that workers {} and {w} read disagree: the checkpoint \
+                     is damaged or mixes runs",
+                    dir.display(),
+                    self.me
+                )));
+            }
+        }
+        if totals.is_some_and(|t| t != &sums[..]) {
+            return Err(checkpoint::err(format!(
+                "the parts of {} do not add up to the layer they say they hold: the \
+                 checkpoint is damaged or mixes runs",
+                dir.display()
+            )));
+        }
+        Ok(())
+    }
+
+    /// `got` once every worker has its own: if any failed (a checkpoint it could not
+    /// write), every worker fails, the others naming it.
+    fn all_ok(&mut self, got: Result<(), DistError>, what: &str) -> Result<(), DistError> {
+        let mut mine = Batch::default();
+        mine.u32(got.is_err() as u32);
+        let failed = self
+            .all_gather(&mine)
+            .iter()
+            .position(|b| Reader { b, at: 0 }.u32() == 1);
+        match (got, failed) {
+            (Err(e), _) => Err(e),
+            (Ok(()), Some(w)) => Err(checkpoint::err(format!("worker {w} could not {what}"))),
+            (Ok(()), None) => Ok(()),
+        }
+    }
+
     fn empty(&self) -> Vec<Batch> {
         (0..self.peers).map(|_| Batch::default()).collect()
     }
@@ -653,6 +741,30 @@ impl<'w> Rounds<'w> {
 const STOP_STATES: u32 = 1;
 const STOP_TIME: u32 = 2;
 const STOP_MEMORY: u32 = 4;
+/// A state could not be expanded: the expander panicked on it (caught, so that every
+/// worker stops alike instead of the others waiting for the one that failed).
+const STOP_BROKEN: u32 = 8;
+
+/// Expands `s` into `succ`; `false` when the expander panicked on it.
+fn expand(exp: &mut Expander, s: &[u32], succ: &mut Successors) -> bool {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        Space::successors(exp, s, succ)
+    }))
+    .is_ok()
+}
+
+/// The error of a run whose workers agreed a state could not be expanded: after a
+/// resume, the checkpoint's states are not of these rules and level; otherwise a bug.
+fn broken(opts: &DistOptions) -> DistError {
+    match (&opts.checkpoint, opts.resume) {
+        (Some(dir), true) => checkpoint::err(format!(
+            "a state read back from {} cannot be expanded: the checkpoint is damaged or not \
+             of these rules and level",
+            dir.display()
+        )),
+        _ => DistError::Worker("the expander failed on a state".into()),
+    }
+}
 
 /// The budget that stopped a run, from the stop flags all workers agreed on.
 fn cutoff_of(flags: u32, opts: &DistOptions) -> Cutoff {
@@ -802,7 +914,28 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
     let mut resumed_from = None;
     let mut sh_ = match (&sh.opts.checkpoint, sh.opts.resume) {
         (Some(dir), true) => {
-            let shard = net.all_read(checkpoint::load(dir, &id, me, &exp.radix()), dir)?;
+            // A state that passed every check and still breaks the expander is
+            // reported as the checkpoint's fault, without a panic message.
+            net::quiet_panics();
+            let radix = exp.radix();
+            let want = checkpoint::Expect {
+                radix: &radix,
+                start: &start,
+                solve,
+            };
+            let shard = net.all_read(checkpoint::load(dir, &id, me, &want), dir)?;
+            let mut alike = Batch::default();
+            for &c in &shard.counts {
+                alike.u64(c);
+            }
+            alike.u64(shard.goal_states);
+            alike.u32(shard.optimal.unwrap_or(u32::MAX));
+            let parts: Vec<u64> = shard
+                .layer_start
+                .windows(2)
+                .map(|w| (w[1] - w[0]) as u64)
+                .collect();
+            net.all_consistent(digest::digest(&alike.0), &parts, Some(&shard.counts), dir)?;
             resumed_from = Some(shard.counts.len() as u32 - 1);
             shard
         }
@@ -836,8 +969,10 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
         .fetch_add(shard.store.len() as u64, Ordering::Relaxed);
     if let (Some(dir), false) = (&sh.opts.checkpoint, sh.opts.resume) {
         // Layer 0 too: a resumed run rebuilds every layer from its files.
-        checkpoint::save(dir, &id, me, shard)?;
-        net.all_gather(&Batch::default());
+        net.all_ok(
+            checkpoint::save(dir, &id, me, shard),
+            "write its checkpoint",
+        )?;
         if me == 0 {
             checkpoint::complete(dir, &id, 0)?;
         }
@@ -889,7 +1024,10 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
         for lid in layer.clone() {
             shard.store.load(lid, &mut cur);
             let rank = shard.ranks[(lid - layer.start) as usize];
-            Space::successors(&mut exp, &cur, &mut succ);
+            if !expand(&mut exp, &cur, &mut succ) {
+                stop |= STOP_BROKEN;
+                break;
+            }
             expanded += 1;
             for i in 0..succ.len() {
                 let s = succ.state(i, words);
@@ -1009,6 +1147,9 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
             layer_goals += g;
             flags |= f;
         }
+        if flags & STOP_BROKEN != 0 {
+            return Err(broken(&sh.opts));
+        }
         if flags != 0 {
             break DistOutcome::Cutoff(cutoff_of(flags, &sh.opts));
         }
@@ -1061,13 +1202,16 @@ fn worker_main(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<Worke
                 seconds: t0.elapsed().as_secs_f64(),
             });
         if solve && layer_goals > 0 {
-            let actions = path_to_goal(&mut net, shard, &goals, first);
+            let actions =
+                path_to_goal(&mut net, shard, &goals, first).map_err(|()| unlinked(&sh.opts))?;
             break DistOutcome::Solved(actions);
         }
         if let Some(dir) = &sh.opts.checkpoint {
-            checkpoint::save(dir, &id, me, shard)?;
-            // Every worker has written its shard: the layer is complete.
-            net.all_gather(&Batch::default());
+            // Once every worker has written its shard, the layer is complete.
+            net.all_ok(
+                checkpoint::save(dir, &id, me, shard),
+                "write its checkpoint",
+            )?;
             if me == 0 {
                 checkpoint::complete(dir, &id, depth + 1)?;
             }
@@ -1133,7 +1277,12 @@ fn finish_layers(net: &mut Rounds, shard: &Shard, solve: bool, exp: &Expander) -
 
 /// The goal of least rank in the last layer (every worker offers its own), then its
 /// parent links followed back to the start, one round per move.
-fn path_to_goal(net: &mut Rounds, shard: &Shard, goals: &[u32], first: u32) -> Vec<(Action, u32)> {
+fn path_to_goal(
+    net: &mut Rounds,
+    shard: &Shard,
+    goals: &[u32],
+    first: u32,
+) -> Result<Vec<(Action, u32)>, ()> {
     let mut mine = Batch::default();
     if let Some(&g) = goals
         .iter()
@@ -1155,39 +1304,62 @@ fn path_to_goal(net: &mut Rounds, shard: &Shard, goals: &[u32], first: u32) -> V
             (best, holder, lid) = (rank, w, g);
         }
     }
-    walk_back(net, &shard.parent, holder, lid)
+    // The path to a goal of layer d has d moves.
+    walk_back(net, &shard.parent, holder, lid, shard.counts.len() as u64)
 }
 
 /// The path to state `lid` of worker `holder`: its parent links (parent's worker,
 /// parent's id, action, successor index) followed back to the start, one round per move.
+/// `Err` (on every worker alike) when a link points at no state or the path grows past
+/// `most` moves: links read back from a checkpoint that does not hold together.
 fn walk_back(
     net: &mut Rounds,
     parent: &[[u32; 4]],
     mut holder: usize,
     mut lid: u32,
-) -> Vec<(Action, u32)> {
+    most: u64,
+) -> Result<Vec<(Action, u32)>, ()> {
     let mut actions = vec![];
     loop {
         let mut mine = Batch::default();
         if holder == net.me {
-            for v in parent[lid as usize] {
-                mine.u32(v);
+            if let Some(link) = parent.get(lid as usize) {
+                mine.words(link);
             }
         }
         let all = net.all_gather(&mine);
         let mut r = Reader {
-            b: &all[holder],
+            b: all.get(holder).map_or(&[][..], |b| &b[..]),
             at: 0,
         };
         let (pw, pid, act, idx) = (r.u32(), r.u32(), r.u32(), r.u32());
+        if r.overran() {
+            return Err(());
+        }
         if pw == u32::MAX {
             break;
+        }
+        if pw as usize >= net.peers || actions.len() as u64 >= most {
+            return Err(());
         }
         actions.push((Action::from_raw(act), idx));
         (holder, lid) = (pw as usize, pid);
     }
     actions.reverse();
-    actions
+    Ok(actions)
+}
+
+/// The error of a run whose workers found its parent links broken: after a resume,
+/// the checkpoint's; otherwise a bug.
+fn unlinked(opts: &DistOptions) -> DistError {
+    match (&opts.checkpoint, opts.resume) {
+        (Some(dir), true) => checkpoint::err(format!(
+            "the path to the goal cannot be followed back through the parent links read \
+             from {}: the checkpoint is damaged or not of these rules and level",
+            dir.display()
+        )),
+        _ => DistError::Worker("a parent link points at no state".into()),
+    }
 }
 
 /// A distributed solve's report as the single-process [`crate::solver::Answer`]: the
@@ -1218,10 +1390,19 @@ pub fn to_answer(
                     &mut succ,
                 );
                 if succ.actions.get(i as usize) != Some(&a) {
-                    return Err(DistError::Worker(format!(
+                    let what = format!(
                         "the path found does not replay: move {} is not a move",
                         k + 1
-                    )));
+                    );
+                    // After a resume, the parent links came from the files.
+                    return Err(if report.resumed_from.is_some() {
+                        checkpoint::err(format!(
+                            "{what}; the checkpoint resumed from is damaged or not of these \
+                             rules and level"
+                        ))
+                    } else {
+                        DistError::Worker(what)
+                    });
                 }
                 states.push(succ.state(i as usize, exp.words()).to_vec());
             }
@@ -1250,10 +1431,12 @@ pub fn to_answer(
             "distributed: {} process(es) x {} worker(s)",
             cluster.processes, cluster.workers
         ),
-        search: if model.unit_costs() {
-            "bfs"
+        // The search that ran: breadth-first by layers, or Dijkstra by cost buckets,
+        // across the workers (so a "no solution" line names it).
+        search: if report.buckets {
+            "distributed dijkstra"
         } else {
-            "dijkstra"
+            "distributed bfs"
         },
         counted: None,
     })

@@ -5,6 +5,18 @@
 //! the same answer breadth-first search gives. A table of the shallowest depth at which
 //! each state was reached in the current iteration prunes revisits (a state reached again
 //! no shallower cannot lead anywhere new). Memory holds that table and the current path.
+//!
+//! # When to stop
+//! At the end of the iteration to bound `b`, the table holds exactly the states within
+//! `b` moves of the start, each with its distance: every entry was reached within `b`
+//! moves, so its depth is at least its distance; and by induction on the distance `d`, a
+//! state at distance `d <= b` was offered at depth `d` (its predecessor on a shortest path
+//! was entered at depth `d - 1 < b`, so expanded, at some point). So if no entry lies at
+//! depth `b`, no state is `b` moves away, hence none is farther: the iteration saw every
+//! reachable state, none a goal, and the level has no solution. Checking this costs one
+//! pass over the table per iteration; without it, a graph with long simple paths (a
+//! hypercube of toggles) deepens up to its longest path, each iteration repeating the
+//! last, and runs for exponential time.
 
 use std::time::Instant;
 
@@ -39,7 +51,7 @@ pub fn iddfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
                 stats.elapsed = t0.elapsed();
                 return (Outcome::Cutoff(c), stats);
             }
-            // Nothing reached the bound: deeper bounds cannot find more.
+            // No state lies `bound` moves away: deeper bounds cannot find more.
             Limited::Exhausted => break,
             Limited::Deeper => bound += 1,
         }
@@ -51,9 +63,9 @@ pub fn iddfs<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
 enum Limited {
     Found(Path),
     Cut(Cutoff),
-    /// Every branch ended before the bound.
+    /// No state lies as far as the bound: every reachable state was seen.
     Exhausted,
-    /// Some branch was stopped by the bound.
+    /// Some state lies exactly at the bound: a deeper one may find more.
     Deeper,
 }
 
@@ -135,7 +147,9 @@ fn depth_limited<S: Space>(
         });
         stats.peak_frontier = stats.peak_frontier.max(stack.len() as u64);
     }
-    if hit_bound {
+    // Every entry holds its state's distance (see the module header): a state at the
+    // bound means the next bound may reach new ones.
+    if hit_bound && best.values().any(|&d| d == bound) {
         Limited::Deeper
     } else {
         Limited::Exhausted

@@ -1,0 +1,267 @@
+//! What every process of a run must agree on before any work: the rule file, the level,
+//! the command, the options that shape the search (budgets, checkpoints, and the ones the
+//! command line adds: `--engine`, `--search`, `--metric`, `--timeout`) and the version
+//! of puz. Each is a *setting*: a key, the text a message shows, and a stable digest
+//! ([`super::digest`]) of what must be equal. The handshake ([`super::net::connect`])
+//! exchanges them; any difference ends every process with `puz::dist::mismatch` naming
+//! it, before a single state is searched.
+
+use super::digest::digest;
+use super::{DistOptions, Job};
+use crate::compile::Model;
+use crate::engine::Level;
+
+/// One thing the processes must agree on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Setting {
+    /// `rules`, `level`, `command`, `version`, `checkpoint`, or an option's flag
+    /// (`--max-states`).
+    key: String,
+    /// What a message shows of it (a title, a name, an option's value or `none`).
+    shown: String,
+    /// What must be equal.
+    digest: u64,
+}
+
+/// Every setting of one process, in a fixed order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Agreement {
+    settings: Vec<Setting>,
+}
+
+/// The stable digest of compiled rules: their whole serialized form (every declaration,
+/// inline levels included; no path, no source positions).
+pub(crate) fn rules_digest(model: &Model) -> u64 {
+    digest(serde_json::to_string(model).unwrap_or_default().as_bytes())
+}
+
+/// The stable digest of a level's content (board, pieces, goal picture), not its name.
+pub(crate) fn level_digest(level: &Level) -> u64 {
+    let text = format!(
+        "{:?}",
+        (
+            &level.board,
+            &level.instances,
+            &level.picture,
+            &level.picture_poses
+        )
+    );
+    digest(text.as_bytes())
+}
+
+/// Longest text a setting shows (a long level name is cut).
+const SHOWN_MAX: usize = 120;
+
+impl Agreement {
+    /// The settings of a run of `job` on `level` under `model` with `opts` (and the
+    /// command line's own, `opts.settings`).
+    pub fn of(model: &Model, level: &Level, job: Job, opts: &DistOptions) -> Agreement {
+        let mut a = Agreement::default();
+        a.push(
+            "version",
+            format!("puz {}", env!("CARGO_PKG_VERSION")),
+            None,
+        );
+        a.push(
+            "rules",
+            format!("puzzle {:?}", model.title),
+            Some(rules_digest(model)),
+        );
+        a.push(
+            "level",
+            format!("{:?}", level.name),
+            Some(level_digest(level)),
+        );
+        let command = match job {
+            Job::Solve => "solve",
+            Job::Analyze => "analyze",
+        };
+        a.push("command", command.into(), None);
+        let none = || "none".to_string();
+        a.push(
+            "--max-states",
+            opts.max_states.map_or_else(none, |n| n.to_string()),
+            None,
+        );
+        a.push(
+            "--max-memory",
+            opts.max_bytes.map_or_else(none, |b| {
+                if b % (1 << 20) == 0 {
+                    (b >> 20).to_string()
+                } else {
+                    format!("{b} bytes")
+                }
+            }),
+            None,
+        );
+        // Checkpoints add rounds (every worker writes, then all wait for each other), so
+        // whether there are any must agree; the directory may differ between machines.
+        let (mode, shown) = match (&opts.checkpoint, opts.resume) {
+            (None, _) => ("off", "without --checkpoint or --resume".to_string()),
+            (Some(d), false) => ("write", format!("with --checkpoint {}", d.display())),
+            (Some(d), true) => ("resume", format!("with --resume {}", d.display())),
+        };
+        a.push("checkpoint", shown, Some(digest(mode.as_bytes())));
+        for (k, v) in &opts.settings {
+            a.push(k, v.clone(), None);
+        }
+        a
+    }
+
+    fn push(&mut self, key: &str, shown: String, d: Option<u64>) {
+        let digest = d.unwrap_or_else(|| digest(shown.as_bytes()));
+        let mut shown = shown;
+        if shown.len() > SHOWN_MAX {
+            let mut cut = SHOWN_MAX;
+            while !shown.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            shown.truncate(cut);
+            shown.push('…');
+        }
+        self.settings.push(Setting {
+            key: key.to_string(),
+            shown,
+            digest,
+        });
+    }
+
+    /// The settings as bytes, for the handshake.
+    pub(crate) fn encode(&self) -> Vec<u8> {
+        let mut b = vec![];
+        b.extend_from_slice(&(self.settings.len() as u32).to_le_bytes());
+        for s in &self.settings {
+            for text in [&s.key, &s.shown] {
+                b.extend_from_slice(&(text.len() as u32).to_le_bytes());
+                b.extend_from_slice(text.as_bytes());
+            }
+            b.extend_from_slice(&s.digest.to_le_bytes());
+        }
+        b
+    }
+
+    /// Settings read back from [`Agreement::encode`]'s bytes; `None` if they are not.
+    pub(crate) fn decode(b: &[u8]) -> Option<Agreement> {
+        let mut at = 0usize;
+        let mut take = |n: usize| -> Option<&[u8]> {
+            let s = b.get(at..at.checked_add(n)?)?;
+            at += n;
+            Some(s)
+        };
+        let u32_of = |s: &[u8]| u32::from_le_bytes(s.try_into().unwrap_or_default());
+        let n = u32_of(take(4)?) as usize;
+        if n > 4096 {
+            return None;
+        }
+        let mut settings = Vec::with_capacity(n);
+        for _ in 0..n {
+            let mut texts = vec![];
+            for _ in 0..2 {
+                let len = u32_of(take(4)?) as usize;
+                texts.push(String::from_utf8(take(len)?.to_vec()).ok()?);
+            }
+            let digest = u64::from_le_bytes(take(8)?.try_into().ok()?);
+            let shown = texts.pop()?;
+            let key = texts.pop()?;
+            settings.push(Setting { key, shown, digest });
+        }
+        (at == b.len()).then_some(Agreement { settings })
+    }
+
+    /// What differs between this process (`me`) and process `peer`, whose settings are
+    /// `other`: one phrase per difference, worded the same in both processes (the
+    /// higher-numbered process named first).
+    pub(crate) fn differences(&self, me: usize, other: &Agreement, peer: usize) -> Vec<String> {
+        let (hi, lo, hs, ls) = if peer > me {
+            (peer, me, other, self)
+        } else {
+            (me, peer, self, other)
+        };
+        let keys = |a: &Agreement| a.settings.iter().map(|s| s.key.clone()).collect::<Vec<_>>();
+        let builds = keys(hs) != keys(ls);
+        // Settings both check, by key (a command checks options another does not).
+        let mut out = vec![];
+        for h in &hs.settings {
+            let Some(l) = ls.settings.iter().find(|l| l.key == h.key) else {
+                continue;
+            };
+            if h.digest == l.digest {
+                continue;
+            }
+            out.push(match h.key.as_str() {
+                "rules" => {
+                    let what = if h.shown == l.shown {
+                        format!(
+                            "both {}, rules digests {:016x} and {:016x}",
+                            h.shown, h.digest, l.digest
+                        )
+                    } else {
+                        format!("{} and {}", h.shown, l.shown)
+                    };
+                    format!("process {hi} runs another rule file than process {lo} ({what})")
+                }
+                "level" => {
+                    let what = if h.shown == l.shown {
+                        format!("both named {}, with other content", h.shown)
+                    } else {
+                        format!("{} and {}", h.shown, l.shown)
+                    };
+                    format!("process {hi} runs another level than process {lo} ({what})")
+                }
+                "command" => format!(
+                    "process {hi} runs `puz {}`, process {lo} `puz {}`",
+                    h.shown, l.shown
+                ),
+                "version" => format!("process {hi} runs {}, process {lo} {}", h.shown, l.shown),
+                "checkpoint" => format!("process {hi} runs {}, process {lo} {}", h.shown, l.shown),
+                key => format!(
+                    "process {hi} has {key} {}, process {lo} {}",
+                    h.shown, l.shown
+                ),
+            });
+        }
+        if out.is_empty() && builds {
+            let version = |a: &Agreement| {
+                a.settings
+                    .iter()
+                    .find(|s| s.key == "version")
+                    .map_or("another puz".to_string(), |s| s.shown.clone())
+            };
+            out.push(format!(
+                "process {hi} ({}) and process {lo} ({}) check different settings: \
+                 they run different builds of puz",
+                version(hs),
+                version(ls)
+            ));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agreement(pairs: &[(&str, &str)]) -> Agreement {
+        let mut a = Agreement::default();
+        for (k, v) in pairs {
+            a.push(k, v.to_string(), None);
+        }
+        a
+    }
+
+    #[test]
+    fn settings_travel_and_differences_are_named_alike_on_both_sides() {
+        let a = agreement(&[("command", "solve"), ("--max-states", "none")]);
+        let b = agreement(&[("command", "solve"), ("--max-states", "5")]);
+        assert_eq!(Agreement::decode(&a.encode()), Some(a.clone()));
+        assert_eq!(Agreement::decode(&a.encode()[..5]), None);
+        let d0 = a.differences(0, &b, 1);
+        let d1 = b.differences(1, &a, 0);
+        assert_eq!(d0, vec!["process 1 has --max-states 5, process 0 none"]);
+        assert_eq!(d0, d1);
+        assert!(a.differences(0, &a, 1).is_empty());
+        let c = agreement(&[("command", "solve")]);
+        assert!(a.differences(0, &c, 1)[0].contains("different builds"));
+    }
+}
