@@ -152,6 +152,7 @@ impl<'m> Expander<'m> {
         for (k, sl) in e.lay.slots.iter().enumerate() {
             if sl.count == 1 {
                 e.sc.bound[k] = sl.start as u32;
+                e.sc.singles.push((k, sl.start as u32));
             }
         }
         let mut pacer = Pacer::default();

@@ -61,6 +61,10 @@ pub(super) struct Scratch {
     pub(crate) clash: Vec<(u32, u32)>,
     /// Some tile changed in this run: every copy, moved or not, must meet the forbids.
     pub(crate) retiled: bool,
+    /// The kinds with one slot, and that slot.
+    pub(crate) singles: Vec<(usize, u32)>,
+    /// The bindings saved while an `if` condition is tried (restored when it fails).
+    pub(crate) saved: Vec<u32>,
     /// The padded cell a per-cell move is played on.
     pub(crate) param: usize,
     /// The cells of the `for` loops running, innermost last.
@@ -102,6 +106,8 @@ impl Scratch {
             held: vec![],
             clash: vec![],
             retiled: false,
+            singles: vec![],
+            saved: vec![],
             param: 0,
             loops: vec![],
             occ: vec![],
@@ -304,6 +310,14 @@ impl Expander<'_> {
             }
             let free = &free_kinds[mi];
             let simple = free.iter().all(|&k| self.lay.slots[k as usize].count == 1);
+            // A kind the move acts on whose only copy is gone: no copy to try it with.
+            if simple
+                && free
+                    .iter()
+                    .any(|&k| s[self.lay.slots[k as usize].start] == ABSENT)
+            {
+                continue;
+            }
             let one = |e: &mut Self, d: usize, action: Action, out: &mut Successors| {
                 if simple {
                     if e.run(s, ops, d, free) && !same(&e.sc.cur, s) {
@@ -437,6 +451,7 @@ impl Expander<'_> {
         let (start, count) = (self.lay.slots[k].start, self.lay.slots[k].count);
         match count {
             0 => {}
+            1 if s[start] == ABSENT => {}
             1 => self.enumerate(s, ops, d, free, at + 1, action, out),
             _ => {
                 for slot in start..start + count {
@@ -498,6 +513,16 @@ impl Expander<'_> {
     /// are held by their names, and no clash is recorded yet.
     #[inline]
     pub(super) fn begin_run(&mut self, free: &[u16]) {
+        // A kind's only copy is bound when the move acts on it, as one of many would
+        // be, and otherwise left for a binding `require` to find.
+        for i in 0..self.sc.singles.len() {
+            let (k, slot) = self.sc.singles[i];
+            self.sc.bound[k] = if free.contains(&(k as u16)) {
+                slot
+            } else {
+                NONE
+            };
+        }
         self.sc.held.clear();
         self.sc.clash.clear();
         self.sc.retiled = false;

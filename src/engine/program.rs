@@ -1056,6 +1056,25 @@ impl Expander<'_> {
         (p >= 0 && (p as usize) < self.lay.ptile.len()).then_some(p as usize)
     }
 
+    /// An `if` condition: binds what it finds when it holds; when it fails, the copies
+    /// it bound on the way are unbound again (the `else` branch and what follows see the
+    /// bindings from before it).
+    pub(super) fn try_cond(&mut self, cond: &KCond, d: usize) -> bool {
+        let mark = self.sc.saved.len();
+        let held = self.sc.held.len();
+        self.sc.saved.extend_from_slice(&self.sc.bound);
+        let ok = self.eval(cond, d, true);
+        if !ok {
+            let n = self.sc.bound.len();
+            for i in 0..n {
+                self.sc.bound[i] = self.sc.saved[mark + i];
+            }
+            self.sc.held.truncate(held);
+        }
+        self.sc.saved.truncate(mark);
+        ok
+    }
+
     /// Attribute `a` of the copy in `slot` of state `s` (its pose's value), if present.
     pub(super) fn attr_of(&self, s: &[u32], slot: usize, a: &KAttr) -> Option<i64> {
         if s.get(slot).is_none_or(|&w| w == ABSENT) {
@@ -1462,7 +1481,7 @@ impl Expander<'_> {
                 true
             }
             KOp::If { cond, then, els } => {
-                if self.eval(cond, d, true) {
+                if self.try_cond(cond, d) {
                     self.ops(then, d)
                 } else {
                     self.ops(els, d)

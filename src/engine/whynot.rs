@@ -403,7 +403,7 @@ impl Expander<'_> {
             match op {
                 KOp::If { cond, then, els } => {
                     *progress += 1;
-                    if self.eval(cond, d, true) {
+                    if self.try_cond(cond, d) {
                         self.trace_ops(then, d, idx, progress, last)?;
                         *idx += count_ops(els);
                     } else {

@@ -49,32 +49,15 @@ pub type PictureCell = (usize, Option<(usize, Option<usize>)>);
 /// ("expected until fixed"); delete a quirk once the engine (or the reference) is fixed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Quirks {
-    /// A kind with one slot (a named piece, or one anonymous copy without room for more)
-    /// is bound to that slot in every try, acted on or not: gone, it is still tried
-    /// (statements on it fail, conditions on it are false), and `on` and attributes mean
-    /// that copy, not every copy (README: "a kind's only copy is no different from one of
-    /// many").
-    pub single_slot_always_bound: bool,
     /// `create` of an anonymous kind fills the first empty slot of the kind, which may be
     /// the slot of a copy removed earlier in the move: a name that held the removed copy
     /// then holds the new one.
     pub create_reuses_slot: bool,
-    /// An `if` condition that binds a copy and then fails (`K at CELL and ...` with a
-    /// later part false) keeps the binding in the `else` block and after the `if`.
-    pub failed_if_keeps_binding: bool,
 }
 
 /// Every quirk by name, with how to turn it on.
 type Setter = (&'static str, fn(&mut Quirks));
-const QUIRKS: &[Setter] = &[
-    ("single_slot_always_bound", |q| {
-        q.single_slot_always_bound = true
-    }),
-    ("create_reuses_slot", |q| q.create_reuses_slot = true),
-    ("failed_if_keeps_binding", |q| {
-        q.failed_if_keeps_binding = true
-    }),
-];
+const QUIRKS: &[Setter] = &[("create_reuses_slot", |q| q.create_reuses_slot = true)];
 
 impl Quirks {
     /// Every quirk, by name, each alone.
@@ -285,19 +268,9 @@ impl<'r> Reference<'r> {
         }
     }
 
-    /// The copy kind `k` holds, if any (under [`Quirks::single_slot_always_bound`], a
-    /// kind with one slot holds it always).
+    /// The copy kind `k` holds, if any.
     fn bound(&self, ctx: &Ctx, k: usize) -> Option<usize> {
-        if let Some(i) = ctx.held[k] {
-            return Some(i);
-        }
-        if self.quirks.single_slot_always_bound && ctx.in_move && self.slots[k] == 1 {
-            let mine = || (0..ctx.copies.len()).filter(|&i| ctx.copies[i].kind == k);
-            return mine()
-                .find(|&i| ctx.copies[i].at.is_some())
-                .or_else(|| mine().next());
-        }
-        None
+        ctx.held[k]
     }
 
     /// Whether a name holds copy `i`: R2, "names holding copies are the move's own kinds
@@ -985,8 +958,6 @@ impl<'r> Reference<'r> {
         for (holds, c) in self.eval(env, ctx, cond, true) {
             let ran = if holds {
                 self.block(env, c, then)
-            } else if self.quirks.failed_if_keeps_binding {
-                self.block(env, c, els)
             } else if else_done {
                 // Every failed outcome starts the `else` block from the same context.
                 continue;
