@@ -1184,10 +1184,18 @@ impl Expander<'_> {
                 };
                 match self.bound_slot(*var) {
                     Some(slot) => self.sc.cur[slot] != ABSENT && check(slot),
+                    // Every copy; a named piece off the board is on nothing (as in a
+                    // goal), an anonymous kind with none left meets it vacuously.
                     None => {
                         let sl = &lay.slots[*kind];
-                        (sl.start..sl.start + sl.count)
-                            .all(|slot| self.sc.cur[slot] == ABSENT || check(slot))
+                        let anonymous = self.model.pieces[*kind].anonymous;
+                        (sl.start..sl.start + sl.count).all(|slot| {
+                            if self.sc.cur[slot] == ABSENT {
+                                anonymous
+                            } else {
+                                check(slot)
+                            }
+                        })
                     }
                 }
             }

@@ -529,6 +529,14 @@ impl<'r> Reference<'r> {
         };
         match (held, who) {
             (Some(i), _) => one(i),
+            // A named piece off the board is on nothing (as in a goal); an anonymous
+            // kind with no copy left meets `on` vacuously.
+            (None, Who::Kind(k))
+                if !self.rules.kinds[*k].anonymous
+                    && !ctx.copies.iter().any(|cp| cp.kind == *k && cp.at.is_some()) =>
+            {
+                false
+            }
             (None, Who::Kind(k)) => (0..ctx.copies.len())
                 .filter(|&i| ctx.copies[i].kind == *k && ctx.copies[i].at.is_some())
                 .all(one),
