@@ -6,6 +6,8 @@
 //! with their exit codes.
 
 mod common;
+
+use common::cluster::{hosts_file, Procs};
 #[path = "common/rules.rs"]
 mod rules;
 
@@ -488,31 +490,6 @@ fn budgets_and_refusals() {
         "{:?}",
         r.outcome
     );
-}
-
-/// `n` free loopback ports, as a hosts file.
-fn hosts_file(dir: &std::path::Path, n: usize) -> String {
-    let listeners: Vec<std::net::TcpListener> = (0..n)
-        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
-        .collect();
-    let text: String = listeners
-        .iter()
-        .map(|l| format!("{}\n", l.local_addr().unwrap()))
-        .collect();
-    let path = dir.join("hosts");
-    std::fs::write(&path, text).unwrap();
-    path.to_string_lossy().to_string()
-}
-
-/// Kills its processes however the test ends.
-struct Procs(Vec<Child>);
-impl Drop for Procs {
-    fn drop(&mut self) {
-        for c in &mut self.0 {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
 }
 
 /// Starts process `i` of a run of `processes` with `args`.

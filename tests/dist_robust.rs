@@ -7,8 +7,12 @@
 //! checksum but content that does not hold together. The reproducers of
 //! fuzz round 3 (dist_*), each turned into a test that fails against the old code.
 
+#[path = "common/cluster.rs"]
+mod cluster;
 #[path = "common/rules.rs"]
 mod rules;
+
+use cluster::{hosts_file, Procs};
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -23,31 +27,6 @@ const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
 
 fn shipped(name: &str) -> String {
     format!("{PUZZLES}/{name}")
-}
-
-/// `n` free loopback ports, as a hosts file in `dir`.
-fn hosts_file(dir: &Path, n: usize) -> String {
-    let listeners: Vec<std::net::TcpListener> = (0..n)
-        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
-        .collect();
-    let text: String = listeners
-        .iter()
-        .map(|l| format!("{}\n", l.local_addr().unwrap()))
-        .collect();
-    let path = dir.join("hosts");
-    std::fs::write(&path, text).unwrap();
-    path.to_string_lossy().to_string()
-}
-
-/// Kills its processes however the test ends.
-struct Procs(Vec<Child>);
-impl Drop for Procs {
-    fn drop(&mut self) {
-        for c in &mut self.0 {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
 }
 
 /// Waits for `c` at most `limit`; `None` (and the process killed) if it runs longer.

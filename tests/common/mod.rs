@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod bloxorz;
+pub mod cluster;
 pub mod curling;
 pub mod drive;
 pub mod huarong;
