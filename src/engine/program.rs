@@ -1300,10 +1300,14 @@ impl Expander<'_> {
                     let order = self.each_order(*kind, self.lay.resolve_rc(*delta, d));
                     let v = self.lay.resolve(*delta, d);
                     // Copies move one after another, the farthest first, all by the
-                    // same step: one never lands on another copy of its kind.
+                    // same step: a one-cell copy never lands on another copy of its
+                    // kind (that one was ahead, and moved first), so only a later
+                    // statement makes its clashes matter; wider copies may overlap
+                    // an unmoved one on the way.
+                    let wide = self.lay.foot[*kind].iter().any(|f| f.len() > 1);
                     return order.into_iter().all(|slot| {
                         let ok = self.shift_slot(slot, v);
-                        if ok && *clash {
+                        if ok && (*clash || wide) {
                             self.note_clashes(Some(slot));
                         }
                         ok
