@@ -245,21 +245,9 @@ impl Scope<'_, '_> {
                 cell,
                 alias,
             } => {
-                let known_alias = self.aliases.contains(&what.text);
-                if let Some(pose) = pose {
-                    // `disk.small at c`: a piece kind and one of its poses.
-                    let r = crate::syntax::ast::PieceRef {
-                        piece: what.clone(),
-                        pose: Some(pose.clone()),
-                        span: what.span,
-                    };
-                    out_piece_ref(look, &r, &mut self.out);
-                } else if !known_alias {
-                    self.out.extend(look.expect(
-                        "piece, tile or mark",
-                        what,
-                        &[Thing::Piece, Thing::Tile, Thing::Mark],
-                    ));
+                // An `as` name stands for its copy; with a pose it must be a kind.
+                if pose.is_some() || !self.aliases.contains(&what.text) {
+                    self.out.extend(look.at_subject(what, pose.as_ref()));
                 }
                 self.cell(cell);
                 if let Some(a) = alias {

@@ -128,6 +128,23 @@ impl<'a> Lookup<'a> {
         Some(self.unknown("direction", name, known))
     }
 
+    /// What an `at` condition looks for: a piece, tile or mark, or with a pose
+    /// (`disk.small at c`) a piece kind and one of its poses.
+    pub fn at_subject(&self, what: &Name, pose: Option<&Name>) -> Option<Problem> {
+        match pose {
+            Some(pose) => self.piece_ref(&PieceRef {
+                piece: what.clone(),
+                pose: Some(pose.clone()),
+                span: what.span,
+            }),
+            None => self.expect(
+                "piece, tile or mark",
+                what,
+                &[Thing::Piece, Thing::Tile, Thing::Mark],
+            ),
+        }
+    }
+
     /// `piece` or `piece.pose`.
     pub fn piece_ref(&self, r: &PieceRef) -> Option<Problem> {
         self.piece(&r.piece)

@@ -35,18 +35,7 @@ fn goal(c: &CondNode, look: &Lookup, attrs: &super::moves::Attributes, out: &mut
             cell,
             alias,
         } => {
-            match pose {
-                Some(pose) => out.extend(look.piece_ref(&crate::syntax::ast::PieceRef {
-                    piece: what.clone(),
-                    pose: Some(pose.clone()),
-                    span: what.span,
-                })),
-                None => out.extend(look.expect(
-                    "piece, tile or mark",
-                    what,
-                    &[Thing::Piece, Thing::Tile, Thing::Mark],
-                )),
-            }
+            out.extend(look.at_subject(what, pose.as_ref()));
             if let CellBase::Name(n) = &cell.base {
                 out.extend(look.piece(n));
             }

@@ -654,20 +654,7 @@ impl<'w> Rounds<'w> {
         got: Result<T, DistError>,
         dir: &std::path::Path,
     ) -> Result<T, DistError> {
-        let mut mine = Batch::default();
-        mine.u32(got.is_err() as u32);
-        let failed = self
-            .all_gather(&mine)
-            .iter()
-            .position(|b| Reader { b, at: 0 }.u32() == 1);
-        match (got, failed) {
-            (Err(e), _) => Err(e),
-            (Ok(_), Some(w)) => Err(checkpoint::err(format!(
-                "worker {w} could not read its part of {}",
-                dir.display()
-            ))),
-            (Ok(v), None) => Ok(v),
-        }
+        self.all_ok(got, &format!("read its part of {}", dir.display()))
     }
 
     /// Checks, after a resume, that every worker read a part of the same run: the
@@ -717,8 +704,9 @@ impl<'w> Rounds<'w> {
     }
 
     /// `got` once every worker has its own: if any failed (a checkpoint it could not
-    /// write), every worker fails, the others naming it.
-    fn all_ok(&mut self, got: Result<(), DistError>, what: &str) -> Result<(), DistError> {
+    /// read or write), every worker fails, the others naming it (`worker W could not
+    /// {what}`).
+    fn all_ok<T>(&mut self, got: Result<T, DistError>, what: &str) -> Result<T, DistError> {
         let mut mine = Batch::default();
         mine.u32(got.is_err() as u32);
         let failed = self
@@ -727,8 +715,8 @@ impl<'w> Rounds<'w> {
             .position(|b| Reader { b, at: 0 }.u32() == 1);
         match (got, failed) {
             (Err(e), _) => Err(e),
-            (Ok(()), Some(w)) => Err(checkpoint::err(format!("worker {w} could not {what}"))),
-            (Ok(()), None) => Ok(()),
+            (Ok(_), Some(w)) => Err(checkpoint::err(format!("worker {w} could not {what}"))),
+            (Ok(v), None) => Ok(v),
         }
     }
 
