@@ -9,6 +9,7 @@
 pub mod check;
 pub mod compile;
 pub mod diagnostics;
+#[cfg(feature = "dist")]
 pub mod dist;
 pub mod engine;
 pub mod fast;
@@ -16,6 +17,7 @@ pub mod io;
 pub mod play;
 pub mod puzzle;
 pub mod search;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod solver;
 pub mod syntax;

@@ -128,7 +128,7 @@ pub enum SolveError {
 
 /// An answer that stopped at a budget before searching (level setup, heuristic or goal
 /// preparation).
-fn cut_off(c: crate::search::Cutoff, t0: std::time::Instant) -> (Outcome, Stats) {
+fn cut_off(c: crate::search::Cutoff, t0: web_time::Instant) -> (Outcome, Stats) {
     let stats = Stats {
         elapsed: t0.elapsed(),
         ..Stats::default()
@@ -337,7 +337,7 @@ impl<'m> Solver<'m> {
         budget: &Budget,
         need_path: bool,
     ) -> Result<Answer, SolveError> {
-        let t0 = std::time::Instant::now();
+        let t0 = web_time::Instant::now();
         let model = self.model;
         let mut budget = budget.clone();
         budget.max_depth = model.limit;

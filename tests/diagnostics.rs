@@ -15,7 +15,7 @@
 //! - `LEAF__VARIANT.puz`: the first problem reported has the code whose last segment is
 //!   `LEAF`, e.g. `unknown_name__tile.puz` expects `puz::check::unknown_name` and
 //!   `ragged__short_row.puz` expects `puz::level::ragged`. `LEAF` must name exactly one
-//!   code declared in `src/diagnostics.rs`.
+//!   code declared in `src/diagnostics/catalogue.rs`.
 //! - `many__VARIANT.puz`: a file with several problems; at least two must be reported in
 //!   the one run (any codes).
 
@@ -162,9 +162,9 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Every diagnostic code declared anywhere under `src/` (`code(puz::...)`: rule-file
-/// problems in `src/diagnostics.rs`, and the errors of the command line, the engine, the
-/// solver, level and judge input, output, the server and the distributed engine), each
-/// with where it is declared (`src/io/graph.rs:40`).
+/// problems in `src/diagnostics/catalogue.rs`, and the errors of the command line, the
+/// engine, the solver, level and judge input, output, the server and the distributed
+/// engine), each with where it is declared (`src/io/graph.rs:40`).
 fn all_declared_codes() -> Vec<(String, String)> {
     let mut out = vec![];
     for file in rust_files(&root().join("src")) {
@@ -177,15 +177,15 @@ fn all_declared_codes() -> Vec<(String, String)> {
     out
 }
 
-/// Every code declared in `src/diagnostics.rs` (`code(puz::...)`), in source order: the
-/// problems a `.puz` file can have, which the fixtures exercise.
+/// Every code declared in `src/diagnostics/catalogue.rs` (`code(puz::...)`), in source
+/// order: the problems a `.puz` file can have, which the fixtures exercise.
 fn declared_codes() -> Vec<String> {
-    let src =
-        fs::read_to_string(root().join("src/diagnostics.rs")).expect("read src/diagnostics.rs");
+    let src = fs::read_to_string(root().join("src/diagnostics/catalogue.rs"))
+        .expect("read src/diagnostics/catalogue.rs");
     let codes: Vec<String> = codes_in(&src).into_iter().map(|(c, _)| c).collect();
     assert!(
         !codes.is_empty(),
-        "no `code(puz::...)` found in src/diagnostics.rs"
+        "no `code(puz::...)` found in src/diagnostics/catalogue.rs"
     );
     codes
 }
@@ -206,7 +206,7 @@ fn expected_code(rel: &str, codes: &[String]) -> Option<String> {
         .collect();
     match matches.as_slice() {
         [one] => Some(one.to_string()),
-        [] => panic!("{rel}: `{leaf}` is the last segment of no code in src/diagnostics.rs"),
+        [] => panic!("{rel}: `{leaf}` is the last segment of no code in src/diagnostics/catalogue.rs"),
         many => panic!("{rel}: `{leaf}` is ambiguous between {many:?}; rename the codes or extend the convention"),
     }
 }
@@ -341,14 +341,14 @@ fn err_fixture_names_match_first_code() {
 #[test]
 fn declared_codes_are_unique() {
     let all = all_declared_codes();
-    // The scan finds the codes outside src/diagnostics.rs too.
+    // The scan finds the codes outside src/diagnostics/catalogue.rs too.
     for (c, dir) in [
         ("puz::dist::hosts", "src/dist/"),
         ("puz::serve::bind", "src/serve/"),
         ("puz::input::row_width", "src/io/"),
         ("puz::input::no_such_level", "src/main.rs"),
         ("puz::solve::bad_path", "src/solver.rs"),
-        ("puz::lint::slide_off_board", "src/diagnostics.rs"),
+        ("puz::lint::slide_off_board", "src/diagnostics/catalogue.rs"),
     ] {
         assert!(
             all.iter().any(|(d, at)| d == c && at.starts_with(dir)),
@@ -393,7 +393,7 @@ fn every_code_appears_in_a_fixture() {
     for c in UNREACHABLE_CODES {
         assert!(
             declared.contains(*c),
-            "UNREACHABLE_CODES lists `{c}`, which src/diagnostics.rs no longer declares"
+            "UNREACHABLE_CODES lists `{c}`, which src/diagnostics/catalogue.rs no longer declares"
         );
     }
     let mut shown = BTreeSet::new();

@@ -40,9 +40,10 @@ fn load(rel: &str) -> Puzzle {
     Puzzle::load(rel, text).unwrap_or_else(|d| panic!("{rel}: does not load: {d:?}"))
 }
 
-/// Every `puz::lint::` code declared in `src/diagnostics.rs`.
+/// Every `puz::lint::` code declared in `src/diagnostics/catalogue.rs`.
 fn lint_codes() -> Vec<String> {
-    let src = fs::read_to_string(root().join("src/diagnostics.rs")).expect("read diagnostics");
+    let src =
+        fs::read_to_string(root().join("src/diagnostics/catalogue.rs")).expect("read diagnostics");
     src.match_indices("code(puz::lint::")
         .map(|(i, _)| {
             let after = &src[i + "code(".len()..];

@@ -4,7 +4,8 @@
 //! It lives in the engine (the lowest stage that runs long) so that the engine and every
 //! later stage check the same limits.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// The estimate of a state from which no goal can be reached.
 pub(crate) const UNREACHABLE: u32 = u32::MAX;

@@ -186,7 +186,7 @@ impl<'e, 'm> Compound<'e, 'm> {
                 && self
                     .exp
                     .deadline
-                    .is_some_and(|d| std::time::Instant::now() >= d)
+                    .is_some_and(|d| web_time::Instant::now() >= d)
             {
                 work = work.max(LATE);
             }

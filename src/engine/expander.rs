@@ -99,7 +99,7 @@ pub struct Expander<'m> {
     /// The goal is `goal_slots`' flags alone: no `goal_at`, `goal_rest` or picture.
     pub(super) goal_slots_only: bool,
     /// The running search's deadline (see `Space::set_deadline`).
-    pub(crate) deadline: Option<std::time::Instant>,
+    pub(crate) deadline: Option<web_time::Instant>,
     /// The level's goal picture: per board cell, the piece kind covering it and its tile.
     pub(super) picture: Option<Vec<(Option<PieceId>, TileId)>>,
 }

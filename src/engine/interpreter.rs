@@ -355,9 +355,7 @@ impl Expander<'_> {
     /// run of this expansion fails at once.
     #[cold]
     fn past_deadline(&mut self) -> bool {
-        self.sc.late |= self
-            .deadline
-            .is_some_and(|d| std::time::Instant::now() >= d);
+        self.sc.late |= self.deadline.is_some_and(|d| web_time::Instant::now() >= d);
         self.sc.late
     }
 

@@ -28,6 +28,7 @@ pub struct IndexedStore {
 }
 
 /// States up to this many possible ids get an [`IndexedStore`] (4 bytes each).
+#[cfg_attr(not(feature = "dist"), allow(dead_code))]
 const INDEXED_LIMIT: u64 = 1 << 25;
 
 /// A visited bit per possible state, for small state spaces.
@@ -121,6 +122,8 @@ impl StateStore {
 
     /// A store whose ids are handed out sequentially from 0, for states whose word `i`
     /// lies in `0..radix[i]`: indexed by rank when the space is small, else hashed.
+    /// (Used by the distributed engine.)
+    #[cfg_attr(not(feature = "dist"), allow(dead_code))]
     pub(crate) fn sequential(radix: &[u32]) -> StateStore {
         let total = radix
             .iter()

@@ -1,7 +1,8 @@
 //! Unit tests of the engine alone: action packing, budget pacing, and the budgets and
 //! limits of setup, heuristic preparation and goal enumeration on small hand-made rules.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use super::budget::{Budget, Cutoff, Pacer};
 use super::{Action, Expander, PrepareError, SetupError, Successors};

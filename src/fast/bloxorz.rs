@@ -144,7 +144,7 @@ impl FastPath for Bloxorz {
     }
 
     fn solve(&mut self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats) {
-        let t0 = std::time::Instant::now();
+        let t0 = web_time::Instant::now();
         let (outcome, mut stats) = self.run(level, budget, need_path);
         stats.elapsed = t0.elapsed();
         (outcome, stats)

@@ -115,7 +115,7 @@ impl FastPath for Curling {
     }
 
     fn solve(&mut self, level: &Level, budget: &Budget, need_path: bool) -> (FastOutcome, Stats) {
-        let t0 = std::time::Instant::now();
+        let t0 = web_time::Instant::now();
         let b = &level.board;
         let (rows, cols) = (b.rows as i64, b.cols as i64);
         let n = b.rows * b.cols;

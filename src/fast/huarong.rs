@@ -35,7 +35,7 @@
 //! move closer to a goal, by the query above run from that state (the per-board tables are
 //! shared, so each costs one query).
 
-use std::time::Instant;
+use web_time::Instant;
 
 use crate::compile::{Action, DirId, Model, MoveId, Op, PieceId, Place, PoseId, TileId};
 use crate::engine::level::Board;

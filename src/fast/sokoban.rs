@@ -28,7 +28,7 @@
 //! distances to the segment's end, then from its start the first direction that gets one
 //! step closer.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use crate::compile::{
     Action, DirId, Model, MoveId, MoveProgram, Op, PieceId, Place, Subject, TileId,

@@ -8,7 +8,7 @@
 //! larger actions: the smallest shortest path is then in increasing order, and a state
 //! first reached otherwise is reached again, in order, by an earlier parent.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use super::{actions_between, Budget, Cutoff, Outcome, Pacer, Path, Space, Stats};
 use crate::engine::{StateStore, Successors};

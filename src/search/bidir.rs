@@ -7,7 +7,7 @@
 //! meet, the shortest connection through that layer is taken. Answers have the optimal
 //! length; ties among equal-length answers are not the lexicographic rule of BFS.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use super::{actions_between, Budget, Cutoff, Outcome, Pacer, Path, Space, Stats};
 use crate::engine::{StateStore, Successors};

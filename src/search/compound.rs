@@ -20,7 +20,7 @@ impl Space for Compound<'_, '_> {
     fn successors(&mut self, s: &[u32], out: &mut Successors) {
         Compound::successors(self, s, out)
     }
-    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+    fn set_deadline(&mut self, deadline: Option<web_time::Instant>) {
         Space::set_deadline(self.expander(), deadline)
     }
 }

@@ -9,7 +9,7 @@
 //! back empty-handed is dead for good: it is stored once and never expanded again. Memory
 //! holds the dead states and the current path, not whole layers.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use super::{Budget, Cutoff, Outcome, Pacer, Path, Space, Stats};
 use crate::engine::StateStore;

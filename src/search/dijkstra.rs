@@ -26,7 +26,7 @@
 //! runs both, Dijkstra being the bound 0.
 
 use std::collections::BTreeMap;
-use std::time::Instant;
+use web_time::Instant;
 
 use hashbrown::HashMap;
 
@@ -88,7 +88,9 @@ impl Tries {
         self.nodes[i].len()
     }
 
-    /// Node `n` of component `i`'s trie: its parent and letter.
+    /// Node `n` of component `i`'s trie: its parent and letter (the distributed engine
+    /// walks paths back with it).
+    #[cfg_attr(not(feature = "dist"), allow(dead_code))]
     pub(crate) fn node(&self, i: usize, n: u32) -> (u32, Action) {
         self.nodes[i][n as usize]
     }

@@ -18,7 +18,7 @@
 //! hypercube of toggles) deepens up to its longest path, each iteration repeating the
 //! last, and runs for exponential time.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use hashbrown::HashMap;
 

@@ -28,7 +28,7 @@
 use std::cmp::Ordering;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::time::Instant;
+use web_time::Instant;
 
 use super::dijkstra::Tries;
 use super::{Budget, CostTable, Cutoff, Outcome, Pacer, Path, Stats};

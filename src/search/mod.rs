@@ -23,6 +23,7 @@ pub use astar::astar;
 pub use bfs::bfs;
 pub use bidir::bidirectional;
 pub use dfs::dfs;
+#[cfg(feature = "dist")]
 pub(crate) use dijkstra::Tries;
 pub use dijkstra::{dijkstra, CostTable, MAX_COMPONENTS};
 pub use iddfs::iddfs;
@@ -234,7 +235,7 @@ pub trait Space {
     /// it goes. Past it, the expansion stops early and reports more work than any
     /// budget check skips (`Successors::units`), so the search's own check ends it
     /// before the partial successors are used. Outside a search: `None`.
-    fn set_deadline(&mut self, _deadline: Option<std::time::Instant>) {}
+    fn set_deadline(&mut self, _deadline: Option<web_time::Instant>) {}
     /// A lower bound on the first cost component still to pay from `s`: 0 on goal
     /// states, and consistent (a move lowers it by at most what it adds to the first
     /// component); [`UNREACHABLE`] when no goal can be reached. 0 when nothing better is
@@ -288,7 +289,7 @@ impl Space for Expander<'_> {
         Expander::successors(self, s, out);
         self.retain_live(s, out);
     }
-    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+    fn set_deadline(&mut self, deadline: Option<web_time::Instant>) {
         self.deadline = deadline;
     }
     fn estimate(&self, s: &[u32]) -> u32 {

@@ -1,7 +1,8 @@
 //! Every backend on small hand-made graphs: ties, unsolvable levels, the move limit and
 //! the budget's cutoffs, independent of the language.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use super::*;
 
