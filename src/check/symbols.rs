@@ -36,7 +36,7 @@ impl Thing {
 }
 
 /// Names of one kind in declaration order, with a hash index. The first declaration of a
-/// name wins; repeats are reported by [`declare`] and left out.
+/// name wins; repeats are reported by `declare` and left out.
 #[derive(Debug, Default)]
 pub struct NameTable {
     entries: Vec<(String, Span)>,

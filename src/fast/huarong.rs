@@ -24,7 +24,7 @@
 //!   those sides (one A* by Manhattan distance to the nearest side still wanted), then a
 //!   shortest path runs over (token cell, side) with edges swap (cost 1: the token moves
 //!   into the blank's cell, the blank lands on the opposite side) and detour (the
-//!   precomputed cost). With one goal cell it is A* with [`open_bound`], the exact cost on
+//!   precomputed cost). With one goal cell it is A* with `open_bound`, the exact cost on
 //!   an open board, which fixed cells can only raise (so the bound is consistent); with
 //!   several goal cells, Dijkstra. Keys are small integers: the queue is a ring of
 //!   buckets, newest first within a key.

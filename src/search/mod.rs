@@ -238,8 +238,7 @@ pub trait Space {
     fn set_deadline(&mut self, _deadline: Option<web_time::Instant>) {}
     /// A lower bound on the first cost component still to pay from `s`: 0 on goal
     /// states, and consistent (a move lowers it by at most what it adds to the first
-    /// component); [`UNREACHABLE`] when no goal can be reached. 0 when nothing better is
-    /// known.
+    /// component); `u32::MAX` when no goal can be reached. 0 when nothing better is known.
     fn estimate(&self, _s: &[u32]) -> u32 {
         0
     }

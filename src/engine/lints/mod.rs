@@ -13,7 +13,7 @@
 //!   [`Problem::GoalNeverHolds`] (or [`Problem::GoalPieceMissing`] when it holds
 //!   vacuously, with no copy of its piece at all).
 //! - **Where a piece can go alone** (`relax.rs`). The relaxation of the A* heuristic
-//!   ([`Expander::relax_op`]): each piece moves alone, every other piece and every test
+//!   (`Expander::relax_op`): each piece moves alone, every other piece and every test
 //!   ignored; conditional and looped statements may or may not run; a slide may stop
 //!   wherever a piece or a changing tile could stop it. A goal piece none of whose
 //!   relaxed places meets its goal is [`Problem::GoalOutOfReach`]; a slide with no
