@@ -1,66 +1,82 @@
-//! Answers as JSON: the moves of a path, told with the pieces they moved, in the shape
-//! `puz solve --json` prints and the playground's API returns.
+//! Answers as JSON: a move of a path told with the pieces it moved, in the shape
+//! `puz solve --json` prints and the playground's API returns (see [`crate::Solution`]).
 
-use crate::engine::{CellPos, MoveDescription, MoveTarget};
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
 
-/// One counted move as JSON: `move`, `piece`, `from`, `to` (its anchor before the first
-/// unit step and after the last), `letters`, and `steps`, the unit moves as
-/// [`move_json`] gives them.
-pub fn counted_json(steps: &[MoveDescription]) -> serde_json::Value {
-    use serde_json::{json, Value};
-    let pos = |c: Option<CellPos>| c.map_or(Value::Null, |(r, c)| json!([r, c]));
-    let first = steps.first().and_then(|d| d.main());
-    let last = steps.last().and_then(|d| d.main());
-    json!({
-        "move": steps.first().map(|d| d.mv.as_str()),
-        "piece": first.map(|p| p.name.as_str()),
-        "from": pos(first.and_then(|p| p.from)),
-        "to": pos(last.and_then(|p| p.to)),
-        "letters": steps.iter().map(|d| d.letter.as_str()).collect::<String>(),
-        "steps": steps.iter().map(move_json).collect::<Vec<_>>(),
-    })
-}
+use crate::engine::{MoveDescription, MoveTarget};
 
-/// One move of an answer as JSON: `move`, `piece`, `from`, `to`, `dir` or `cell`,
-/// `letter`; `others` lists further pieces the move changed, `tiles` and `counters` what
-/// else changed.
-pub fn move_json(d: &MoveDescription) -> serde_json::Value {
-    use serde_json::{json, Value};
-    let pos = |c: Option<CellPos>| c.map_or(Value::Null, |(r, c)| json!([r, c]));
-    let main = d.main();
-    let mut v = json!({
-        "move": d.mv,
-        "piece": main.map(|p| p.name.as_str()),
-        "from": pos(main.and_then(|p| p.from)),
-        "to": pos(main.and_then(|p| p.to)),
-    });
-    match &d.target {
-        MoveTarget::Dir(name) => v["dir"] = json!(name),
-        MoveTarget::Cell(c) => v["cell"] = pos(Some(*c)),
+/// One move as JSON: `move`, `piece`, `from`, `to` (cells as `[row, column]`), `dir` or
+/// `cell`, `letter`, `line` (as [`MoveDescription::line`] says it); `others` lists further
+/// pieces the move changed, `tiles` and `counters` what else changed, each only when
+/// there is one.
+impl Serialize for MoveDescription {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Other<'a> {
+            piece: &'a str,
+            from: Option<crate::engine::CellPos>,
+            to: Option<crate::engine::CellPos>,
+        }
+        #[derive(Serialize)]
+        struct Tile<'a> {
+            cell: crate::engine::CellPos,
+            from: &'a str,
+            to: &'a str,
+        }
+        #[derive(Serialize)]
+        struct Counter<'a> {
+            name: &'a str,
+            from: u32,
+            to: u32,
+        }
+        let main = self.main();
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("move", &self.mv)?;
+        m.serialize_entry("piece", &main.map(|p| p.name.as_str()))?;
+        m.serialize_entry("from", &main.and_then(|p| p.from))?;
+        m.serialize_entry("to", &main.and_then(|p| p.to))?;
+        match &self.target {
+            MoveTarget::Dir(name) => m.serialize_entry("dir", name)?,
+            MoveTarget::Cell(c) => m.serialize_entry("cell", c)?,
+        }
+        m.serialize_entry("letter", &self.letter)?;
+        m.serialize_entry("line", &self.line())?;
+        if self.moved.len() > 1 {
+            let others: Vec<Other> = self.moved[1..]
+                .iter()
+                .map(|p| Other {
+                    piece: &p.name,
+                    from: p.from,
+                    to: p.to,
+                })
+                .collect();
+            m.serialize_entry("others", &others)?;
+        }
+        if !self.tiles.is_empty() {
+            let tiles: Vec<Tile> = self
+                .tiles
+                .iter()
+                .map(|t| Tile {
+                    cell: t.cell,
+                    from: &t.from,
+                    to: &t.to,
+                })
+                .collect();
+            m.serialize_entry("tiles", &tiles)?;
+        }
+        if !self.counters.is_empty() {
+            let counters: Vec<Counter> = self
+                .counters
+                .iter()
+                .map(|c| Counter {
+                    name: &c.name,
+                    from: c.from,
+                    to: c.to,
+                })
+                .collect();
+            m.serialize_entry("counters", &counters)?;
+        }
+        m.end()
     }
-    v["letter"] = json!(d.letter);
-    if d.moved.len() > 1 {
-        v["others"] = d.moved[1..]
-            .iter()
-            .map(|p| json!({"piece": p.name, "from": pos(p.from), "to": pos(p.to)}))
-            .collect::<Vec<_>>()
-            .into();
-    }
-    if !d.tiles.is_empty() {
-        v["tiles"] = d
-            .tiles
-            .iter()
-            .map(|t| json!({"cell": pos(Some(t.cell)), "from": t.from, "to": t.to}))
-            .collect::<Vec<_>>()
-            .into();
-    }
-    if !d.counters.is_empty() {
-        v["counters"] = d
-            .counters
-            .iter()
-            .map(|c| json!({"name": c.name, "from": c.from, "to": c.to}))
-            .collect::<Vec<_>>()
-            .into();
-    }
-    v
 }
