@@ -91,15 +91,24 @@ pub struct Tester<'p> {
 }
 
 impl<'p> Tester<'p> {
-    /// A tester for `puzzle`'s levels, solving with `engine` and `search`.
-    pub fn new(puzzle: &'p Puzzle, engine: EngineChoice, search: SearchChoice) -> Tester<'p> {
+    /// A tester for `puzzle`'s levels, solving with `engine` and `search`; an error when
+    /// these cannot solve the rules at all (`--engine fast` with no fast path). A metric
+    /// they cannot count in fails only the expectations under it.
+    pub fn new(
+        puzzle: &'p Puzzle,
+        engine: EngineChoice,
+        search: SearchChoice,
+    ) -> Result<Tester<'p>, SolveError> {
+        let plain = Solver::new(&puzzle.model, engine, search)?;
         let n = puzzle.model.metrics.len() + 1;
-        Tester {
+        let mut solvers: Vec<_> = (0..n).map(|_| None).collect();
+        solvers[0] = Some(Ok(plain));
+        Ok(Tester {
             puzzle,
             engine,
             search,
-            solvers: (0..n).map(|_| None).collect(),
-        }
+            solvers,
+        })
     }
 
     /// Checks every expectation of level `index` within `budget` each (and lints it).

@@ -219,7 +219,10 @@ pub(super) fn test_job(ctx: &Ctx, req: TestReq) -> Value {
         Err(d) => return failed(format!("the rules do not load: {}", first_problem(&d))),
     };
     let model = &p.model;
-    let mut tester = Tester::new(&p, EngineChoice::Auto, SearchChoice::Auto);
+    let mut tester = match Tester::new(&p, EngineChoice::Auto, SearchChoice::Auto) {
+        Ok(t) => t,
+        Err(e) => return failed(e),
+    };
     let show = |c: &Option<crate::solution::Cost>| {
         c.as_ref()
             .map_or("no solution".to_string(), |c| c.to_string())
