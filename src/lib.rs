@@ -12,6 +12,8 @@ pub mod diagnostics;
 #[cfg(feature = "dist")]
 pub mod dist;
 pub mod engine;
+mod error;
+pub mod expect;
 pub mod fast;
 pub mod io;
 pub mod play;
@@ -19,7 +21,11 @@ pub mod puzzle;
 pub mod search;
 #[cfg(feature = "serve")]
 pub mod serve;
+pub mod solution;
 pub mod solver;
 pub mod syntax;
 
-pub use puzzle::Puzzle;
+pub use error::Error;
+pub use puzzle::{solve, Puzzle};
+pub use solution::Solution;
+pub use solver::SolveOptions;
