@@ -346,8 +346,8 @@ fn declared_codes_are_unique() {
         ("puz::dist::hosts", "src/dist/"),
         ("puz::serve::bind", "src/serve/"),
         ("puz::input::row_width", "src/io/"),
-        ("puz::input::no_such_level", "src/main.rs"),
-        ("puz::solve::bad_path", "src/solver.rs"),
+        ("puz::input::no_such_level", "src/error.rs"),
+        ("puz::solve::bad_path", "src/solver/"),
         ("puz::lint::slide_off_board", "src/diagnostics/catalogue.rs"),
     ] {
         assert!(
