@@ -38,11 +38,14 @@ pub enum Boards {
     Views,
 }
 
-/// What a [`Solution`] draws, and at most how much.
+/// What a [`Solution`] draws and explains beyond the answer, and at most how much.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Drawing {
     /// The kind of board.
     pub boards: Boards,
+    /// Explain "no solution" with the goal conditions out of reach
+    /// ([`Solution::out_of_reach`]); a judge answering many queries skips it.
+    pub explain: bool,
     /// At most this many cells in all (boards times cells of a board); past it none is
     /// drawn and [`Solution::boards_omitted`] says so.
     pub max_cells: u64,
@@ -52,7 +55,18 @@ impl Default for Drawing {
     fn default() -> Drawing {
         Drawing {
             boards: Boards::None,
+            explain: true,
             max_cells: 4_000_000,
+        }
+    }
+}
+
+impl Drawing {
+    /// No boards and no explanation: the answer alone (judges, `puz test`, `--all`).
+    pub fn answer_only() -> Drawing {
+        Drawing {
+            explain: false,
+            ..Drawing::default()
         }
     }
 }
@@ -302,9 +316,10 @@ impl Solution {
                 s.stopped = Some(c.to_string());
                 s.cutoff = Some(c);
             }
-            Outcome::Unsolvable => {
+            Outcome::Unsolvable if drawing.explain => {
                 s.out_of_reach = crate::engine::lints::out_of_reach(model, level);
             }
+            Outcome::Unsolvable => {}
             Outcome::Cost(values) => {
                 s.outcome = Status::Solved;
                 s.solved = true;
