@@ -44,7 +44,9 @@
 //! [`io`] (level files, judge formats, drawing boards, answers), [`diagnostics`] (every
 //! error and warning, with its code). The front ends come with Cargo features, on by
 //! default: `cli` (the `puz` binary), `serve` (the playground server, [`serve`]), `dist`
-//! (search across threads and processes, [`dist`]).
+//! (search across threads and processes, [`dist`]); `render` (plain-text reports,
+//! `diagnostics::render_plain`) comes with `cli` and `serve`. Without them
+//! (`--no-default-features`) the library builds alone, also for `wasm32-unknown-unknown`.
 
 #![warn(missing_docs)]
 
