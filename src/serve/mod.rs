@@ -17,9 +17,10 @@
 
 pub mod access;
 mod api;
-mod board_api;
 pub mod files;
 mod jobs;
+mod play;
+mod work;
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;

@@ -9,7 +9,7 @@ use puz::dist::{self, Cluster, DistError, DistOptions, DistOutcome, DistReport, 
 use puz::engine::Level;
 use puz::Puzzle;
 
-use crate::{emit, exit, output};
+use super::{emit, exit, output};
 
 /// The options that make a run distributed.
 #[derive(clap::Args, Clone, Debug, Default)]
