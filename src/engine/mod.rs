@@ -9,7 +9,7 @@
 //! | `program/` | the compiled op program: every `compile::Op` lowered to a `KOp` (`lower.rs`), run on a state (`run.rs`) and relaxed for the heuristic (`relax.rs`) |
 //! | `interpreter.rs` | the successor loop and its scratch buffers: run, finish, local and solo shortcuts |
 //! | `legality.rs` | legality and goal flags: per-place tables, forbids and overlaps in play, the goal test |
-//! | `heuristic.rs` | the relaxation heuristic for A* |
+//! | `heuristic/` | the relaxation heuristic for A* and dead-position pruning: the bounds and their use, their derivation, the assignment solver |
 //! | `goals.rs` | goal-state enumeration for bidirectional search |
 //! | `compound.rs` | counted moves under a metric: a state space whose moves are closures of unit steps by one piece |
 //! | `describe.rs` | answers for people: what each move moved, and which tiles changed |
