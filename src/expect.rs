@@ -152,7 +152,7 @@ impl<'p> Tester<'p> {
             let verdict = match solver {
                 Err(why) => no_answer(why.clone(), None),
                 Ok(solver) => {
-                    match solver.solution(level.clone(), budget, false, &Drawing::default()) {
+                    match solver.solution(level.clone(), budget, false, &Drawing::answer_only()) {
                         Err(e) => no_answer(e.to_string(), Some(e)),
                         Ok(s) => match s.outcome {
                             Status::Cutoff | Status::Cancelled => no_answer(

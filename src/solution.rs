@@ -18,44 +18,10 @@ use crate::engine::compound::counted_cost;
 use crate::engine::lints::OutOfReach;
 use crate::engine::{CellPos, Expander, Level, MoveDescription};
 use crate::io::view::BoardView;
+use crate::search::Budget;
 use crate::search::{Cutoff, Outcome, Stats};
-use crate::solver::{path_cost, Answer, SolveError};
-
-/// Which boards a [`Solution`] draws, one per state of its path.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Boards {
-    /// None.
-    #[default]
-    None,
-    /// Level text in the puzzle's legend ([`crate::io::render::render_as`]): `written`
-    /// holds the legend entry each cell of the level was written with (see
-    /// [`crate::io::render::inline_symbols`]; empty draws with the best symbols).
-    Text {
-        /// The level's own symbols, in reading order.
-        written: Vec<Option<u16>>,
-    },
-    /// Plain data for a page to draw ([`BoardView`]).
-    Views,
-}
-
-/// What a [`Solution`] draws, and at most how much.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Drawing {
-    /// The kind of board.
-    pub boards: Boards,
-    /// At most this many cells in all (boards times cells of a board); past it none is
-    /// drawn and [`Solution::boards_omitted`] says so.
-    pub max_cells: u64,
-}
-
-impl Default for Drawing {
-    fn default() -> Drawing {
-        Drawing {
-            boards: Boards::None,
-            max_cells: 4_000_000,
-        }
-    }
-}
+use crate::solver::{path_cost, Answer, SolveError, Solver};
+pub use crate::solver::{Boards, Drawing};
 
 /// How a search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -302,9 +268,10 @@ impl Solution {
                 s.stopped = Some(c.to_string());
                 s.cutoff = Some(c);
             }
-            Outcome::Unsolvable => {
+            Outcome::Unsolvable if drawing.explain => {
                 s.out_of_reach = crate::engine::lints::out_of_reach(model, level);
             }
+            Outcome::Unsolvable => {}
             Outcome::Cost(values) => {
                 s.outcome = Status::Solved;
                 s.solved = true;
@@ -443,6 +410,23 @@ impl Solution {
                 crate::diagnostics::quantity(self.stats.stored, "states")
             ),
         }
+    }
+}
+
+impl Solver<'_> {
+    /// Solves `level` as [`Solver::solve`] does and tells the answer in full: the moves
+    /// with the pieces they moved, the cost with its names, and the boards `drawing` asks
+    /// for, all from the interpreter that checked the path.
+    pub fn solution(
+        &mut self,
+        level: Level,
+        budget: &Budget,
+        need_path: bool,
+        drawing: &Drawing,
+    ) -> Result<Solution, SolveError> {
+        let model = self.model;
+        let (answer, exp) = self.run(level.clone(), budget, need_path)?;
+        Ok(Solution::told(model, &level, answer, exp.as_ref(), drawing))
     }
 }
 

@@ -63,7 +63,7 @@ fn run_level(
         None => vec![],
     };
     let t0 = std::time::Instant::now();
-    let run = match solver.solution(lvl, &search.budget(), false, &Drawing::default()) {
+    let run = match solver.solution(lvl, &search.budget(), false, &Drawing::answer_only()) {
         Ok(s) => match s.outcome {
             Status::Solved | Status::Unsolvable => LevelRun::Done {
                 cost: s.cost,

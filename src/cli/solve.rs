@@ -44,6 +44,7 @@ pub fn run(
             Some(_) => Boards::Text { written },
             None => Boards::None,
         },
+        explain: true,
         // Each board is at least one byte per cell and line break.
         max_cells: steps.unwrap_or(u64::MAX),
     };

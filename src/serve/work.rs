@@ -97,6 +97,7 @@ pub(super) fn solve_job(
     };
     let drawing = Drawing {
         boards: Boards::Views,
+        explain: true,
         max_cells: MAX_FRAME_CELLS as u64,
     };
     let solution = match Solver::for_metric(model, engine, search, metric)

@@ -12,7 +12,6 @@ use crate::engine::compound::Counted;
 use crate::engine::{Expander, Level, SetupError};
 use crate::fast::{FastOutcome, FastPath};
 use crate::search::{self, Backend, Budget, Outcome, Path, Stats};
-use crate::solution::{Drawing, Solution};
 
 mod choose;
 mod counted;
@@ -71,6 +70,56 @@ impl SearchChoice {
         match self {
             SearchChoice::Auto => "auto",
             SearchChoice::Backend(b) => b.info().name,
+        }
+    }
+}
+
+/// Which boards a [`crate::Solution`] draws, one per state of its path.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Boards {
+    /// None.
+    #[default]
+    None,
+    /// Level text in the puzzle's legend ([`crate::io::render::render_as`]): `written`
+    /// holds the legend entry each cell of the level was written with (see
+    /// [`crate::io::render::inline_symbols`]; empty draws with the best symbols).
+    Text {
+        /// The level's own symbols, in reading order.
+        written: Vec<Option<u16>>,
+    },
+    /// Plain data for a page to draw ([`crate::io::view::BoardView`]).
+    Views,
+}
+
+/// What a [`crate::Solution`] draws and explains beyond the answer, and at most how much.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Drawing {
+    /// The kind of board.
+    pub boards: Boards,
+    /// Explain "no solution" with the goal conditions out of reach
+    /// ([`crate::Solution::out_of_reach`]); a judge answering many queries skips it.
+    pub explain: bool,
+    /// At most this many cells in all (boards times cells of a board); past it none is
+    /// drawn and [`crate::Solution::boards_omitted`] says so.
+    pub max_cells: u64,
+}
+
+impl Default for Drawing {
+    fn default() -> Drawing {
+        Drawing {
+            boards: Boards::None,
+            explain: true,
+            max_cells: 4_000_000,
+        }
+    }
+}
+
+impl Drawing {
+    /// No boards and no explanation: the answer alone (judges, `puz test`, `--all`).
+    pub fn answer_only() -> Drawing {
+        Drawing {
+            explain: false,
+            ..Drawing::default()
         }
     }
 }
@@ -207,7 +256,7 @@ enum Engine {
 /// backend are chosen once, when it is built, and then it solves any number of levels or
 /// judge queries. Whatever a fast path reuses between levels lives inside it.
 pub struct Solver<'m> {
-    model: &'m Model,
+    pub(crate) model: &'m Model,
     engine: Engine,
     /// The metric answers count in (an index into [`Model::metrics`]); `None` counts
     /// every application.
@@ -234,7 +283,8 @@ impl<'m> Solver<'m> {
     /// Solves `level` within `budget` (the model's move limit is added). Any path found is
     /// replayed through the interpreter to prove it legal, a goal, and of the claimed
     /// cost. With `need_path` false a fast path may answer with the cost alone (judge
-    /// formats that print no path). [`Solver::solution`] gives the complete answer.
+    /// formats that print no path). [`Solver::solution`] (in [`crate::solution`]) gives
+    /// the complete answer.
     pub fn solve(
         &mut self,
         level: Level,
@@ -244,24 +294,9 @@ impl<'m> Solver<'m> {
         self.run(level, budget, need_path).map(|(answer, _)| answer)
     }
 
-    /// Solves `level` as [`Solver::solve`] does and tells the answer in full: the moves
-    /// with the pieces they moved, the cost with its names, and the boards `drawing` asks
-    /// for, all from the interpreter that checked the path.
-    pub fn solution(
-        &mut self,
-        level: Level,
-        budget: &Budget,
-        need_path: bool,
-        drawing: &Drawing,
-    ) -> Result<Solution, SolveError> {
-        let model = self.model;
-        let (answer, exp) = self.run(level.clone(), budget, need_path)?;
-        Ok(Solution::told(model, &level, answer, exp.as_ref(), drawing))
-    }
-
     /// [`Solver::solve`], also returning the interpreter that replayed the path (set up
     /// within the budget), to describe and draw it.
-    fn run(
+    pub(crate) fn run(
         &mut self,
         level: Level,
         budget: &Budget,
