@@ -164,6 +164,7 @@ impl Compiler<'_> {
             ),
         }
     }
+
     /// A move's program, and the statement of each of its ops in `walk_ops` order.
     pub(super) fn move_program(
         &self,
