@@ -1,7 +1,7 @@
 //! Stage 3: a checked AST to a [`Model`]: names become ids, moves become op programs.
 
 mod dump;
-pub mod model;
+pub(crate) mod model;
 
 pub use dump::dump;
 pub use model::*;

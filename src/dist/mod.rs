@@ -37,7 +37,7 @@
 //! the single-thread ones by the same argument.
 //!
 //! A solve is searched this way when every move costs one unit (breadth-first order is
-//! then cost order); under a cost vector it goes bucket by bucket ([`buckets`]). An
+//! then cost order); under a cost vector it goes bucket by bucket (`buckets`). An
 //! analysis counts moves, so it always goes by layers.
 
 pub mod agree;
@@ -243,7 +243,7 @@ pub struct DistReport {
 
 /// Whether `job` on `model`'s rules can be run exactly across workers. Unit costs run by layers; an analysis counts moves, so it runs by
 /// layers whatever the costs; a solve with other costs runs bucket by bucket
-/// ([`buckets`]), which does not yet honour a move limit.
+/// (`buckets`), which does not yet honour a move limit.
 pub fn supported(model: &Model, job: Job) -> Result<(), DistError> {
     if job == Job::Analyze || model.unit_costs() {
         return Ok(());
