@@ -58,7 +58,7 @@ pub mod expect;
 pub mod fast;
 pub mod io;
 pub mod play;
-pub mod puzzle;
+mod puzzle;
 pub mod search;
 pub mod serve;
 pub mod solution;

@@ -145,7 +145,7 @@ impl Puzzle {
 
     /// A level read from a separate file, in the legend's default form, with the goal
     /// picture it may draw after a blank line and a line `goal`
-    /// ([`LevelRows::file_parts`]). A UTF-8 byte-order mark at the start is skipped.
+    /// (`LevelRows::file_parts`). A UTF-8 byte-order mark at the start is skipped.
     pub fn level_from_file(&self, path: &str, text: String) -> Result<Level, Diagnostics> {
         let text = Arc::new(crate::io::source::without_bom(text));
         let blank_is_cell = self
@@ -267,7 +267,7 @@ impl AsRef<Model> for Puzzle {
 }
 
 /// Lints: warnings about what the rules can never do in a level (see
-/// [`crate::engine::lints`]), reported against this file's source.
+/// `crate::engine::lints`), reported against this file's source.
 impl Puzzle {
     /// The warnings of every inline level, as one report; `None` when there are none.
     ///

@@ -1,11 +1,11 @@
 //! Stage 3: a checked AST to a [`Model`]: names become ids, moves become op programs.
 //!
-//! This file compiles the declarations ([`compile`]) and resolves names to ids;
+//! This file compiles the declarations (`compile`) and resolves names to ids;
 //! `moves.rs` compiles each move to its op program, `model/` is what they produce, and
 //! `dump.rs` prints it (`--dump`).
 
 mod dump;
-pub mod model;
+pub(crate) mod model;
 mod moves;
 
 pub use dump::dump;

@@ -14,7 +14,7 @@
 //! | `digest.rs` | the stable hash (XXH64) every cross-process and persisted digest uses |
 //!
 //! A solve is searched by layers when every move costs one unit (breadth-first order is
-//! then cost order); under a cost vector it goes bucket by bucket ([`buckets`]). An
+//! then cost order); under a cost vector it goes bucket by bucket (`buckets`). An
 //! analysis counts moves, so it always goes by layers.
 
 pub mod agree;
@@ -223,7 +223,7 @@ pub struct DistReport {
 
 /// Whether `job` on `model`'s rules can be run exactly across workers. Unit costs run by layers; an analysis counts moves, so it runs by
 /// layers whatever the costs; a solve with other costs runs bucket by bucket
-/// ([`buckets`]), which does not yet honour a move limit.
+/// (`buckets`), which does not yet honour a move limit.
 pub fn supported(model: &Model, job: Job) -> Result<(), DistError> {
     if job == Job::Analyze || model.unit_costs() {
         return Ok(());

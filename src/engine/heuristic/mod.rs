@@ -128,7 +128,7 @@ struct Other {
 }
 
 impl Expander<'_> {
-    /// Whether the rules let [`Expander::prepare_heuristic`] derive bounds (on any level
+    /// Whether the rules let `Expander::prepare_heuristic` derive bounds (on any level
     /// whose tiles stay put): plain mechanics, tiles that never change, a goal about
     /// pieces. The solver's automatic choice reads it once per model.
     pub fn bounds_derive(model: &crate::compile::Model) -> bool {
