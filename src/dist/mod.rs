@@ -383,7 +383,20 @@ pub fn to_answer(
     cluster: &Cluster,
     elapsed: Duration,
 ) -> Result<crate::solver::Answer, DistError> {
+    to_answer_with(model, level, report, cluster, elapsed).map(|(answer, _)| answer)
+}
+
+/// [`to_answer`], also returning the interpreter that rebuilt the path (when there is
+/// one), to check it and tell it in full (`Solution::from_answer`).
+pub fn to_answer_with<'m>(
+    model: &'m Model,
+    level: Level,
+    report: &DistReport,
+    cluster: &Cluster,
+    elapsed: Duration,
+) -> Result<(crate::solver::Answer, Option<Expander<'m>>), DistError> {
     use crate::search::{Outcome, Path};
+    let mut rebuilt = None;
     let outcome = match &report.outcome {
         DistOutcome::Solved(steps) => {
             let mut exp = Expander::new(model, level, &Budget::default())
@@ -417,6 +430,7 @@ pub fn to_answer(
                 }
                 states.push(succ.state(i as usize, exp.words()).to_vec());
             }
+            rebuilt = Some(exp);
             Outcome::Solved(Path {
                 actions: steps.iter().map(|&(a, _)| a).collect(),
                 states,
@@ -434,7 +448,7 @@ pub fn to_answer(
         elapsed,
         ..Default::default()
     };
-    Ok(crate::solver::Answer {
+    let answer = crate::solver::Answer {
         outcome,
         stats,
         engine: "interpreter",
@@ -450,5 +464,6 @@ pub fn to_answer(
             "distributed bfs"
         },
         counted: None,
-    })
+    };
+    Ok((answer, rebuilt))
 }
