@@ -61,7 +61,7 @@ pub mod expect;
 pub mod fast;
 pub mod io;
 pub mod play;
-pub mod puzzle;
+mod puzzle;
 pub mod search;
 #[cfg(feature = "serve")]
 pub mod serve;

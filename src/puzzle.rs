@@ -267,7 +267,7 @@ impl AsRef<Model> for Puzzle {
 }
 
 /// Lints: warnings about what the rules can never do in a level (see
-/// [`crate::engine::lints`]), reported against this file's source.
+/// `crate::engine::lints`), reported against this file's source.
 impl Puzzle {
     /// The warnings of every inline level, as one report; `None` when there are none.
     ///

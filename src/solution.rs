@@ -348,26 +348,20 @@ impl Solution {
         }
     }
 
-    /// An answer found elsewhere (the distributed engine): its path is replayed through a
-    /// fresh interpreter for `level`, set up within `budget`, and checked like any other.
+    /// An answer found elsewhere (the distributed engine), told in full: its path is
+    /// replayed and checked through `exp`, an interpreter set up for `level`, like any
+    /// other, so a path that is not legal, not a goal or past the move limit is refused.
     pub fn from_answer(
         model: &Model,
-        level: Level,
+        level: &Level,
         answer: Answer,
-        budget: &crate::search::Budget,
+        exp: &mut Expander,
         drawing: &Drawing,
     ) -> Result<Solution, SolveError> {
-        let Outcome::Solved(path) = &answer.outcome else {
-            return Ok(Solution::told(model, &level, answer, None, drawing));
-        };
-        let mut exp = Expander::new(model, level.clone(), budget).map_err(|e| match e {
-            crate::engine::SetupError::TooLarge(why) => SolveError::TooLarge(why),
-            crate::engine::SetupError::Cutoff(c) => SolveError::TooLarge(format!(
-                "the level could not be set up again to check the answer: {c}"
-            )),
-        })?;
-        crate::solver::check_path(&mut exp, path)?;
-        Ok(Solution::told(model, &level, answer, Some(&exp), drawing))
+        if let Outcome::Solved(path) = &answer.outcome {
+            crate::solver::check_path(exp, path)?;
+        }
+        Ok(Solution::told(model, level, answer, Some(exp), drawing))
     }
 
     /// The cost's values, when solved.

@@ -294,14 +294,9 @@ fn a_tampered_answer_from_elsewhere_is_refused() {
     if let puz::search::Outcome::Solved(path) = &mut answer.outcome {
         path.states.swap(1, 2);
     }
-    let e = puz::Solution::from_answer(
-        &p.model,
-        lvl,
-        answer,
-        &Budget::default(),
-        &Drawing::default(),
-    )
-    .expect_err("does not replay");
+    let mut exp = Expander::new(&p.model, lvl.clone(), &Budget::default()).expect("setup");
+    let e = puz::Solution::from_answer(&p.model, &lvl, answer, &mut exp, &Drawing::default())
+        .expect_err("does not replay");
     assert!(matches!(e, SolveError::BadPath(_)), "{e:?}");
 }
 

@@ -70,19 +70,18 @@ pub fn run(
             ("--engine", engine),
             ("--search", search.search.name().into()),
         ];
-        let answer = match super::dist::solve(
+        match super::dist::solve(
             &p,
-            lvl.clone(),
+            lvl,
             dist,
             limits,
             &settings,
             search.limits.stats,
+            &drawing,
         )? {
-            Some(answer) => answer,
+            Some(solution) => solution,
             None => return Ok(()),
-        };
-        puz::Solution::from_answer(model, lvl, answer, &search.budget(), &drawing)
-            .map_err(solve_failed)?
+        }
     } else {
         let s = Solver::for_metric(model, search.engine.into(), search.search, metric)
             .and_then(|mut s| s.solution(lvl, &search.budget(), true, &drawing))
