@@ -3,7 +3,7 @@
 //! diagnostic code on every error, and the right answer.
 //!
 //! A test marked `#[ignore]` is a timing test that only means something in a release
-//! build: run it with `cargo test --release --test fuzz_regressions`.
+//! build: run it with `cargo test --release --test fuzz fuzz_regressions::`.
 
 use crate::fuzz;
 

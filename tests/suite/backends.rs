@@ -551,7 +551,7 @@ fn refusals_name_the_reason() {
 
 /// A* is admissible: on every row where both run, it finds BFS's cost. It never expands
 /// more than BFS when there is no solution (it skips states the relaxation proves dead).
-/// The states each expands are printed (`cargo test --test backends -- --nocapture`).
+/// The states each expands are printed (`cargo test --test suite backends:: -- --nocapture`).
 #[test]
 fn astar_finds_the_bfs_cost_on_every_row() {
     let l = Loaded::new();

@@ -8,7 +8,7 @@
 //! - `ok/NAME.puz` must load with no problem (including its inline levels).
 //!
 //! Expected reports are generated, never edited by hand:
-//! `PUZ_BLESS=1 cargo test --test diagnostics` rewrites every `.out` file from the current
+//! `PUZ_BLESS=1 cargo test --test suite diagnostics::` rewrites every `.out` file from the current
 //! output (and deletes `.out` files whose `.puz` is gone). Read the diff before committing.
 //!
 //! File-name convention for `err` fixtures (checked by `err_fixture_names_match_first_code`):
@@ -41,7 +41,7 @@ const UNREACHABLE_CODES: &[&str] = &[
     // A level needs more than 2^28 cells (a 256 MiB text block) to be too large.
     "puz::level::too_large",
     // Only a level file triggers it (rules whose goals are all level pictures); see
-    // tests/mechanics.rs.
+    // tests/suite/mechanics.rs.
     "puz::level::no_goal",
 ];
 
@@ -194,7 +194,7 @@ fn declared_codes() -> Vec<String> {
 fn expected_code(rel: &str, codes: &[String]) -> Option<String> {
     let name = stem(rel);
     let (leaf, variant) = name.split_once("__").unwrap_or_else(|| {
-        panic!("{rel}: name must be LEAF__VARIANT.puz (see the top of tests/diagnostics.rs)")
+        panic!("{rel}: name must be LEAF__VARIANT.puz (see the top of tests/suite/diagnostics.rs)")
     });
     assert!(!variant.is_empty(), "{rel}: empty variant after `__`");
     if leaf == MANY {
@@ -410,7 +410,7 @@ fn every_code_appears_in_a_fixture() {
             "`{c}` is listed as unreachable, but a fixture triggers it: remove it from UNREACHABLE_CODES"
         );
     }
-    // Lints are warnings of a file that loads: tests/lints.rs has their fixtures.
+    // Lints are warnings of a file that loads: tests/suite/lints.rs has their fixtures.
     let missing: Vec<&String> = declared
         .iter()
         .filter(|c| !shown.contains(*c) && !UNREACHABLE_CODES.contains(&c.as_str()))

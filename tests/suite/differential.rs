@@ -195,7 +195,7 @@ fn fuzz_diff_for_a_while() {
 }
 
 /// Prints one seed's case and its difference: `PUZ_DIFF_SEED=S cargo test --test
-/// differential -- --ignored --nocapture show_seed`.
+/// suite -- --ignored --nocapture differential::show_seed`.
 #[test]
 #[ignore]
 fn show_seed() {

@@ -420,7 +420,7 @@ fn budgets_cut_the_fast_path_off() {
 }
 
 /// Many more random boards, in release mode: `FAST_SOKOBAN_BOARDS=100000 cargo test
-/// --release --test fast_sokoban -- --ignored`.
+/// --release --test suite fast_sokoban:: -- --ignored`.
 #[test]
 #[ignore]
 fn stress_random_boards() {

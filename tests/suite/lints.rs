@@ -4,7 +4,7 @@
 //! Layout, under `tests/fixtures/lints/`: `LEAF__VARIANT.puz` loads cleanly and its first
 //! warning has the code `puz::lint::LEAF`; `LEAF__VARIANT.out` holds the expected report,
 //! exactly as [`Warnings::render_plain`] prints it 80 columns wide. Expected reports are
-//! generated, never edited by hand: `PUZ_BLESS=1 cargo test --test lints` rewrites them.
+//! generated, never edited by hand: `PUZ_BLESS=1 cargo test --test suite lints::` rewrites them.
 
 use std::fs;
 use std::path::Path;
