@@ -8,6 +8,9 @@ use crate::diagnostics::{Diagnostics, Problem, Warnings};
 use crate::engine::lints::{lint_level, out_of_reach, OutOfReach};
 use crate::engine::Level;
 use crate::io::grid::{parse_level, LevelRows};
+use crate::solution::{Boards, Solution};
+use crate::solver::{SolveOptions, Solver};
+use crate::Error;
 
 /// A `.puz` file that parsed, checked and compiled, with its inline levels validated.
 #[derive(Debug, Clone)]
@@ -142,7 +145,7 @@ impl Puzzle {
 
     /// A level read from a separate file, in the legend's default form, with the goal
     /// picture it may draw after a blank line and a line `goal`
-    /// ([`LevelRows::file_parts`]). A UTF-8 byte-order mark at the start is skipped.
+    /// (`LevelRows::file_parts`). A UTF-8 byte-order mark at the start is skipped.
     pub fn level_from_file(&self, path: &str, text: String) -> Result<Level, Diagnostics> {
         let text = Arc::new(crate::io::source::without_bom(text));
         let blank_is_cell = self
@@ -174,6 +177,87 @@ impl Puzzle {
     pub fn form(&self) -> GridForm {
         self.model.default_form()
     }
+
+    /// The name reports give the file.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The index of the inline level named `name`, or of the first level when `name` is
+    /// `None`; an error names the file's levels.
+    pub fn pick_level(&self, name: Option<&str>) -> Result<usize, Error> {
+        match name {
+            Some(n) => self.level_index(n).ok_or_else(|| Error::NoSuchLevel {
+                file: self.name.clone(),
+                name: n.to_string(),
+                names: self
+                    .model
+                    .levels
+                    .iter()
+                    .map(|l| l.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+            None if self.model.levels.is_empty() => Err(Error::NoLevels {
+                file: self.name.clone(),
+            }),
+            None => Ok(0),
+        }
+    }
+
+    /// The index of the metric named `name` in [`Model::metrics`] (`None` without a
+    /// name); an error names the file's metrics.
+    pub fn pick_metric(&self, name: Option<&str>) -> Result<Option<usize>, Error> {
+        let Some(name) = name else {
+            return Ok(None);
+        };
+        self.model.metric_index(name).map(Some).ok_or_else(|| {
+            let names: Vec<&str> = self.model.metrics.iter().map(|m| m.name.as_str()).collect();
+            Error::NoSuchMetric {
+                file: self.name.clone(),
+                name: name.to_string(),
+                names: if names.is_empty() {
+                    "the file declares no metric (`metric NAME { straight MOVE }`)".to_string()
+                } else {
+                    format!("its metrics: {}", names.join(", "))
+                },
+            }
+        })
+    }
+
+    /// Solves inline level `level` (by name; the first when `None`) as `opts` says, and
+    /// tells the answer in full (see [`Solution`]). Text boards asked for with no symbols
+    /// of their own are drawn in the symbols the level was written with.
+    pub fn solve(&self, level: Option<&str>, opts: &SolveOptions) -> Result<Solution, Error> {
+        let index = self.pick_level(level)?;
+        let lvl = self.inline_level(index)?;
+        let mut opts = opts.clone();
+        if let Boards::Text { written } = &mut opts.drawing.boards {
+            if written.is_empty() {
+                *written = crate::io::render::inline_symbols(&self.model, index);
+            }
+        }
+        self.solve_level(lvl, &opts)
+    }
+
+    /// Solves `level` (an inline level or one read from a level file) as `opts` says.
+    pub fn solve_level(&self, level: Level, opts: &SolveOptions) -> Result<Solution, Error> {
+        let metric = self.pick_metric(opts.metric.as_deref())?;
+        let mut solver = Solver::for_metric(&self.model, opts.engine, opts.search, metric)?;
+        Ok(solver.solution(level, &opts.budget, opts.need_path, &opts.drawing)?)
+    }
+}
+
+/// Loads the rules in `text` (reports call the file `name`) and solves inline level
+/// `level` (by name; the first when `None`) as `opts` says: [`Puzzle::load`] then
+/// [`Puzzle::solve`] in one call.
+pub fn solve(
+    name: &str,
+    text: String,
+    level: Option<&str>,
+    opts: &SolveOptions,
+) -> Result<Solution, Error> {
+    Puzzle::load(name, text)?.solve(level, opts)
 }
 
 impl AsRef<Model> for Puzzle {
@@ -183,7 +267,7 @@ impl AsRef<Model> for Puzzle {
 }
 
 /// Lints: warnings about what the rules can never do in a level (see
-/// [`crate::engine::lints`]), reported against this file's source.
+/// `crate::engine::lints`), reported against this file's source.
 impl Puzzle {
     /// The warnings of every inline level, as one report; `None` when there are none.
     ///

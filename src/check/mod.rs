@@ -1,14 +1,14 @@
 //! Stage 2: semantic checks over the AST.
 //!
-//! [`check`] runs small passes in a fixed order. [`symbols::declare`] comes first and
+//! [`check`] runs small passes in a fixed order. `symbols::declare` comes first and
 //! builds the [`Symbols`] table; every other pass reads the AST and that table and returns
 //! its own problems, so passes share no mutable state and can be tested alone. All
 //! problems of a file come back from one run, in source order. On success the symbols go
-//! to [`crate::compile`], which relies on [`limits`] having held.
+//! to [`crate::compile`], which relies on `limits` having held.
 
 mod judge;
 mod legend;
-pub mod limits;
+pub(crate) mod limits;
 mod metrics;
 mod moves;
 mod names;

@@ -36,7 +36,7 @@ impl Thing {
 }
 
 /// Names of one kind in declaration order, with a hash index. The first declaration of a
-/// name wins; repeats are reported by [`declare`] and left out.
+/// name wins; repeats are reported by `declare` and left out.
 #[derive(Debug, Default)]
 pub struct NameTable {
     entries: Vec<(String, Span)>,
@@ -89,7 +89,7 @@ impl NameTable {
 
 /// Every declared name, its kind, index and where it was declared. Indices count from 0 in
 /// declaration order within each kind; they are `usize` here and narrowed by
-/// [`crate::compile`] once [`crate::check::limits`] has checked that they fit.
+/// [`crate::compile`] once `crate::check::limits` has checked that they fit.
 #[derive(Debug, Default)]
 pub struct Symbols {
     things: HashMap<String, (Thing, usize, Span)>,

@@ -7,7 +7,7 @@
 //! it, before a single state is searched.
 
 use super::digest::digest;
-use super::{DistOptions, Job};
+use super::{Batch, DistOptions, Job};
 use crate::compile::Model;
 use crate::engine::Level;
 
@@ -29,24 +29,62 @@ pub struct Agreement {
     settings: Vec<Setting>,
 }
 
-/// The stable digest of compiled rules: their whole serialized form (every declaration,
-/// inline levels included; no path, no source positions).
+/// The stable digest of compiled rules: XXH64 of their whole serialized form, the model's
+/// JSON (every declaration, inline levels included, fields in declaration order; no path,
+/// no source positions): text whose bytes serde's derive and JSON fix, unlike a derived
+/// `Debug` or `Hash` output. The model holds no hash map, so it is the same in every
+/// process and build of the same `Model`.
 pub(crate) fn rules_digest(model: &Model) -> u64 {
     digest(serde_json::to_string(model).unwrap_or_default().as_bytes())
 }
 
-/// The stable digest of a level's content (board, pieces, goal picture), not its name.
+/// The stable digest of a level's content (board, pieces, goal picture), not its name:
+/// XXH64 of [`level_bytes`], never of a derived `Debug` or `Hash` output (neither promises
+/// its bytes from one Rust release to the next).
 pub(crate) fn level_digest(level: &Level) -> u64 {
-    let text = format!(
-        "{:?}",
-        (
-            &level.board,
-            &level.instances,
-            &level.picture,
-            &level.picture_poses
-        )
-    );
-    digest(text.as_bytes())
+    digest(&level_bytes(level))
+}
+
+/// A level's content as bytes, field by field, little-endian, every list after its length:
+/// rows and columns (u64 each); the tiles (u32 each) and the marks (u32 bit sets) of the
+/// board's cells; the pieces' starts (kind, anchor cell, pose: u32 each); the goal
+/// picture, absent (u32 0) or present (u32 1, then per cell the kind covering it or
+/// `u32::MAX`, and its tile); the picture's poses (`u32::MAX` where none is chosen).
+fn level_bytes(level: &Level) -> Vec<u8> {
+    let mut b = Batch::default();
+    let board = &level.board;
+    b.u64(board.rows as u64);
+    b.u64(board.cols as u64);
+    b.u64(board.tiles.len() as u64);
+    for t in &board.tiles {
+        b.u32(t.0 as u32);
+    }
+    b.u64(board.marks.len() as u64);
+    for &m in &board.marks {
+        b.u32(m);
+    }
+    b.u64(level.instances.len() as u64);
+    for i in &level.instances {
+        b.u32(i.piece.0 as u32);
+        b.u32(i.cell);
+        b.u32(i.pose.0 as u32);
+    }
+    match &level.picture {
+        None => b.u32(0),
+        Some(cells) => {
+            b.u32(1);
+            b.u64(cells.len() as u64);
+            for (piece, tile) in cells {
+                b.u32(piece.map_or(u32::MAX, |k| k.0 as u32));
+                b.u32(tile.0 as u32);
+            }
+        }
+    }
+    b.u64(level.picture_poses.len() as u64);
+    for p in &level.picture_poses {
+        b.u32(p.map_or(u32::MAX, |q| q.0 as u32));
+    }
+    b.0
 }
 
 /// Longest text a setting shows (a long level name is cut).
@@ -241,6 +279,51 @@ impl Agreement {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compile::{PieceId, PoseId, TileId};
+    use crate::engine::{Board, Instance};
+
+    /// A level with every part the digest reads: tiles, marks, a piece, a goal picture
+    /// with a pose.
+    fn level() -> Level {
+        Level {
+            name: "pinned".into(),
+            board: Board {
+                rows: 1,
+                cols: 3,
+                tiles: vec![TileId(0), TileId(1), TileId(0)],
+                marks: vec![0, 1, 0b10],
+            },
+            instances: vec![Instance {
+                piece: PieceId(0),
+                cell: 2,
+                pose: PoseId(1),
+            }],
+            picture: Some(vec![
+                (None, TileId(0)),
+                (Some(PieceId(0)), TileId(1)),
+                (None, TileId(0)),
+            ]),
+            picture_poses: vec![None, Some(PoseId(1)), None],
+        }
+    }
+
+    /// The level's digest is part of a run's identity, written into its checkpoints
+    /// (see `checkpoint::RunId`): pinned, so that a change of its encoding or hash fails
+    /// here. It reads the content, not the name.
+    #[test]
+    fn level_digest_is_pinned() {
+        let a = level();
+        assert_eq!(level_digest(&a), 0x29F5_F6C4_99E2_276A);
+        let mut b = level();
+        b.name = "another name".into();
+        assert_eq!(level_digest(&b), level_digest(&a));
+        b.board.marks[0] = 1;
+        assert_ne!(level_digest(&b), level_digest(&a));
+        let mut c = level();
+        c.picture = None;
+        c.picture_poses.clear();
+        assert_ne!(level_digest(&c), level_digest(&a));
+    }
 
     fn agreement(pairs: &[(&str, &str)]) -> Agreement {
         let mut a = Agreement::default();

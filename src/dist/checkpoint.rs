@@ -27,8 +27,29 @@ use crate::engine::Level;
 use crate::engine::StateStore;
 
 /// The checkpoint format this puz writes and reads: 2 added the version and the
-/// checksum (format 1 files start with `puzckpt1` or `puzbckt1`).
-pub const FORMAT: u32 = 2;
+/// checksum (format 1 files start with `puzckpt1` or `puzbckt1`); 3 identifies the run
+/// ([`RunId`]) by an explicit encoding of the level (format 2 hashed its derived `Debug`
+/// text, whose bytes no Rust release promises, so its fingerprints are not this one's).
+/// A file of another format is refused, saying which.
+pub const FORMAT: u32 = 3;
+
+/// Why a checkpoint (`what`: a file) of format `version`, not this puz's, is refused.
+fn other_format(what: impl std::fmt::Display, version: u32) -> DistError {
+    if version > FORMAT {
+        return err(format!(
+            "{what} is of checkpoint format {version}, written by a newer puz; this one \
+             reads format {FORMAT}"
+        ));
+    }
+    let why = match version {
+        1 => "without a checksum",
+        _ => "which identified the run by the level's debug text",
+    };
+    err(format!(
+        "{what} was written by an older puz (checkpoint format {version}, {why}); this one \
+         reads format {FORMAT}: start the run again without --resume"
+    ))
+}
 
 const MAGIC: &[u8; 8] = b"puz-ckpt";
 
@@ -46,14 +67,26 @@ impl RunId {
     /// The identity of a run of `job` on `level` under `model` with `cluster`'s shape: a
     /// stable digest, the same in every process, build and machine.
     pub fn new(model: &Model, level: &Level, job: Job, cluster: &Cluster) -> RunId {
-        let mut b = vec![];
-        b.extend_from_slice(&super::agree::rules_digest(model).to_le_bytes());
-        b.extend_from_slice(&super::agree::level_digest(level).to_le_bytes());
-        b.extend_from_slice(&job.tag().to_le_bytes());
-        b.extend_from_slice(&(cluster.peers() as u64).to_le_bytes());
+        RunId::of(
+            super::agree::rules_digest(model),
+            super::agree::level_digest(level),
+            job,
+            cluster.peers(),
+        )
+    }
+
+    /// The identity of a run from the digests of its rules and level, its job and its
+    /// workers: XXH64 of their explicit little-endian encoding (rules digest u64, level
+    /// digest u64, job tag u32, workers u64), so the value depends on nothing but them.
+    fn of(rules: u64, level: u64, job: Job, peers: usize) -> RunId {
+        let mut b = Batch::default();
+        b.u64(rules);
+        b.u64(level);
+        b.u32(job.tag());
+        b.u64(peers as u64);
         RunId {
-            fingerprint: digest(&b),
-            peers: cluster.peers() as u32,
+            fingerprint: digest(&b.0),
+            peers: peers as u32,
         }
     }
 }
@@ -84,9 +117,7 @@ pub(crate) fn open<'a>(
 ) -> Result<Reader<'a>, DistError> {
     let p = path.display();
     if bytes.len() >= 8 && &bytes[..8] == old {
-        return Err(err(format!(
-            "{p} was written by an older puz (checkpoint format 1, without a checksum); this              one reads format {FORMAT}: start the run again without --resume"
-        )));
+        return Err(other_format(p, 1));
     }
     if bytes.len() < 8 + 4 + 8 || &bytes[..8] != magic {
         return Err(err(format!(
@@ -95,9 +126,7 @@ pub(crate) fn open<'a>(
     }
     let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap_or_default());
     if version != FORMAT {
-        return Err(err(format!(
-            "{p} is of checkpoint format {version}; this puz reads format {FORMAT}"
-        )));
+        return Err(other_format(p, version));
     }
     let (body, sum) = bytes.split_at(bytes.len() - 8);
     if xxh64(body, 0).to_le_bytes() != sum {
@@ -246,11 +275,7 @@ pub fn last_complete(dir: &Path) -> Result<(u32, u64, u32), DistError> {
     let line = text.strip_suffix('\n').ok_or_else(bad)?;
     let parts: Vec<&str> = line.split(' ').collect();
     if parts.len() == 3 && parts.iter().all(|p| !p.is_empty()) {
-        return Err(err(format!(
-            "{} was written by an older puz (checkpoint format 1, without a checksum); this \
-             one reads format {FORMAT}: start the run again without --resume",
-            path.display()
-        )));
+        return Err(other_format(path.display(), 1));
     }
     let [magic, version, depth, fp, peers, sum] = parts[..] else {
         return Err(bad());
@@ -258,11 +283,9 @@ pub fn last_complete(dir: &Path) -> Result<(u32, u64, u32), DistError> {
     if magic != COMPLETE {
         return Err(bad());
     }
-    if version != FORMAT.to_string() {
-        return Err(err(format!(
-            "{} is of checkpoint format {version}; this puz reads format {FORMAT}",
-            path.display()
-        )));
+    let version: u32 = version.parse().map_err(|_| bad())?;
+    if version != FORMAT {
+        return Err(other_format(path.display(), version));
     }
     let body = &line[..line.len() - sum.len() - 1];
     if u64::from_str_radix(sum, 16).ok() != Some(xxh64(body.as_bytes(), 0)) || sum.len() != 16 {
@@ -394,4 +417,72 @@ pub(crate) fn load(dir: &Path, id: &RunId, me: usize, want: &Expect) -> Result<S
         shard.layer_start.push(shard.store.len() as u32);
     }
     Ok(shard)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::store::hash_words;
+
+    /// A run's identity is written to disk and compared by every later resume, maybe by
+    /// another build of puz: it is pinned here, so that a change of how it is computed
+    /// (the hash, the encoding, the order of its parts) fails this test rather than
+    /// quietly refusing every checkpoint written before. A change on purpose needs a new
+    /// [`FORMAT`].
+    #[test]
+    fn run_identity_is_pinned() {
+        let (rules, level) = (0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210);
+        let solve = RunId::of(rules, level, Job::Solve, 6);
+        assert_eq!((solve.fingerprint, solve.peers), (0x80D9_4D78_1C08_AFA3, 6));
+        let analyze = RunId::of(rules, level, Job::Analyze, 6);
+        assert_eq!(analyze.fingerprint, 0xEE51_9868_71BA_F672);
+        assert_eq!(
+            RunId::of(rules, level, Job::Solve, 1).fingerprint,
+            0xC3D4_700D_8471_9BF7
+        );
+    }
+
+    /// The worker that owns a state decides whose checkpoint file holds it, and a resume
+    /// checks it (`fits`): pinned as the identity is.
+    #[test]
+    fn state_owners_are_pinned() {
+        assert_eq!(hash_words(&[1, 2, 3]), 0x7D8A_FE6E_2838_ACD2);
+        let states: [&[u32]; 5] = [&[0], &[1, 2, 3], &[7, 0, 9, 4], &[u32::MAX, 5], &[42]];
+        let owners: Vec<usize> = states.iter().map(|s| owner(s, 5)).collect();
+        assert_eq!(owners, [2, 4, 3, 1, 0]);
+    }
+
+    /// A file of an older format (1 before checksums, 2 before the explicit level
+    /// encoding) or a newer one is refused with a message naming it, layers and
+    /// `DIR/complete` alike.
+    #[test]
+    fn other_formats_are_refused_by_name() {
+        let refused = |bytes: &[u8]| match open(bytes, MAGIC, b"puzckpt1", Path::new("f")) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("accepted"),
+        };
+        let of = |version: u32| {
+            let mut b = Batch(MAGIC.to_vec());
+            b.u32(version);
+            b.u64(0);
+            b.u64(0);
+            b.0
+        };
+        assert!(refused(b"puzckpt1 and the rest").contains("older puz (checkpoint format 1"));
+        let two = refused(&of(2));
+        assert!(two.contains("older puz (checkpoint format 2"), "{two}");
+        assert!(two.contains("without --resume"), "{two}");
+        assert!(refused(&of(4)).contains("format 4, written by a newer puz"));
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let complete = |text: &str| {
+            std::fs::write(dir.path().join("complete"), text).expect("written");
+            last_complete(dir.path()).map_err(|e| e.to_string())
+        };
+        let two = complete("puz-checkpoint 2 4 0123456789abcdef 2 0123456789abcdef\n");
+        assert!(two.unwrap_err().contains("older puz (checkpoint format 2"));
+        let one = complete("puz-checkpoint 4 0123456789abcdef\n");
+        assert!(one.unwrap_err().contains("older puz (checkpoint format 1"));
+        let text = complete_text(4, 0x0123_4567_89AB_CDEF, 2);
+        assert_eq!(complete(&text), Ok((4, 0x0123_4567_89AB_CDEF, 2)));
+    }
 }

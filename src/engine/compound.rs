@@ -3,7 +3,7 @@
 //!
 //! A metric says, per move, whether consecutive applications by one piece combine
 //! (`straight`: the same action repeated; `chain`: any applications of the move) or count
-//! one each. "One piece" is the piece an answer names as moved ([`Expander::moved_piece`]):
+//! one each. "One piece" is the piece an answer names as moved (`Expander::moved_piece`):
 //! the next application must move a piece of the same kind that starts at the anchor and
 //! pose where the previous application left it.
 //!
@@ -27,7 +27,7 @@
 //! move by its first unit step instead.
 //!
 //! Every closure is finite (a visited set per expansion) and reports its work in
-//! [`Successors::work`], so budgets and deadlines stop long closures like long searches.
+//! `Successors::work`, so budgets and deadlines stop long closures like long searches.
 
 use std::collections::HashMap;
 

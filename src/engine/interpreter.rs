@@ -44,6 +44,16 @@ impl Successors {
     pub(crate) fn state(&self, i: usize, words: usize) -> &[u32] {
         &self.states[i * words..(i + 1) * words]
     }
+
+    /// Every successor with the action that made it, for states of `words` words (see
+    /// [`crate::search::Space::words`]). One action may make several successors: a move
+    /// of an anonymous kind is tried for each copy.
+    pub fn iter(&self, words: usize) -> impl Iterator<Item = (Action, &[u32])> + '_ {
+        self.actions
+            .iter()
+            .enumerate()
+            .map(move |(i, &a)| (a, self.state(i, words)))
+    }
 }
 
 /// Per-expansion scratch: the state being built and the instance bindings of one run.

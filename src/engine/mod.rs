@@ -6,10 +6,10 @@
 //! |---|---|
 //! | `expander.rs` | the [`Expander`] value and its setup, in budget |
 //! | `layout.rs` | the padded grid and state packing: slots, radix, start state, cell queries |
-//! | `program.rs` | the compiled op program: every `compile::Op` lowered to a `KOp`, with its reach, execution and relaxation |
+//! | `program/` | the compiled op program: every `compile::Op` lowered to a `KOp` (`lower.rs`), run on a state (`run.rs`) and relaxed for the heuristic (`relax.rs`) |
 //! | `interpreter.rs` | the successor loop and its scratch buffers: run, finish, local and solo shortcuts |
 //! | `legality.rs` | legality and goal flags: per-place tables, forbids and overlaps in play, the goal test |
-//! | `heuristic.rs` | the relaxation heuristic for A* |
+//! | `heuristic/` | the relaxation heuristic for A* and dead-position pruning: the bounds and their use, their derivation, the assignment solver |
 //! | `goals.rs` | goal-state enumeration for bidirectional search |
 //! | `compound.rs` | counted moves under a metric: a state space whose moves are closures of unit steps by one piece |
 //! | `describe.rs` | answers for people: what each move moved, and which tiles changed |
@@ -18,13 +18,15 @@
 //!
 //! # Adding a move statement
 //!
-//! After grammar, AST, check and `compile::Op`, the engine changes in `program.rs` alone:
-//! 1. add a `KOp` variant beside the others;
+//! After grammar, AST, check and `compile::Op`, the engine changes in `program/` alone:
+//! 1. add a `KOp` variant beside the others (`program/mod.rs`);
 //! 2. lower the new `Op` to it in `KOp::lower` (resolving steps with `Layout::delta`), and
-//!    add its reach, if it has offsets, in `op_reach`, and its free kinds in `free_kinds`;
+//!    add its reach, if it has offsets, in `op_reach`, and its free kinds in `free_kinds`
+//!    (`program/lower.rs`);
 //! 3. execute it in `Expander::op` (on `self.cur`, using `set_place` so the interpreter
-//!    rechecks the moved instance);
-//! 4. say where it may take the relaxed piece in `Expander::relax_op` (the heuristic).
+//!    rechecks the moved instance; `program/run.rs`);
+//! 4. say where it may take the relaxed piece in `Expander::relax_op` (the heuristic;
+//!    `program/relax.rs`).
 //!
 //! Every one of these `match`es lists each variant, so the compiler points at any that a
 //! new variant misses. (The local shortcut, `local_form`, takes only shifts and turns and
@@ -36,12 +38,12 @@ mod describe;
 mod expander;
 mod goals;
 mod heuristic;
-pub mod inner;
+pub(crate) mod inner;
 mod interpreter;
 mod layout;
 mod legality;
-pub mod level;
-pub mod lints;
+pub(crate) mod level;
+pub(crate) mod lints;
 mod program;
 pub(crate) mod store;
 pub mod whynot;

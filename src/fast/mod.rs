@@ -8,10 +8,10 @@
 //! path is asked for, the same path under the tie rule; its paths are replayed through the
 //! interpreter.
 
-pub mod bloxorz;
-pub mod curling;
-pub mod huarong;
-pub mod sokoban;
+pub(crate) mod bloxorz;
+pub(crate) mod curling;
+pub(crate) mod huarong;
+pub(crate) mod sokoban;
 
 use crate::compile::{Action, Model, Op, Step};
 use crate::engine::Level;
@@ -74,7 +74,7 @@ pub fn select(model: &Model) -> Result<Box<dyn FastPath>, String> {
 }
 
 /// Fingerprint helpers shared by the matchers.
-pub mod fingerprint {
+pub(crate) mod fingerprint {
     use super::*;
 
     /// Directions that are exactly the four unit steps: the model index of north, south,

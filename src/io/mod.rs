@@ -1,11 +1,11 @@
 //! Stage 7: reading `.puz` files, levels and judge inputs; printing boards and answers.
 
-pub mod answer;
+pub(crate) mod answer;
 pub mod graph;
-pub mod grid;
+pub(crate) mod grid;
 pub mod judge;
 pub mod render;
-pub mod source;
+pub(crate) mod source;
 pub mod view;
 
 pub use source::{read_source, SourceError};

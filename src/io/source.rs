@@ -42,7 +42,7 @@ pub enum SourceError {
         /// The file, or "standard input".
         path: String,
     },
-    /// The file is larger than [`MAX_INPUT_BYTES`].
+    /// The file is larger than `MAX_INPUT_BYTES`.
     #[error("{path} is {size} bytes, more than the {limit} byte limit")]
     #[diagnostic(
         code(puz::input::too_large),

@@ -10,12 +10,12 @@ mod astar;
 mod bfs;
 mod bidir;
 mod compound;
-pub mod count;
+pub(crate) mod count;
 mod dfs;
 mod dijkstra;
 pub mod graph;
 mod iddfs;
-pub mod layered;
+pub(crate) mod layered;
 
 use crate::engine::budget::UNREACHABLE;
 pub use crate::engine::budget::{peak_bytes, Budget, Cutoff, Pacer, Progress, Stats, CHECK_EVERY};
@@ -45,7 +45,7 @@ pub enum Backend {
     /// Depth-first search when every solution has the same length: [`dfs()`].
     Dfs,
     /// Dijkstra over the states outer transitions reach, with one piece's moves between
-    /// them solved as closures: [`layered::layered`].
+    /// them solved as closures: `layered::layered`.
     Layered,
 }
 
@@ -63,7 +63,7 @@ pub enum Needs {
     /// removes one copy of a kind whose count the goal fixes).
     Countdown,
     /// A piece that no goal names and that moves alone between the other moves
-    /// ([`crate::engine::inner`]): runs on the interpreter's expander itself.
+    /// (`crate::engine::inner`): runs on the interpreter's expander itself.
     InnerSplit,
 }
 
@@ -237,7 +237,7 @@ pub trait Space {
     fn set_deadline(&mut self, _deadline: Option<std::time::Instant>) {}
     /// A lower bound on the first cost component still to pay from `s`: 0 on goal
     /// states, and consistent (a move lowers it by at most what it adds to the first
-    /// component); [`UNREACHABLE`] when no goal can be reached. 0 when nothing better is
+    /// component); `UNREACHABLE` when no goal can be reached. 0 when nothing better is
     /// known.
     fn estimate(&self, _s: &[u32]) -> u32 {
         0

@@ -50,8 +50,8 @@ pub(super) fn routes(state: Arc<AppState>) -> Router {
         .route("/api/files", get(list_files))
         .route("/api/file", get(read_file).put(write_file))
         .route("/api/check", post(check))
-        .route("/api/level", post(super::board_api::play::level))
-        .route("/api/play", post(super::board_api::play::play))
+        .route("/api/level", post(super::play::level))
+        .route("/api/play", post(super::play::play))
         .route("/api/solve", post(solve))
         .route("/api/analyze", post(analyze))
         .route("/api/test", post(test))
@@ -366,22 +366,8 @@ fn check_text(text: String) -> Value {
 }
 
 /// A cost vector as text: `10 moves`, `3 pushes, 12 moves`, `1 throw`.
-pub(super) fn cost_text(model: &crate::compile::Model, cost: &[u64]) -> String {
-    let names = cost_names(model);
-    cost.iter()
-        .zip(&names)
-        .map(|(&c, n)| crate::diagnostics::quantity(c, n))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The cost components' names (`moves` when the rules declare none).
-pub(in crate::serve) fn cost_names(model: &crate::compile::Model) -> Vec<String> {
-    if model.costs.is_empty() {
-        vec!["moves".to_string()]
-    } else {
-        model.costs.clone()
-    }
+fn cost_text(model: &crate::compile::Model, cost: &[u64]) -> String {
+    crate::solution::Cost::of(model, cost.to_vec()).to_string()
 }
 
 /// A level's `expect` lines as text.
@@ -503,7 +489,7 @@ async fn solve(
     })?;
     let (eff, budget) = req.budget.capped(&state.caps);
     let id = state.jobs.start("solve", budget, move |ctx: &Ctx| {
-        super::board_api::solve_job(ctx, req, engine, search)
+        super::work::solve_job(ctx, req, engine, search)
     })?;
     Ok(started(id, eff))
 }
@@ -514,7 +500,7 @@ async fn analyze(
 ) -> Result<Response, ApiError> {
     let (eff, budget) = req.budget.capped(&state.caps);
     let id = state.jobs.start("analyze", budget, move |ctx: &Ctx| {
-        super::board_api::analyze_job(ctx, req)
+        super::work::analyze_job(ctx, req)
     })?;
     Ok(started(id, eff))
 }
@@ -525,7 +511,7 @@ async fn test(
 ) -> Result<Response, ApiError> {
     let (eff, budget) = req.budget.capped(&state.caps);
     let id = state.jobs.start("test", budget, move |ctx: &Ctx| {
-        super::board_api::test_job(ctx, req)
+        super::work::test_job(ctx, req)
     })?;
     Ok(started(id, eff))
 }

@@ -7,19 +7,20 @@
 //! # Safety of a local server
 //! - It binds loopback unless told otherwise (the CLI warns when it is). On loopback it
 //!   answers only requests that name it exactly (`localhost`, `127.0.0.1`, `[::1]` with its
-//!   port, [`access`]), and on any address it refuses requests that write or start work
+//!   port, `access`), and on any address it refuses requests that write or start work
 //!   from a page of another origin.
-//! - It reads and writes only `.puz` files inside the served directory ([`files`]).
+//! - It reads and writes only `.puz` files inside the served directory (`files`).
 //! - Request bodies are capped ([`MAX_BODY`]); every search runs under the server's caps
 //!   on states, time and memory ([`Caps`]); at most [`ServeOptions::max_jobs`] run at once.
 //! - Every request's work runs on a blocking thread, so a panic in the library becomes a
 //!   500 JSON error, never a dead server; malformed requests get 4xx JSON errors.
 
-pub mod access;
+pub(crate) mod access;
 mod api;
-mod board_api;
-pub mod files;
+pub(crate) mod files;
 mod jobs;
+mod play;
+mod work;
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -122,7 +123,7 @@ pub struct AppState {
 impl AppState {
     /// The state of a server on `path` listening on `addr` (the address bound, with the
     /// port chosen when 0 was asked for): on a loopback address only requests naming it
-    /// (see [`access`]) are answered; on any other address every host name is.
+    /// (see `access`) are answered; on any other address every host name is.
     pub fn new(
         path: &std::path::Path,
         max_jobs: usize,

@@ -1,5 +1,6 @@
 //! The stages of `src/` depend one way: `syntax -> check -> compile -> engine -> search
-//! (fast beside it) -> solver -> io -> puzzle -> play -> serve`, with `diagnostics`
+//! (fast beside it) -> solver -> io (solution, error beside it) -> puzzle (expect beside
+//! it) -> play -> serve`, with `diagnostics`
 //! shared by all. This test reads every source file, tokenizes it (comments and string
 //! literals are no dependencies), and collects every path it names: `use` trees, grouped
 //! (`use crate::{engine::Level, search}`) or not, and paths in code (`crate::io::render`),
@@ -28,7 +29,10 @@ const STAGES: &[(&str, u32)] = &[
     ("solver", 7),
     ("dist", 7),
     ("io", 8),
+    ("solution", 8),
+    ("error", 8),
     ("puzzle", 9),
+    ("expect", 9),
     ("play", 10),
     ("serve", 11),
 ];

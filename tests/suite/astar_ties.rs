@@ -58,6 +58,7 @@ fn solved_with(p: &Puzzle, level: Level, search: SearchChoice) -> (Option<String
         search,
         budget: Budget::default(),
         need_path: true,
+        ..Default::default()
     };
     let ans = solve_opts(&p.model, level, &opts).expect("solve");
     (letters(p, &ans.outcome), ans.search)

@@ -413,6 +413,7 @@ fn run(l: &Loaded, r: &Row, search: SearchChoice, engine: EngineChoice) -> Ran {
         search,
         budget: Budget::default(),
         need_path: true,
+        ..Default::default()
     };
     let what = format!("{} with {search:?}/{engine:?}", describe(r));
     match solve_opts(model, level.clone(), &opts) {
@@ -628,6 +629,7 @@ fn every_backend_stops_at_the_state_budget() {
                     ..Budget::default()
                 },
                 need_path: true,
+                ..Default::default()
             };
             let ans = match solve_opts(&p.model, l.level(r), &opts) {
                 Err(SolveError::SearchUnavailable(_)) | Err(SolveError::NotInvertible(_))

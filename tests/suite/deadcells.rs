@@ -46,6 +46,7 @@ fn run(p: &Puzzle, text: &str, search: SearchChoice) -> (Option<String>, Stats) 
         search,
         budget: Budget::default(),
         need_path: true,
+        ..Default::default()
     };
     let ans = solve_opts(&p.model, level(p, text), &opts).expect("solve");
     let found = match &ans.outcome {

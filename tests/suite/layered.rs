@@ -33,6 +33,7 @@ fn run(puzzle: &Puzzle, text: &str, search: SearchChoice) -> Option<(Vec<u64>, S
         search,
         budget: Budget::default(),
         need_path: true,
+        ..Default::default()
     };
     let ans = solve_opts(&puzzle.model, level, &opts)
         .unwrap_or_else(|e| panic!("{search:?} failed on\n{text}\n{e}"));
@@ -313,6 +314,7 @@ fn budgets_stop_layered_search() {
             ..Budget::default()
         },
         need_path: true,
+        ..Default::default()
     };
     let ans = solve_opts(&p.model, level, &opts).expect("runs");
     assert!(

@@ -365,7 +365,7 @@ fn json_answers_group_unit_steps_under_counted_moves() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     assert_eq!(v["metric"], "paths");
     assert_eq!(v["cost"]["moves"], 81);
-    assert_eq!(v["counted_moves"], 81);
+    assert_eq!(v["move_count"], 81);
     let moves = v["moves"].as_array().expect("moves");
     assert_eq!(moves.len(), 81);
     let units: usize = moves
@@ -468,7 +468,7 @@ fn long_closures_answer_and_stop_at_the_deadline() {
     let o = puz(&["solve", r.path(), l.path(), "--metric", "paths", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
-    assert_eq!(v["counted_moves"], 1);
+    assert_eq!(v["move_count"], 1);
     let plain = puz(&["solve", r.path(), l.path(), "--json"]);
     let p: serde_json::Value = serde_json::from_str(&stdout(&plain)).expect("JSON");
     assert_eq!(

@@ -443,6 +443,7 @@ fn limit_with_every_cost_shape_matches_brute_force_on_every_backend() {
                 search,
                 budget: Default::default(),
                 need_path: true,
+                ..Default::default()
             };
             let level = p.inline_level(0).expect("the level is valid");
             let what = format!("case {case} ({search:?}, limit {limit}):\n{text}");

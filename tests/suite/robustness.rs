@@ -150,6 +150,7 @@ fn mutated_files_never_panic() {
                             ..Budget::default()
                         },
                         need_path: true,
+                        ..Default::default()
                     };
                     let r = catch_unwind(AssertUnwindSafe(|| {
                         solve_opts(&puzzle.model, lv.clone(), &opts)

@@ -2,8 +2,8 @@
 
 use crate::compile::{JudgeFormat, Model, PoseId, Subject};
 use crate::engine::{Instance, Level};
-use crate::search::Outcome;
-use crate::solver::{path_cost, SolveError, Solver};
+use crate::solution::{Drawing, Status};
+use crate::solver::{SolveError, Solver};
 
 use super::read::Placement;
 use super::template::{fill, Fill};
@@ -39,7 +39,7 @@ impl<'a> Answers<'a> {
                 .iter()
                 .any(|t| t.contains("{path}") || t.contains("{moves}")),
             summary: JudgeSummary {
-                engine: "interpreter",
+                engine: "interpreter".into(),
                 ..Default::default()
             },
         })
@@ -94,45 +94,33 @@ impl<'a> Answers<'a> {
         case: usize,
         query: Option<usize>,
     ) -> Result<String, JudgeError> {
-        let (model, fmt) = (self.model, self.fmt);
-        let ans = self
-            .solver
-            .solve(level, &self.opts.budget, self.need_path)?;
-        self.summary.engine = ans.engine;
-        self.summary.engine_reason = ans.engine_reason.clone();
-        self.summary.search = ans.search;
-        let costs = |cost: &[u64]| {
-            cost.iter()
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let mut v = Fill {
+        let fmt = self.fmt;
+        let s = self.solver.solution(
+            level,
+            &self.opts.budget,
+            self.need_path,
+            &Drawing::answer_only(),
+        )?;
+        self.summary.engine = s.engine.clone();
+        self.summary.engine_reason = s.engine_reason.clone();
+        self.summary.search = s.search.clone();
+        let cost = s.cost_vector().map_or(String::new(), |c| {
+            c.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+        });
+        let v = Fill {
             case,
             query,
-            cost: "",
-            path: "",
-            moves: 0,
+            cost: &cost,
+            path: &s.path,
+            moves: s.unit_steps,
         };
-        Ok(match ans.outcome {
-            Outcome::Cost(cost) => {
-                let cost = costs(&cost);
-                v.cost = &cost;
-                fill(&fmt.solved, &v)
-            }
-            Outcome::Solved(path) => {
-                let cost = costs(&path_cost(model, &path.actions));
-                let letters: String = path.actions.iter().map(|&a| model.letter(a)).collect();
-                v.cost = &cost;
-                v.path = &letters;
-                v.moves = path.actions.len();
-                fill(&fmt.solved, &v)
-            }
-            Outcome::Unsolvable => fill(&fmt.unsolved, &v),
-            Outcome::Cutoff(c) => {
+        Ok(match s.outcome {
+            Status::Solved => fill(&fmt.solved, &v),
+            Status::Unsolvable => fill(&fmt.unsolved, &v),
+            Status::Cutoff | Status::Cancelled => {
                 return Err(JudgeError::Cutoff {
                     case,
-                    reason: c.to_string(),
+                    reason: s.stopped.unwrap_or_default(),
                 })
             }
         })

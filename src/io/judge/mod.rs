@@ -67,11 +67,11 @@ pub struct JudgeSummary {
     /// One line per malformed query (`query N of case C: why`), answered `invalid`.
     pub warnings: Vec<String>,
     /// The engine that ran (for the last case).
-    pub engine: &'static str,
+    pub engine: String,
     /// Why that engine ran (for the last case).
     pub engine_reason: String,
     /// The search it used.
-    pub search: &'static str,
+    pub search: String,
 }
 
 /// Runs a whole judge input with `rules` (a loaded puzzle, or anything holding a model), writing

@@ -1093,7 +1093,7 @@ function showSolveResult(r) {
     list.append(li);
   });
   anim.frames = r.frames || [];
-  if (r.frames_omitted) sum.append(el("div", { class: "muted small", text: "The answer is too long to animate: its boards are left out." }));
+  if (r.boards_omitted) sum.append(el("div", { class: "muted small", text: "The answer is too long to animate: its boards are left out." }));
   const sb = $("#solve-board");
   sb.dataset.frames = String(Math.max(0, anim.frames.length - 1));
   if (anim.frames.length) {

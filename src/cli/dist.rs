@@ -9,7 +9,7 @@ use puz::dist::{self, Cluster, DistError, DistOptions, DistOutcome, DistReport, 
 use puz::engine::Level;
 use puz::Puzzle;
 
-use crate::{emit, exit, output};
+use super::{emit, exit, output};
 
 /// The options that make a run distributed.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -211,7 +211,8 @@ pub fn solve(
     limits: (Option<u64>, Option<Duration>, Option<u64>),
     settings: &[(&str, String)],
     stats: bool,
-) -> Result<Option<puz::solver::Answer>, u8> {
+    drawing: &puz::solution::Drawing,
+) -> Result<Option<puz::Solution>, u8> {
     let t0 = Instant::now();
     let (model, cluster, report) = run(p, &lvl, dist_args, limits, settings, stats, Job::Solve)?;
     if cluster.process != 0 {
@@ -224,9 +225,20 @@ pub fn solve(
             _ => Ok(None),
         };
     }
-    dist::to_answer(&model, lvl, &report, &cluster, t0.elapsed())
+    let (answer, exp) = dist::to_answer_with(&model, lvl.clone(), &report, &cluster, t0.elapsed())
+        .map_err(failed)?;
+    let mut exp = match exp {
+        Some(exp) => exp,
+        None => puz::engine::Expander::new(&model, lvl.clone(), &puz::Budget::default()).map_err(
+            |e| {
+                say!("error: {e}");
+                exit::INPUT
+            },
+        )?,
+    };
+    puz::Solution::from_answer(&model, &lvl, answer, &mut exp, drawing)
         .map(Some)
-        .map_err(failed)
+        .map_err(super::solve_failed)
 }
 
 /// A distributed analysis, printed by process 0.

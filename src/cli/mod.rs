@@ -1,0 +1,250 @@
+//! The command bodies of the `puz` binary, one module per command, and what they share:
+//! exit codes, output that never panics, loading files and picking levels, reports.
+//! `main.rs` parses the arguments and calls them; the work itself is the library's.
+
+use std::time::{Duration, Instant};
+
+use puz::io::read_source;
+use puz::solver::SolveError;
+use puz::Puzzle;
+
+/// Exit codes, documented in the README's table.
+pub mod exit {
+    /// Success; also a closed standard output (the reader has what it wanted).
+    pub const OK: u8 = 0;
+    /// The `.puz` file has errors.
+    pub const RULES: u8 = 1;
+    /// Bad input: an unreadable file, a malformed level or judge input, bad usage.
+    pub const INPUT: u8 = 2;
+    /// A search hit `--max-states`, `--timeout` or `--max-memory`.
+    pub const CUTOFF: u8 = 3;
+    /// `--engine fast` with no matching fast path.
+    pub const ENGINE: u8 = 4;
+    /// The requested search cannot run on these rules.
+    pub const SEARCH: u8 = 5;
+    /// The state graph is larger than `--max-states` allows.
+    pub const GRAPH: u8 = 6;
+    /// `bidir` refused.
+    pub const BIDIR: u8 = 7;
+    /// The output could not be written (a full disk, a failing device).
+    pub const OUTPUT: u8 = 8;
+    /// A bug in puz caught by its own checks (a returned path that does not replay).
+    pub const INTERNAL: u8 = 9;
+    /// A distributed run failed: processes could not connect, one went away, or a
+    /// checkpoint does not belong to the run.
+    pub const DIST: u8 = 10;
+}
+
+/// Every byte the binary prints goes through here, so that no write error is lost and
+/// none panics (`println!` panics on a closed pipe and hides a full disk until exit).
+pub mod output {
+    use std::io::Write;
+
+    /// Writes answers to standard output and flushes them.
+    pub fn stdout(text: &str) -> Result<(), u8> {
+        let mut o = std::io::stdout().lock();
+        o.write_all(text.as_bytes())
+            .and_then(|_| o.flush())
+            .map_err(write_failed)
+    }
+
+    /// The exit code for a failed write of the answers: a closed pipe (`| head`) means
+    /// the reader has all it wants, so the run ends quietly with 0; any other failure
+    /// (a full disk) loses answers, so it is reported and exits with
+    /// [`super::exit::OUTPUT`].
+    pub fn write_failed(e: std::io::Error) -> u8 {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return super::exit::OK;
+        }
+        stderr(&format!("error: cannot write the output: {e}\n"));
+        super::exit::OUTPUT
+    }
+
+    /// Writes a message to standard error. A failure is ignored: there is nowhere left
+    /// to report it, and the exit code still says how the run ended.
+    pub fn stderr(text: &str) {
+        let mut e = std::io::stderr().lock();
+        let _ = e.write_all(text.as_bytes()).and_then(|_| e.flush());
+    }
+
+    /// Writes a diagnostic report to standard error: miette's own handler (colours and
+    /// width follow the terminal, `NO_COLOR` is honoured) over a view of the source in
+    /// which any span on any line length renders.
+    pub fn report(d: &dyn miette::Diagnostic) {
+        let handler = miette::MietteHandlerOpts::new().build();
+        stderr(&puz::diagnostics::render_with(&handler, d));
+    }
+}
+
+/// `eprintln!` that cannot panic: a message line on standard error.
+macro_rules! say {
+    ($($t:tt)*) => {
+        $crate::cli::output::stderr(&format!("{}\n", format_args!($($t)*)))
+    };
+}
+
+/// Appends a formatted line to an output buffer.
+macro_rules! outln {
+    ($o:expr, $($t:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = writeln!($o, $($t)*);
+    }};
+}
+
+/// Appends formatted text to an output buffer.
+macro_rules! out {
+    ($o:expr, $($t:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = write!($o, $($t)*);
+    }};
+}
+
+// The commands come after the macros they use.
+pub mod all;
+pub mod check;
+pub mod dist;
+pub mod graph;
+pub mod judge;
+pub mod serve;
+pub mod solve;
+pub mod test;
+
+/// Writes answers to stdout (see [`output::stdout`]).
+pub fn emit(text: &str) -> Result<(), u8> {
+    output::stdout(text)
+}
+
+/// How reports name an input: its path, or "standard input" for `-`.
+pub fn source_name(path: &str) -> &str {
+    if path == "-" {
+        "standard input"
+    } else {
+        path
+    }
+}
+
+/// Loads and checks a `.puz` file (`-` reads standard input), reporting any problem.
+pub fn load(file: &str) -> Result<Puzzle, u8> {
+    let text = read_source(file).map_err(|e| {
+        output::report(&e);
+        exit::INPUT
+    })?;
+    Puzzle::load(source_name(file), text).map_err(|d| {
+        output::report(&d);
+        exit::RULES
+    })
+}
+
+/// Loads a file's rules for `--all` and `puz test`, leaving each level to be checked
+/// alone, so that one broken level does not hide the others.
+pub fn load_rules(file: &str) -> Result<Puzzle, u8> {
+    let text = read_source(file).map_err(|e| {
+        output::report(&e);
+        exit::INPUT
+    })?;
+    Puzzle::load_rules(source_name(file), text).map_err(|d| {
+        output::report(&d);
+        exit::RULES
+    })
+}
+
+/// Reports a solver refusal and gives its exit code.
+pub fn solve_failed(e: SolveError) -> u8 {
+    output::report(&e);
+    match e {
+        SolveError::NoFastPath(_) => exit::ENGINE,
+        SolveError::SearchUnavailable(_) => exit::SEARCH,
+        SolveError::NotInvertible(_) => exit::BIDIR,
+        SolveError::BadPath(_) => exit::INTERNAL,
+        SolveError::TooLarge(_) => exit::INPUT,
+    }
+}
+
+/// Reports a library error and gives its exit code: a file with errors exits 1, a level
+/// or metric that does not exist 2, a solver refusal its own code.
+pub fn failed(e: puz::Error) -> u8 {
+    match e {
+        puz::Error::Solve(e) => solve_failed(e),
+        puz::Error::Load(d) => {
+            output::report(&d);
+            exit::RULES
+        }
+        e => {
+            output::report(&e);
+            exit::INPUT
+        }
+    }
+}
+
+/// The metric `--metric NAME` names (an index into the model's metrics), or `None`
+/// without the flag; an unknown name is reported with the file's metrics (exit 2).
+pub fn pick_metric(p: &Puzzle, name: Option<&str>) -> Result<Option<usize>, u8> {
+    p.pick_metric(name).map_err(failed)
+}
+
+/// The level a command works on: a level file, an inline level by name, or the first.
+pub fn pick_level(
+    p: &Puzzle,
+    level_file: Option<String>,
+    level: Option<String>,
+) -> Result<puz::engine::Level, u8> {
+    match level_file {
+        Some(path) => {
+            let text = read_source(&path).map_err(|e| {
+                output::report(&e);
+                exit::INPUT
+            })?;
+            p.level_from_file(source_name(&path), text).map_err(|d| {
+                output::report(&d);
+                exit::INPUT
+            })
+        }
+        None => {
+            let index = p.pick_level(level.as_deref()).map_err(failed)?;
+            p.inline_level(index).map_err(|d| {
+                output::report(&d);
+                exit::RULES
+            })
+        }
+    }
+}
+
+/// A spinner on stderr once a search has run for a second, when stderr is a terminal.
+pub fn progress_bar() -> Option<puz::search::Progress> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let started = Instant::now();
+    let bar = indicatif::ProgressBar::hidden();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {elapsed} searching: {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    Some(std::sync::Arc::new(move |s: &puz::search::Stats| {
+        if started.elapsed() < Duration::from_secs(1) {
+            return;
+        }
+        if bar.is_hidden() {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+        bar.set_message(format!("{} expanded, {} stored", s.expanded, s.stored));
+        bar.tick();
+    }))
+}
+
+/// Prints search statistics on stderr.
+pub fn print_stats(s: &puz::search::Stats) {
+    let peak = puz::search::peak_bytes().map_or("unknown".to_string(), |b| {
+        format!("{:.1} MiB", b as f64 / 1048576.0)
+    });
+    say!(
+        "stats: expanded {}, generated {}, stored {}, peak frontier {}, peak memory {}, time {:.3}s",
+        s.expanded,
+        s.generated,
+        s.stored,
+        s.peak_frontier,
+        peak,
+        s.elapsed.as_secs_f64()
+    );
+}

@@ -1,0 +1,144 @@
+//! `puz solve FILE [LEVEL]`: one level's answer, as text or JSON, with the boards on
+//! request; across processes with the distributed options.
+
+use puz::io::read_source;
+use puz::io::render::file_symbols;
+use puz::solution::{Boards, Drawing, Status};
+use puz::solver::Solver;
+
+use super::dist::DistArgs;
+use super::{emit, exit, load, output, pick_level, pick_metric, print_stats, solve_failed};
+use crate::SearchArgs;
+
+/// `puz solve`; `steps` is the byte limit of the `--steps` boards when they are asked for.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    file: &str,
+    level_file: Option<String>,
+    level: Option<String>,
+    steps: Option<u64>,
+    json: bool,
+    search: &SearchArgs,
+    metric: Option<&str>,
+    dist: &DistArgs,
+) -> Result<(), u8> {
+    let p = load(file)?;
+    let metric = pick_metric(&p, metric)?;
+    let model = &p.model;
+    // Where the level's text is, to draw `--steps` boards in the symbols it was written in.
+    let inline = match (&level_file, &level) {
+        (Some(_), _) => None,
+        (None, Some(name)) => p.level_index(name),
+        (None, None) => Some(0),
+    };
+    let written = match (&level_file, inline) {
+        (_, _) if steps.is_none() => vec![],
+        (Some(path), _) => read_source(path)
+            .map(|text| file_symbols(model, &text))
+            .unwrap_or_default(),
+        (None, Some(index)) => puz::io::render::inline_symbols(model, index),
+        (None, None) => vec![],
+    };
+    let drawing = Drawing {
+        boards: match steps {
+            Some(_) => Boards::Text { written },
+            None => Boards::None,
+        },
+        explain: true,
+        // Each board is at least one byte per cell and line break.
+        max_cells: steps.unwrap_or(u64::MAX),
+    };
+    let lvl = pick_level(&p, level_file, level)?;
+    // Lints go to stderr before the search; the answer on stdout is unchanged.
+    if let Some(w) = p.level_lints(&lvl, inline) {
+        output::report(&w);
+    }
+    let solution = if dist.active() {
+        if metric.is_some() {
+            say!("error: --metric is not searched across processes; drop it or the distributed options");
+            return Err(exit::INPUT);
+        }
+        let limits = (
+            search.max_states,
+            search.limits.timeout,
+            search.limits.max_memory,
+        );
+        // Every process must run with the same engine and search (checked at connect).
+        let engine = clap::ValueEnum::to_possible_value(&search.engine)
+            .map_or(String::new(), |v| v.get_name().to_string());
+        let settings = [
+            ("--engine", engine),
+            ("--search", search.search.name().into()),
+        ];
+        match super::dist::solve(
+            &p,
+            lvl,
+            dist,
+            limits,
+            &settings,
+            search.limits.stats,
+            &drawing,
+        )? {
+            Some(solution) => solution,
+            None => return Ok(()),
+        }
+    } else {
+        let s = Solver::for_metric(model, search.engine.into(), search.search, metric)
+            .and_then(|mut s| s.solution(lvl, &search.budget(), true, &drawing))
+            .map_err(solve_failed)?;
+        if search.limits.stats {
+            print_stats(&s.stats);
+        }
+        s
+    };
+    if search.verbose {
+        say!(
+            "puz: engine {} ({}), search {}",
+            solution.engine,
+            solution.engine_reason,
+            solution.search
+        );
+    }
+    if matches!(solution.outcome, Status::Cutoff | Status::Cancelled) {
+        say!("error: {}", solution.report().trim_end());
+        return Err(exit::CUTOFF);
+    }
+    if solution.boards_omitted {
+        let limit = steps.unwrap_or_default();
+        let boards = solution.states.len();
+        let bytes =
+            (solution.rows as u64 * (solution.cols as u64 + 1)).saturating_mul(boards as u64);
+        output::report(&StepsTooLarge {
+            boards,
+            rows: solution.rows,
+            cols: solution.cols,
+            mib: bytes.div_ceil(1 << 20),
+            limit: limit >> 20,
+        });
+        return Err(exit::GRAPH);
+    }
+    if json {
+        let text = serde_json::to_string(&solution).map_err(|e| {
+            say!("error: cannot write the answer as JSON: {e}");
+            exit::OUTPUT
+        })?;
+        emit(&(text + "\n"))
+    } else {
+        emit(&solution.report())
+    }
+}
+
+/// `--steps` boards estimated past the output limit: refused before anything is drawn.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("--steps would print {boards} boards of {rows} x {cols}, about {mib} MiB, more than --max-output {limit} MiB")]
+#[diagnostic(
+    code(puz::output::steps_too_large),
+    help("drop --steps for the moves alone, or raise --max-output")
+)]
+struct StepsTooLarge {
+    boards: usize,
+    rows: usize,
+    cols: usize,
+    mib: u64,
+    limit: u64,
+}

@@ -1,0 +1,167 @@
+//! Running the interpreter: setting up the level, preparing what the backend needs (a
+//! bound for A*, goal states for bidirectional search, a length for DFS, dead-position
+//! pruning), falling back when an automatic choice cannot run, and checking the path.
+
+use super::{
+    cost_table, cut_off, expander, invertible, solve_counted, verify, Ran, SolveError,
+    MAX_GOAL_STATES,
+};
+use crate::compile::Model;
+use crate::engine::{Level, PrepareError};
+use crate::search::{self, Backend, Budget, Inputs, Outcome, Refusal};
+use std::time::Instant;
+
+/// How the interpreter runs: the backend chosen, whether it was chosen automatically
+/// (then layered search falls back to BFS or A*, and A* to Dijkstra, where they cannot
+/// run), the metric counted, and whether a path is needed.
+pub(super) struct How {
+    pub backend: Backend,
+    pub auto: bool,
+    pub metric: Option<usize>,
+    pub need_path: bool,
+}
+
+/// Solves `level` on the interpreter as `how` says.
+pub(super) fn run<'m>(
+    model: &'m Model,
+    level: Level,
+    budget: &Budget,
+    how: How,
+    reuse: &mut search::layered::Reuse,
+    t0: Instant,
+) -> Result<Ran<'m>, SolveError> {
+    let mut backend = how.backend;
+    let mut search = backend.info().name;
+    let mut exp = match expander(model, level, budget) {
+        Ok(exp) => exp,
+        Err(Ok(c)) => {
+            let (outcome, stats) = cut_off(c, t0);
+            return Ok(Ran {
+                outcome,
+                stats,
+                search,
+                counted: None,
+                exp: None,
+            });
+        }
+        Err(Err(e)) => return Err(e),
+    };
+    let table = cost_table(model);
+    if let Some(m) = how.metric {
+        let (outcome, stats, counted) = solve_counted(&mut exp, m, backend, budget, &table)?;
+        return Ok(Ran {
+            outcome,
+            stats,
+            search,
+            counted,
+            exp: Some(exp),
+        });
+    }
+    let (outcome, stats) = 'run: {
+        // What a backend needs beyond unit costs is prepared here: the heuristic
+        // for A*, the goal states for bidirectional search.
+        let mut goals = None;
+        let mut length = None;
+        if backend == Backend::Layered {
+            match search::layered::layered(&mut exp, budget, &table, how.need_path, reuse) {
+                Ok(found) => break 'run found,
+                Err(why) if how.auto => {
+                    backend = if model.unit_costs() {
+                        Backend::Bfs
+                    } else {
+                        Backend::Astar
+                    };
+                    search = backend.info().name;
+                    let _ = why;
+                }
+                Err(why) => {
+                    return Err(SolveError::SearchUnavailable(format!(
+                        "--search layered: {why}"
+                    )))
+                }
+            }
+        }
+        match backend {
+            Backend::Astar => match exp.prepare_heuristic(budget) {
+                Ok(()) => {}
+                Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
+                Err(PrepareError::Refused(_)) if how.auto => {
+                    backend = Backend::Dijkstra;
+                    search = backend.info().name;
+                }
+                Err(PrepareError::Refused(e)) => {
+                    return Err(SolveError::SearchUnavailable(format!(
+                        "--search astar: no heuristic can be derived: {e}"
+                    )))
+                }
+            },
+            Backend::Bidir => {
+                invertible(model)
+                    .map_err(|e| SolveError::NotInvertible(format!("--search bidir: {e}")))?;
+                match exp.goal_states(MAX_GOAL_STATES, budget) {
+                    Ok(g) => goals = Some(g),
+                    Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
+                    Err(PrepareError::Refused(e)) => {
+                        return Err(SolveError::NotInvertible(format!(
+                            "--search bidir: cannot start from the goal: {e}"
+                        )))
+                    }
+                }
+            }
+            Backend::Dfs => match exp.solution_length() {
+                Some(l) => length = Some(l),
+                None => {
+                    return Err(SolveError::SearchUnavailable(format!(
+                        "--search dfs: {}",
+                        Refusal::NoLength
+                    )))
+                }
+            },
+            Backend::Bfs | Backend::Dijkstra | Backend::Iddfs | Backend::Layered => {}
+        }
+        // Solve searches never store states that cannot reach a goal.
+        if matches!(backend, Backend::Bfs | Backend::Dijkstra | Backend::Astar) {
+            if let Err(PrepareError::Cutoff(c)) = exp.prepare_pruning(budget) {
+                break 'run cut_off(c, t0);
+            }
+        }
+        let inputs = Inputs {
+            costs: &table,
+            goals: goals.as_deref(),
+            length,
+        };
+        match backend.run(&mut exp, budget, inputs) {
+        Ok(found) => found,
+        Err(Refusal::NotUnit(name)) => {
+            return Err(SolveError::SearchUnavailable(format!(
+                "--search {name} needs moves that all cost one unit; this puzzle's cost is ({}); use --search dijkstra",
+                model.costs.join(", ")
+            )))
+        }
+        Err(Refusal::NoLength) => {
+            return Err(SolveError::SearchUnavailable(format!(
+                "--search dfs: {}",
+                Refusal::NoLength
+            )))
+        }
+        Err(Refusal::ExpanderOnly) => {
+            unreachable!("layered search ran above")
+        }
+        Err(Refusal::NoGoals) => {
+            return Err(SolveError::NotInvertible(
+                "--search bidir: the goal states could not be enumerated".into(),
+            ))
+        }
+    }
+    };
+    if let Outcome::Solved(path) = &outcome {
+        verify(&mut exp, path)?;
+    }
+    Ok(Ran {
+        outcome,
+        stats,
+        search,
+        counted: None,
+        exp: Some(exp),
+    })
+}
