@@ -42,6 +42,7 @@ mod iddfs;
 mod judge_bloxorz;
 mod layered;
 mod legend_pose;
+mod library;
 mod lints;
 mod mechanics;
 mod metrics;
