@@ -41,6 +41,7 @@ mod huarong;
 mod iddfs;
 mod judge_bloxorz;
 mod layered;
+mod layout;
 mod legend_pose;
 mod library;
 mod lints;
