@@ -79,7 +79,7 @@ fn unit(actions: usize) -> CostTable {
 
 /// The backends that run on any state space, hand-made graphs included: not those that
 /// need a fixed solution length (tested apart) or the interpreter's expander (layered
-/// search, tested in tests/layered.rs).
+/// search, tested in tests/suite/layered.rs).
 fn on_graphs() -> impl Iterator<Item = &'static super::BackendInfo> {
     BACKENDS
         .iter()

@@ -1,10 +1,14 @@
 //! Support shared by several test files: for each shipped puzzle, random level generators
 //! and a brute-force reference written from the spec. None of these calls the crate, so
 //! the references stay independent of the code they check; `drive` holds the few thin
-//! calls into the crate that the suites share.
+//! calls into the crate that the suites share. `binary` runs the `puz` binary, `rules`
+//! holds rule texts, `reference` is the differential fuzzer's interpreter, `cluster` starts
+//! processes on loopback. The suite (`tests/suite/main.rs`) compiles this once; the fuzzing
+//! harness (`tests/fuzz/`) takes only `fuzz.rs`.
 
 #![allow(dead_code)]
 
+pub mod binary;
 pub mod bloxorz;
 pub mod cluster;
 pub mod curling;
@@ -14,6 +18,8 @@ pub mod klotski;
 pub mod lightsout;
 pub mod npuzzle;
 pub mod peg;
+pub mod reference;
+pub mod rules;
 pub mod rushhour;
 pub mod sokoban;
 
