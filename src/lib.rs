@@ -62,6 +62,7 @@ pub mod fast;
 pub mod io;
 pub mod play;
 mod puzzle;
+pub mod puzzlescript;
 pub mod search;
 #[cfg(feature = "serve")]
 pub mod serve;

@@ -13,6 +13,11 @@ use super::words::{quantity, thousands};
 /// One problem found in a `.puz` file or level.
 #[derive(Debug, Error, Diagnostic, Clone)]
 pub enum Problem {
+    /// A problem of a PuzzleScript game source (`crate::puzzlescript`).
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    PuzzleScript(#[from] super::puzzlescript::PsProblem),
+
     /// The text does not follow the grammar: `tiles { floor` (missing `}`).
     #[error("syntax error: expected {expected}")]
     #[diagnostic(code(puz::syntax::unexpected))]

@@ -8,11 +8,13 @@
 //! - `words.rs`: the wording messages share ([`quantity`], suggestions).
 
 mod catalogue;
+mod puzzlescript;
 mod render;
 mod report;
 mod words;
 
 pub use catalogue::Problem;
+pub use puzzlescript::PsProblem;
 #[cfg(feature = "render")]
 pub use render::render_plain;
 pub use render::render_with;

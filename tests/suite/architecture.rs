@@ -26,6 +26,7 @@ const STAGES: &[(&str, u32)] = &[
     ("engine", 4),
     ("search", 5),
     ("fast", 6),
+    ("puzzlescript", 6),
     ("solver", 7),
     ("dist", 7),
     ("io", 8),
