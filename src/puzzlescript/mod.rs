@@ -11,8 +11,10 @@
 
 pub mod ast;
 mod input;
+mod parse;
 
 pub use input::{Input, InputError};
+pub use parse::parse;
 
 use std::sync::Arc;
 
