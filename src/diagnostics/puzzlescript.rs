@@ -31,7 +31,11 @@ pub enum PsProblem {
 
     /// A comment left open: it runs to the end of the source.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::unclosed_comment), severity(Warning), help("close it with `)`; everything after it is ignored"))]
+    #[diagnostic(
+        code(puz::ps::unclosed_comment),
+        severity(Warning),
+        help("close it with `)`; everything after it is ignored")
+    )]
     UnclosedComment {
         /// Where.
         #[label("this `(` is never closed")]
@@ -41,7 +45,11 @@ pub enum PsProblem {
     },
     /// A `)` with no comment open.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::stray_close), severity(Warning), help("remove it, or open the comment it meant to close"))]
+    #[diagnostic(
+        code(puz::ps::stray_close),
+        severity(Warning),
+        help("remove it, or open the comment it meant to close")
+    )]
     StrayClose {
         /// Where.
         #[label("no `(` is open here")]
@@ -61,7 +69,10 @@ pub enum PsProblem {
     },
     /// A section header seen twice.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::section_repeated), help("merge the two sections into one"))]
+    #[diagnostic(
+        code(puz::ps::section_repeated),
+        help("merge the two sections into one")
+    )]
     SectionRepeated {
         /// Where.
         #[label("already declared above")]
@@ -91,7 +102,10 @@ pub enum PsProblem {
     },
     /// A prelude setting that needs a value and has none.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::prelude_value), help("write the value after the keyword on the same line"))]
+    #[diagnostic(
+        code(puz::ps::prelude_value),
+        help("write the value after the keyword on the same line")
+    )]
     PreludeValue {
         /// Where.
         #[label("needs a value")]
@@ -121,7 +135,10 @@ pub enum PsProblem {
     },
     /// A word on an object's colour line that is not a colour.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::bad_color), help("colours are names (`black`, `darkblue`, `transparent`, ...) or `#rgb`/`#rrggbb`"))]
+    #[diagnostic(
+        code(puz::ps::bad_color),
+        help("colours are names (`black`, `darkblue`, `transparent`, ...) or `#rgb`/`#rrggbb`")
+    )]
     BadColor {
         /// Where.
         #[label("not a colour")]
@@ -131,7 +148,11 @@ pub enum PsProblem {
     },
     /// A sprite row of more than 5 pixels, or more than 5 rows.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::sprite_size), severity(Warning), help("a sprite is 5 rows of 5 pixels, each `.` or a colour number"))]
+    #[diagnostic(
+        code(puz::ps::sprite_size),
+        severity(Warning),
+        help("a sprite is 5 rows of 5 pixels, each `.` or a colour number")
+    )]
     SpriteSize {
         /// Where.
         #[label("more than 5 pixels")]
@@ -141,7 +162,10 @@ pub enum PsProblem {
     },
     /// A sprite row with something other than `.` and digits.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::sprite_junk), help("sprite rows hold only `.` and digits; leave a blank line before the next object"))]
+    #[diagnostic(
+        code(puz::ps::sprite_junk),
+        help("sprite rows hold only `.` and digits; leave a blank line before the next object")
+    )]
     SpriteJunk {
         /// Where.
         #[label("not a sprite row")]
@@ -151,7 +175,10 @@ pub enum PsProblem {
     },
     /// A sprite pixel naming a colour the object does not have.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::color_index), help("number the object's colours from 0, in the order of its colour line"))]
+    #[diagnostic(
+        code(puz::ps::color_index),
+        help("number the object's colours from 0, in the order of its colour line")
+    )]
     ColorIndex {
         /// Where.
         #[label("no such colour")]
@@ -161,7 +188,10 @@ pub enum PsProblem {
     },
     /// A legend line not of the form `A = B`, `A = B or C ...`, `A = B and C ...`.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::legend_format), help("legend lines read `A = B`, `A = B or C ...` or `A = B and C ...`"))]
+    #[diagnostic(
+        code(puz::ps::legend_format),
+        help("legend lines read `A = B`, `A = B or C ...` or `A = B and C ...`")
+    )]
     LegendFormat {
         /// Where.
         #[label("not `A = B`")]
@@ -171,7 +201,10 @@ pub enum PsProblem {
     },
     /// A legend line mixing `and` and `or`.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::legend_mixed), help("define the `or` part under a name of its own on its own line"))]
+    #[diagnostic(
+        code(puz::ps::legend_mixed),
+        help("define the `or` part under a name of its own on its own line")
+    )]
     LegendMixed {
         /// Where.
         #[label("mixes `and` and `or`")]
@@ -181,7 +214,10 @@ pub enum PsProblem {
     },
     /// A rule without `->`, or with more than one.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::rule_arrow), help("a rule reads `[ before ] -> [ after ]`"))]
+    #[diagnostic(
+        code(puz::ps::rule_arrow),
+        help("a rule reads `[ before ] -> [ after ]`")
+    )]
     RuleArrow {
         /// Where.
         #[label("no `->` here")]
@@ -191,7 +227,10 @@ pub enum PsProblem {
     },
     /// Unbalanced or nested square brackets in a rule.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::rule_brackets), help("every `[` is closed by a `]` before the next `[`; they do not nest"))]
+    #[diagnostic(
+        code(puz::ps::rule_brackets),
+        help("every `[` is closed by a `]` before the next `[`; they do not nest")
+    )]
     RuleBrackets {
         /// Where.
         #[label("unbalanced `[` `]`")]
@@ -211,7 +250,10 @@ pub enum PsProblem {
     },
     /// A cell whose contents do not read as terms (a direction with no object, two directions on one object).
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::rule_cell), help("a cell holds terms `[no] [direction] name`, or is `...`"))]
+    #[diagnostic(
+        code(puz::ps::rule_cell),
+        help("a cell holds terms `[no] [direction] name`, or is `...`")
+    )]
     RuleCell {
         /// Where.
         #[label("malformed cell")]
@@ -221,7 +263,10 @@ pub enum PsProblem {
     },
     /// A comment inside a rule: PuzzleScript reads a rule only up to its first `(`.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::rule_comment), help("keep comments after the whole rule, or on a line of their own"))]
+    #[diagnostic(
+        code(puz::ps::rule_comment),
+        help("keep comments after the whole rule, or on a line of their own")
+    )]
     RuleComment {
         /// Where.
         #[label("the rule stops at this `(`")]
@@ -231,7 +276,11 @@ pub enum PsProblem {
     },
     /// Rule text after a comment on the same line, which PuzzleScript ignores.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::rule_after_comment), severity(Warning), help("PuzzleScript reads a rule only up to its first `(`; move this before the comment"))]
+    #[diagnostic(
+        code(puz::ps::rule_after_comment),
+        severity(Warning),
+        help("PuzzleScript reads a rule only up to its first `(`; move this before the comment")
+    )]
     RuleAfterComment {
         /// Where.
         #[label("ignored: after a comment")]
@@ -241,7 +290,10 @@ pub enum PsProblem {
     },
     /// A win condition that is not `all|any|no|some X [on Y]`.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::win_format), help("win conditions read `all|any|no|some X` or `all|any|no|some X on Y`"))]
+    #[diagnostic(
+        code(puz::ps::win_format),
+        help("win conditions read `all|any|no|some X` or `all|any|no|some X on Y`")
+    )]
     WinFormat {
         /// Where.
         #[label("not a win condition")]
@@ -261,7 +313,11 @@ pub enum PsProblem {
     },
     /// A level row not as long as the level's first row.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::map_rectangular), severity(Warning), help("give every row of a level the same number of characters"))]
+    #[diagnostic(
+        code(puz::ps::map_rectangular),
+        severity(Warning),
+        help("give every row of a level the same number of characters")
+    )]
     MapRectangular {
         /// Where.
         #[label("this row's length differs from the first row's")]
@@ -271,10 +327,26 @@ pub enum PsProblem {
     },
     /// `message` without a space before its text.
     #[error("{what}")]
-    #[diagnostic(code(puz::ps::message_space), severity(Warning), help("write `message TEXT`"))]
+    #[diagnostic(
+        code(puz::ps::message_space),
+        severity(Warning),
+        help("write `message TEXT`")
+    )]
     MessageSpace {
         /// Where.
         #[label("no space after `message`")]
+        span: SourceSpan,
+        /// The message (PuzzleScript's wording where it has one).
+        what: String,
+    },
+
+    /// Rule text PuzzleScript tolerates but that is out of place (a direction between
+    /// bracketed rows, a command inside one): ignored, or read as PuzzleScript reads it.
+    #[error("{what}")]
+    #[diagnostic(code(puz::ps::rule_janky), severity(Warning), help("directions go before the first `[`, object names and `...` inside `[ ]`, commands after the last `]`"))]
+    RuleJanky {
+        /// Where.
+        #[label("out of place")]
         span: SourceSpan,
         /// The message (PuzzleScript's wording where it has one).
         what: String,

@@ -50,6 +50,7 @@ mod metrics;
 mod multibox;
 mod placement;
 mod play;
+mod puzzlescript_parse;
 mod robust_check;
 mod robust_engine;
 mod robust_fast;

@@ -66,12 +66,31 @@ const COLOR_NAMES: [&str; 25] = [
     "transparent",
 ];
 
-/// Whether a lowercased word is a colour: a name, `#rgb` or `#rrggbb`.
-fn is_color(w: &str) -> bool {
-    if let Some(hex) = w.strip_prefix('#') {
-        return (hex.len() == 3 || hex.len() == 6) && hex.bytes().all(|b| b.is_ascii_hexdigit());
+/// Splits a lowercased word of a colour line into colours as PuzzleScript's pattern reads
+/// them (names and `#rgb`/`#rrggbb`, with or without spaces between): each colour's byte
+/// range, or the offset where the word stops being colours.
+fn split_colors(w: &str) -> Result<Vec<(usize, usize)>, usize> {
+    let mut out = vec![];
+    let mut i = 0;
+    while i < w.len() {
+        let rest = &w[i..];
+        let len = if let Some(hex) = rest.strip_prefix('#') {
+            let digits = hex.bytes().take_while(|b| b.is_ascii_hexdigit()).count();
+            match digits {
+                0..=2 => return Err(i),
+                3..=5 => 4,
+                _ => 7,
+            }
+        } else {
+            match COLOR_NAMES.iter().find(|c| rest.starts_with(**c)) {
+                Some(c) => c.len(),
+                None => return Err(i),
+            }
+        };
+        out.push((i, i + len));
+        i += len;
     }
-    COLOR_NAMES.contains(&w)
+    Ok(out)
 }
 
 /// Whether a character may be in a PuzzleScript name (`[\p{L}\p{N}_]`).
@@ -276,20 +295,30 @@ impl<'s> Lower<'s> {
     }
 
     fn object_colors(&mut self, toks: &[Pair<'s, R>]) {
-        let Some(obj) = self.game.objects.last() else { return };
+        let Some(obj) = self.game.objects.last() else {
+            return;
+        };
         let oname = obj.name.text.to_uppercase();
         let mut colors = vec![];
         let mut bad = vec![];
         for t in toks {
-            let w = t.as_str().to_lowercase();
-            if is_color(&w) {
-                colors.push((w, span_of(t)));
-            } else {
+            let raw = t.as_str();
+            let (a, b) = range(span_of(t));
+            // Lowercasing keeps byte offsets for ASCII; other text is not a colour anyway.
+            let w = raw.to_ascii_lowercase();
+            let (found, stop) = match split_colors(&w) {
+                Ok(found) => (found, None),
+                Err(at) => (split_colors(&w[..at]).unwrap_or_default(), Some(at)),
+            };
+            for (i, j) in found {
+                colors.push((w[i..j].to_string(), Span::new(a + i, a + j)));
+            }
+            if let Some(at) = stop {
                 bad.push(PsProblem::BadColor {
-                    span: span_of(t).into(),
+                    span: Span::new(a + at, b).into(),
                     what: format!(
                         "Was looking for color for object {oname}, got \"{}\" instead.",
-                        t.as_str()
+                        raw.get(at..).unwrap_or(raw)
                     ),
                 });
             }
@@ -382,7 +411,8 @@ impl<'s> Lower<'s> {
                 self.error(p);
             }
         }
-        let row_span = span_of(&toks[0]).merge(toks.last().map(span_of).unwrap_or(span_of(&toks[0])));
+        let row_span =
+            span_of(&toks[0]).merge(toks.last().map(span_of).unwrap_or(span_of(&toks[0])));
         let Some(obj) = self.game.objects.last_mut() else {
             return ObjState::Name;
         };
@@ -417,10 +447,17 @@ impl<'s> Lower<'s> {
         let span = span_of(&toks[0]).merge(span_of(&toks[toks.len() - 1]));
         let format = "Incorrect format of legend - should be one of \"A = B\", \"A = B or C [ or D ...]\", \"A = B and C [ and D ...]\"";
         let fail = |l: &mut Self, at: Span, what: String| {
-            l.error(PsProblem::LegendFormat { span: at.into(), what });
+            l.error(PsProblem::LegendFormat {
+                span: at.into(),
+                what,
+            });
         };
         if toks[0].as_rule() == R::assign {
-            return fail(self, span_of(&toks[0]), format!("{format}, but the name before the \"=\" is missing."));
+            return fail(
+                self,
+                span_of(&toks[0]),
+                format!("{format}, but the name before the \"=\" is missing."),
+            );
         }
         if toks.len() == 1 {
             return fail(self, span, format!("{format}."));
@@ -430,14 +467,25 @@ impl<'s> Lower<'s> {
         }
         if toks.len() % 2 == 0 {
             let last = &toks[toks.len() - 1];
-            return fail(self, span_of(last), format!("{format}, but it looks like you have a dangling \"{}\"?", last.as_str().to_uppercase()));
+            return fail(
+                self,
+                span_of(last),
+                format!(
+                    "{format}, but it looks like you have a dangling \"{}\"?",
+                    last.as_str().to_uppercase()
+                ),
+            );
         }
         let mut items = vec![];
         let mut kind = LegendKind::Alias;
         let mut mixed = None;
         for (i, t) in toks.iter().enumerate().skip(2) {
             if t.as_rule() == R::assign {
-                return fail(self, span_of(t), format!("{format}, but there is an \"=\" too many."));
+                return fail(
+                    self,
+                    span_of(t),
+                    format!("{format}, but there is an \"=\" too many."),
+                );
             }
             if i % 2 == 0 {
                 items.push(name_of(t));
@@ -549,15 +597,24 @@ impl<'s> Lower<'s> {
             if toks.len() == 3 && !toks[2].as_str().eq_ignore_ascii_case("on") {
                 return self.error(PsProblem::WinOn {
                     span: span_of(&toks[2]).into(),
-                    what: format!("Expecting the word \"ON\" but got \"{}\".", toks[2].as_str().to_uppercase()),
+                    what: format!(
+                        "Expecting the word \"ON\" but got \"{}\".",
+                        toks[2].as_str().to_uppercase()
+                    ),
                 });
             }
-            return self.error(PsProblem::WinFormat { span: span.into(), what: bad.into() });
+            return self.error(PsProblem::WinFormat {
+                span: span.into(),
+                what: bad.into(),
+            });
         }
         if toks.len() >= 4 && !toks[2].as_str().eq_ignore_ascii_case("on") {
             return self.error(PsProblem::WinOn {
                 span: span_of(&toks[2]).into(),
-                what: format!("Expecting the word \"ON\" but got \"{}\".", toks[2].as_str().to_uppercase()),
+                what: format!(
+                    "Expecting the word \"ON\" but got \"{}\".",
+                    toks[2].as_str().to_uppercase()
+                ),
             });
         }
         if toks.len() > 4 {

@@ -68,9 +68,10 @@ impl<'s> Lower<'s> {
             })
             .unwrap_or(range(word).1);
         let (a, _) = range(word);
-        self.game
-            .levels
-            .push(LevelEntry::Message(raw.trim().to_string(), Span::new(a, end.max(range(word).1))));
+        self.game.levels.push(LevelEntry::Message(
+            raw.trim().to_string(),
+            Span::new(a, end.max(range(word).1)),
+        ));
     }
 
     fn level_row(&mut self, grid: &mut Option<Grid>, t: &Pair<'s, R>) {
@@ -87,7 +88,10 @@ impl<'s> Lower<'s> {
         let cells = if cells.len() == trimmed.chars().count() {
             cells
         } else {
-            trimmed.chars().map(|c| c.to_lowercase().next().unwrap_or(c)).collect()
+            trimmed
+                .chars()
+                .map(|c| c.to_lowercase().next().unwrap_or(c))
+                .collect()
         };
         match grid {
             Some(g) => {
@@ -103,7 +107,11 @@ impl<'s> Lower<'s> {
             }
             None => {
                 let line = self.line_of(start);
-                *grid = Some(Grid { rows: vec![(cells, span)], line, span });
+                *grid = Some(Grid {
+                    rows: vec![(cells, span)],
+                    line,
+                    span,
+                });
             }
         }
     }

@@ -196,7 +196,7 @@ impl<'s> Lower<'s> {
         let mut word_span = span_of(&header);
         let mut junk = None;
         let mut section = None;
-        for seg in self.segments(header) {
+        for (n, seg) in self.segments(header).into_iter().enumerate() {
             for item in seg {
                 let Item::Tok(t) = item else { continue };
                 match t.as_rule() {
@@ -212,6 +212,9 @@ impl<'s> Lower<'s> {
                             _ => Section::Levels,
                         });
                     }
+                    // After a comment that ran over a line break, a line of `=` is a
+                    // line of its own.
+                    _ if n > 0 && t.as_str().bytes().all(|b| b == b'=') => {}
                     _ => {
                         junk.get_or_insert(span_of(&t));
                     }
@@ -235,7 +238,12 @@ impl<'s> Lower<'s> {
                         what: format!("section \"{upper}\" must be the first section"),
                     });
                 }
-            } else if !self.game.sections.iter().any(|(s, _)| *s == order[index - 1]) {
+            } else if !self
+                .game
+                .sections
+                .iter()
+                .any(|(s, _)| *s == order[index - 1])
+            {
                 let prev = section_word(order[index - 1]);
                 self.error(PsProblem::SectionOrder {
                     span: word_span.into(),
@@ -249,7 +257,9 @@ impl<'s> Lower<'s> {
         if let Some(j) = junk {
             self.error(PsProblem::AfterHeader {
                 span: j.into(),
-                what: format!("Only comments should go after a section name (\"{upper}\") on a line."),
+                what: format!(
+                    "Only comments should go after a section name (\"{upper}\") on a line."
+                ),
             });
         }
     }
@@ -281,18 +291,25 @@ impl<'s> Lower<'s> {
                 R::comment => {
                     let s = span_of(&p);
                     let multiline = p.as_str().contains('\n');
-                    if !self.unclosed_seen && p.clone().into_inner().any(|c| c.as_rule() == R::unclosed) {
+                    if !self.unclosed_seen
+                        && p.clone().into_inner().any(|c| c.as_rule() == R::unclosed)
+                    {
                         self.unclosed_seen = true;
                         let (a, _) = range(s);
                         self.warning(PsProblem::UnclosedComment {
                             span: Span::new(a, a + 1).into(),
-                            what: "This comment is never closed: everything after it is ignored.".into(),
+                            what: "This comment is never closed: everything after it is ignored."
+                                .into(),
                         });
                     }
                     if let Some(last) = segs.last_mut() {
                         last.push(Item::Comment(s));
                     }
-                    if multiline && segs.last().is_some_and(|l| l.iter().any(|i| matches!(i, Item::Tok(_)))) {
+                    if multiline
+                        && segs
+                            .last()
+                            .is_some_and(|l| l.iter().any(|i| matches!(i, Item::Tok(_))))
+                    {
                         segs.push(vec![]);
                     }
                 }

@@ -88,16 +88,28 @@ struct Bad {
 }
 
 fn bad_brackets(at: Span, what: String) -> PsProblem {
-    PsProblem::RuleBrackets { span: at.into(), what }
+    PsProblem::RuleBrackets {
+        span: at.into(),
+        what,
+    }
 }
 fn bad_outside(at: Span, what: String) -> PsProblem {
-    PsProblem::RuleOutsideBrackets { span: at.into(), what }
+    PsProblem::RuleOutsideBrackets {
+        span: at.into(),
+        what,
+    }
 }
 fn bad_cell(at: Span, what: String) -> PsProblem {
-    PsProblem::RuleCell { span: at.into(), what }
+    PsProblem::RuleCell {
+        span: at.into(),
+        what,
+    }
 }
 fn bad_arrow(at: Span, what: String) -> PsProblem {
-    PsProblem::RuleArrow { span: at.into(), what }
+    PsProblem::RuleArrow {
+        span: at.into(),
+        what,
+    }
 }
 
 const COMMANDS_AT_END: &str = "Commands should only appear at the end of rules, not in or before the pattern-detection/-replacement sections.";
@@ -113,7 +125,12 @@ struct CellWip {
 
 impl CellWip {
     fn new(start: usize) -> Self {
-        CellWip { start, terms: vec![], ellipsis: None, pending: None }
+        CellWip {
+            start,
+            terms: vec![],
+            ellipsis: None,
+            pending: None,
+        }
     }
 
     /// The cell, ended at `end` (where its `|` or `]` is).
@@ -187,7 +204,9 @@ impl<'s> Lower<'s> {
                 }
             }
         }
-        let Some(first) = toks.first().map(|t| t.1) else { return };
+        let Some(first) = toks.first().map(|t| t.1) else {
+            return;
+        };
         let last = toks.last().map(|t| t.1).unwrap_or(first);
         let span = first.merge(last);
         let has_arrow = toks.iter().any(|t| matches!(t.0, Tok::Arrow));
@@ -212,12 +231,22 @@ impl<'s> Lower<'s> {
         if let Some(i) = ignored {
             self.warning(PsProblem::RuleAfterComment {
                 span: i.into(),
-                what: "This is after a comment on the rule's line, and PuzzleScript ignores it.".into(),
+                what: "This is after a comment on the rule's line, and PuzzleScript ignores it."
+                    .into(),
             });
         }
         let line = self.line_of(range(first).0);
-        match read_rule(toks, names, line, span) {
-            Ok(rule) => self.game.rules.push(RuleLine::Rule(rule)),
+        let mut janky = vec![];
+        let read = read_rule(toks, names, line, span, &mut janky);
+        for (at, what) in janky {
+            self.warning(PsProblem::RuleJanky {
+                span: at.into(),
+                what,
+            });
+        }
+        match read {
+            Ok(Some(rule)) => self.game.rules.push(RuleLine::Rule(rule)),
+            Ok(None) => {}
             Err(b) => self.error((b.kind)(b.at, b.what)),
         }
     }
@@ -254,24 +283,39 @@ impl<'s> Lower<'s> {
 }
 
 /// Reads one rule's tokens.
-fn read_rule(toks: Vec<(Tok, Span)>, names: &HashSet<String>, line: usize, span: Span) -> Result<Rule, Bad> {
+/// Out-of-place text PuzzleScript tolerates goes to `janky`.
+fn read_rule(
+    toks: Vec<(Tok, Span)>,
+    names: &HashSet<String>,
+    line: usize,
+    span: Span,
+    janky: &mut Vec<(Span, String)>,
+) -> Result<Option<Rule>, Bad> {
     let mut prefixes = vec![];
     let mut lhs: Vec<CellRow> = vec![];
     let mut rhs: Vec<CellRow> = vec![];
     let mut arrow: Option<Span> = None;
     let mut commands = vec![];
     let mut started = false;
+    let mut nested_warned = false;
+    let mut stray_arrow = false;
     // The row being read: its `[`, its cells so far, the cell being read.
     let mut row: Option<(Span, Vec<Cell>, CellWip)> = None;
     for (i, (tok, at)) in toks.into_iter().enumerate() {
         let (a, b) = range(at);
         match tok {
             Tok::Open => {
-                if row.is_some() {
-                    return Err(Bad { at, what: "Multiple opening brackets without closing brackets.  Something fishy here.  Every '[' has to be closed by a ']', and you can't nest them.".into(), kind: bad_brackets });
+                if let Some((_, _, cell)) = row.as_mut() {
+                    // PuzzleScript warns, drops the cell begun and reads on in the row.
+                    if !nested_warned {
+                        nested_warned = true;
+                        janky.push((at, "Multiple opening brackets without closing brackets.  Something fishy here.  Every '[' has to be closed by a ']', and you can't nest them.".into()));
+                    }
+                    *cell = CellWip::new(b);
+                    continue;
                 }
-                if !commands.is_empty() {
-                    return Err(Bad { at, what: COMMANDS_AT_END.into(), kind: bad_outside });
+                if !commands.is_empty() && janky.is_empty() {
+                    janky.push((at, COMMANDS_AT_END.into()));
                 }
                 started = true;
                 row = Some((at, vec![], CellWip::new(b)));
@@ -281,7 +325,10 @@ fn read_rule(toks: Vec<(Tok, Span)>, names: &HashSet<String>, line: usize, span:
                     return Err(Bad { at, what: "Multiple closing brackets without corresponding opening brackets.  Something fishy here.  Every '[' has to be closed by a ']', and you can't nest them.".into(), kind: bad_brackets });
                 };
                 cells.push(cell.finish(a)?);
-                let r = CellRow { cells, span: open.merge(at) };
+                let r = CellRow {
+                    cells,
+                    span: open.merge(at),
+                };
                 if arrow.is_some() {
                     rhs.push(r);
                 } else {
@@ -290,14 +337,17 @@ fn read_rule(toks: Vec<(Tok, Span)>, names: &HashSet<String>, line: usize, span:
             }
             Tok::Bar => {
                 let Some((_, cells, cell)) = row.as_mut() else {
-                    return Err(Bad { at, what: "Janky syntax.  \"|\" should only be used inside cell rows (the square brackety bits).".into(), kind: bad_outside });
+                    janky.push((at, "Janky syntax.  \"|\" should only be used inside cell rows (the square brackety bits).".into()));
+                    continue;
                 };
                 let done = std::mem::replace(cell, CellWip::new(b));
                 cells.push(done.finish(a)?);
             }
             Tok::Arrow => {
                 if row.is_some() {
-                    return Err(Bad { at, what: "Encountered an unexpected \"->\" inside square brackets.  It's used to separate states, it has no place inside them >:| .".into(), kind: bad_arrow });
+                    stray_arrow = true;
+                    janky.push((at, "Encountered an unexpected \"->\" inside square brackets.  It's used to separate states, it has no place inside them >:| .".into()));
+                    continue;
                 }
                 if arrow.is_some() {
                     return Err(Bad { at, what: "Error, you can only use \"->\" once in a rule; it's used to separate before and after states.".into(), kind: bad_arrow });
@@ -307,14 +357,50 @@ fn read_rule(toks: Vec<(Tok, Span)>, names: &HashSet<String>, line: usize, span:
             }
             Tok::Message(text) => {
                 if arrow.is_none() {
-                    return Err(Bad { at, what: COMMANDS_AT_END.into(), kind: bad_outside });
+                    return Err(Bad {
+                        at,
+                        what: COMMANDS_AT_END.into(),
+                        kind: bad_outside,
+                    });
                 }
                 commands.push((Command::Message(text), at));
             }
             Tok::Word(w) => {
                 if let Some((_, _, cell)) = row.as_mut() {
-                    cell_word(cell, &w, at, names)?;
+                    if !names.contains(&w) {
+                        if let Some(c) = command(&w) {
+                            if arrow.is_none() {
+                                return Err(Bad {
+                                    at,
+                                    what: COMMANDS_AT_END.into(),
+                                    kind: bad_outside,
+                                });
+                            }
+                            janky.push((at, COMMANDS_AT_END.into()));
+                            commands.push((c, at));
+                            continue;
+                        }
+                    }
+                    cell_word(cell, &w, at)?;
                     continue;
+                }
+                if started {
+                    let what = if w == "no" || dir(&w).is_some() {
+                        Some(
+                            "Invalid syntax. Directions should be placed at the start of a rule."
+                                .to_string(),
+                        )
+                    } else if w == "..." {
+                        Some("Invalid syntax, ellipses should only be used within cells (square brackets).".to_string())
+                    } else if names.contains(&w) {
+                        Some(format!("Invalid token {}. Object names should only be used within cells (square brackets).", w.to_uppercase()))
+                    } else {
+                        None
+                    };
+                    if let Some(what) = what {
+                        janky.push((at, what));
+                        continue;
+                    }
                 }
                 if !started {
                     if let Some(p) = prefix(&w) {
@@ -327,12 +413,20 @@ fn read_rule(toks: Vec<(Tok, Span)>, names: &HashSet<String>, line: usize, span:
                 }
                 if let Some(c) = command(&w) {
                     if arrow.is_none() {
-                        return Err(Bad { at, what: COMMANDS_AT_END.into(), kind: bad_outside });
+                        return Err(Bad {
+                            at,
+                            what: COMMANDS_AT_END.into(),
+                            kind: bad_outside,
+                        });
                     }
                     commands.push((c, at));
                     continue;
                 }
-                let what = if !started && matches!(w.as_str(), "^" | "v" | "<" | ">" | "perpendicular" | "parallel") {
+                let what = if !started
+                    && matches!(
+                        w.as_str(),
+                        "^" | "v" | "<" | ">" | "perpendicular" | "parallel"
+                    ) {
                     "You cannot use relative directions (\"^v<>\") to indicate in which direction(s) a rule applies.  Use absolute directions indicators (Up, Down, Left, Right, Horizontal, or Vertical, for instance), or, if you want the rule to apply in all four directions, do not specify directions".to_string()
                 } else if names.contains(&w) {
                     "Objects cannot appear outside of square brackets in rules, only directions can.".to_string()
@@ -341,25 +435,48 @@ fn read_rule(toks: Vec<(Tok, Span)>, names: &HashSet<String>, line: usize, span:
                 } else {
                     format!("Error, malformed cell rule - was looking for cell contents, but found \"{w}\".  What am I supposed to do with this, eh, please tell me that.")
                 };
-                return Err(Bad { at, what, kind: bad_outside });
+                return Err(Bad {
+                    at,
+                    what,
+                    kind: bad_outside,
+                });
             }
         }
     }
     if let Some((open, _, _)) = row {
-        return Err(Bad { at: open, what: "This '[' is never closed by a ']'.".into(), kind: bad_brackets });
+        return Err(Bad {
+            at: open,
+            what: "This '[' is never closed by a ']'.".into(),
+            kind: bad_brackets,
+        });
     }
     let Some(arrow) = arrow else {
+        if stray_arrow {
+            // PuzzleScript reads no rule here (its sides do not match), and only warns.
+            janky.push((span, "This rule's only \"->\" is inside square brackets: it is read as having no arrow, and ignored.".into()));
+            return Ok(None);
+        }
         return Err(Bad { at: span, what: "A rule has to have an arrow in it.  There's no arrow here! Consider reading up about rules - you're clearly doing something weird".into(), kind: bad_arrow });
     };
-    Ok(Rule { prefixes, lhs, arrow, rhs, commands, line, span })
+    Ok(Some(Rule {
+        prefixes,
+        lhs,
+        arrow,
+        rhs,
+        commands,
+        line,
+        span,
+    }))
 }
 
 /// A word inside a cell: `no`, a direction, `...` or a name.
-fn cell_word(cell: &mut CellWip, w: &str, at: Span, names: &HashSet<String>) -> Result<(), Bad> {
-    let several = || Bad {
+fn cell_word(cell: &mut CellWip, w: &str, at: Span) -> Result<(), Bad> {
+    let several = || {
+        Bad {
         at,
         what: "Error, an item can only have one direction/action at a time, but you're looking for several at once!".into(),
         kind: bad_cell,
+    }
     };
     if w == "no" || dir(w).is_some() {
         if cell.pending.is_some() {
@@ -375,9 +492,6 @@ fn cell_word(cell: &mut CellWip, w: &str, at: Span, names: &HashSet<String>) -> 
         cell.ellipsis.get_or_insert(at);
         return Ok(());
     }
-    if !names.contains(w) && (command(w).is_some() || w == "message") {
-        return Err(Bad { at, what: COMMANDS_AT_END.into(), kind: bad_outside });
-    }
     let (no, dir, start) = match cell.pending.take() {
         Some((None, s)) => (Some(s), None, s),
         Some((Some(d), s)) => (None, Some((d, s)), s),
@@ -386,7 +500,10 @@ fn cell_word(cell: &mut CellWip, w: &str, at: Span, names: &HashSet<String>) -> 
     cell.terms.push(Term {
         no,
         dir,
-        name: Name { text: w.to_string(), span: at },
+        name: Name {
+            text: w.to_string(),
+            span: at,
+        },
         span: start.merge(at),
     });
     Ok(())
