@@ -388,19 +388,16 @@ impl<'s> Lower<'s> {
                     ));
                     break 'toks;
                 }
-                if let Some(n) = pixel {
-                    if n as usize >= ncolors {
-                        if !reported.contains(&(line, n as u32)) {
-                            reported.push((line, n as u32));
-                            problems.push((
-                                false,
-                                PsProblem::ColorIndex {
-                                    span: at.into(),
-                                    what: format!("Trying to access color number {n} from the color palette of sprite {oname}, but there are only {ncolors} defined in it."),
-                                },
-                            ));
-                        }
-                    }
+                let Some(n) = pixel else { continue };
+                if n as usize >= ncolors && !reported.contains(&(line, n as u32)) {
+                    reported.push((line, n as u32));
+                    problems.push((
+                        false,
+                        PsProblem::ColorIndex {
+                            span: at.into(),
+                            what: format!("Trying to access color number {n} from the color palette of sprite {oname}, but there are only {ncolors} defined in it."),
+                        },
+                    ));
                 }
             }
         }
@@ -465,7 +462,7 @@ impl<'s> Lower<'s> {
         if toks[1].as_rule() != R::assign {
             return fail(self, span_of(&toks[1]), "In the legend, define new items using the equals symbol - declarations must look like \"A = B\", \"A = B or C [ or D ...]\", \"A = B and C [ and D ...]\".".into());
         }
-        if toks.len() % 2 == 0 {
+        if toks.len().is_multiple_of(2) {
             let last = &toks[toks.len() - 1];
             return fail(
                 self,
