@@ -160,7 +160,10 @@ fn every_demo_reads_without_errors() {
     let mut failures = vec![];
     for p in &paths {
         let src = std::fs::read_to_string(p).unwrap();
-        let (game, errors, _warnings) = parse(&src);
+        let (game, errors, warnings) = parse(&src);
+        for (c, w) in codes(&warnings).into_iter().zip(messages(&warnings)) {
+            eprintln!("{}: warning {c}: {w}", p.display());
+        }
         if !errors.is_empty() {
             use miette::Diagnostic;
             let first = &errors[0];
