@@ -50,6 +50,8 @@ mod metrics;
 mod multibox;
 mod placement;
 mod play;
+mod puzzlescript_conformance;
+mod puzzlescript_play;
 mod robust_check;
 mod robust_engine;
 mod robust_fast;
