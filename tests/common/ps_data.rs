@@ -76,7 +76,7 @@ fn read(rel: &str) -> String {
 }
 
 /// `[name, [fields...]]` of one case, or what is wrong with it.
-fn case_fields<'v>(i: usize, v: &'v Value) -> Result<(String, &'v [Value]), String> {
+fn case_fields(i: usize, v: &Value) -> Result<(String, &[Value]), String> {
     let pair = v.as_array().ok_or(format!("case {i}: not an array"))?;
     match pair {
         [name, fields] => {
