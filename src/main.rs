@@ -194,6 +194,33 @@ enum Command {
         #[command(flatten)]
         dist: DistArgs,
     },
+    /// Play inputs on a level of a PuzzleScript game: prints `win after N` (N counts the
+    /// inputs from 1) or `no win`, as PuzzleScript's oracle `replay` does; inputs after the
+    /// win are not played.
+    Play {
+        /// The game (a PuzzleScript source; `-` reads standard input).
+        file: String,
+        /// `N`: the entry of the LEVELS section, messages counted, from 0; `#K`: the K-th
+        /// playable level, from 1. Default: the first playable level.
+        #[arg(long, value_parser = cli::play::parse_level_pick)]
+        level: Option<cli::play::LevelPick>,
+        /// The inputs: words (`up left down right action undo restart tick`) or letters
+        /// (`u l d r x`, `.` tick, `z` undo, `R` restart), separated by blanks or commas;
+        /// letters may be run together (`uldrx`). It is words when an item is a whole word.
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
+        inputs: String,
+        /// Print the final level in PuzzleScript's serialization (`convertLevelToString`).
+        #[arg(long)]
+        print_level: bool,
+        /// Print the outcome as JSON: won, won_after, level, inputs, applied, messages,
+        /// serialization.
+        #[arg(long)]
+        json: bool,
+        /// The file's language; `auto` reads PuzzleScript when the text has its section
+        /// headers.
+        #[arg(long, value_enum, default_value_t = cli::Lang::Auto)]
+        lang: cli::Lang,
+    },
     /// Answer a judge input (stdin when INPUT is omitted) in the file's declared format.
     Judge {
         file: String,
@@ -375,6 +402,14 @@ fn run(cli: Cli) -> Result<(), u8> {
             input,
             search,
         } => cli::judge::run(file, input, &search),
+        Command::Play {
+            file,
+            level,
+            inputs,
+            print_level,
+            json,
+            lang,
+        } => cli::play::run(&file, lang, level, &inputs, print_level, json),
     }
 }
 

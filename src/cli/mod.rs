@@ -105,6 +105,7 @@ pub mod check;
 pub mod dist;
 pub mod graph;
 pub mod judge;
+pub mod play;
 pub mod serve;
 pub mod solve;
 pub mod test;
@@ -133,6 +134,39 @@ pub fn load(file: &str) -> Result<Puzzle, u8> {
         output::report(&d);
         exit::RULES
     })
+}
+
+/// `--lang`: which language a file is read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Lang {
+    /// A `.puz` rule file.
+    Puz,
+    /// A PuzzleScript game (the text PuzzleScript's editor saves).
+    #[value(name = "puzzlescript")]
+    PuzzleScript,
+    /// PuzzleScript when the text has its section headers on lines of their own
+    /// (`puz::puzzlescript::looks_like_puzzlescript`), else `.puz`.
+    Auto,
+}
+
+/// Reads a file and decides its language as `lang` says (`auto` looks at the text):
+/// the text, and whether it is a PuzzleScript game. An unreadable file is reported (exit
+/// 2).
+///
+/// `puz play` reads through here and refuses a `.puz` file. `check`, `compile` and
+/// `solve` still call [`load`] (`.puz` only); each would take `--lang` and branch on the
+/// answer: PuzzleScript to [`play::load_game`], else `Puzzle::load` as [`load`] does.
+pub fn read_as(file: &str, lang: Lang) -> Result<(String, bool), u8> {
+    let text = read_source(file).map_err(|e| {
+        output::report(&e);
+        exit::INPUT
+    })?;
+    let puzzlescript = match lang {
+        Lang::Puz => false,
+        Lang::PuzzleScript => true,
+        Lang::Auto => puz::puzzlescript::looks_like_puzzlescript(&text),
+    };
+    Ok((text, puzzlescript))
 }
 
 /// Loads a file's rules for `--all` and `puz test`, leaving each level to be checked

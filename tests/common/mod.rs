@@ -3,7 +3,8 @@
 //! the references stay independent of the code they check; `drive` holds the few thin
 //! calls into the crate that the suites share. `binary` runs the `puz` binary, `rules`
 //! holds rule texts, `reference` is the differential fuzzer's interpreter, `cluster` starts
-//! processes on loopback. The suite (`tests/suite/main.rs`) compiles this once; the fuzzing
+//! processes on loopback, `js_data` reads JavaScript literals and `ps_data` the PuzzleScript
+//! reference's test data with it. The suite (`tests/suite/main.rs`) compiles this once; the fuzzing
 //! harness (`tests/fuzz/`) takes only `fuzz.rs`.
 
 #![allow(dead_code)]
@@ -14,10 +15,12 @@ pub mod cluster;
 pub mod curling;
 pub mod drive;
 pub mod huarong;
+pub mod js_data;
 pub mod klotski;
 pub mod lightsout;
 pub mod npuzzle;
 pub mod peg;
+pub mod ps_data;
 pub mod reference;
 pub mod rules;
 pub mod rushhour;

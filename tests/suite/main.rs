@@ -51,6 +51,8 @@ mod multibox;
 mod placement;
 mod play;
 mod puzzlescript_parse;
+mod puzzlescript_conformance;
+mod puzzlescript_play;
 mod robust_check;
 mod robust_engine;
 mod robust_fast;
