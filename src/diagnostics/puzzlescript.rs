@@ -366,4 +366,46 @@ pub enum PsProblem {
         #[help]
         help: Option<String>,
     },
+
+    /// A game that PuzzleScript's compiler rejects too: the message says what.
+    #[error("{what}")]
+    #[diagnostic(code(puz::ps::compile))]
+    Compile {
+        /// Where.
+        #[label("here")]
+        span: SourceSpan,
+        /// What is wrong.
+        what: String,
+        /// How to fix it.
+        #[help]
+        help: Option<String>,
+    },
+
+    /// Something PuzzleScript's compiler warns about: the game still loads.
+    #[error("{what}")]
+    #[diagnostic(code(puz::ps::warning), severity(Warning))]
+    CompileWarning {
+        /// Where.
+        #[label("here")]
+        span: SourceSpan,
+        /// What is odd.
+        what: String,
+        /// What to do about it.
+        #[help]
+        help: Option<String>,
+    },
+
+    /// A level uses a symbol the legend does not define.
+    #[error("key `{glyph}` is not in the legend")]
+    #[diagnostic(
+        code(puz::ps::unknown_glyph),
+        help("add it to the LEGEND section (`{glyph} = SomeObject`), or define an object with this name")
+    )]
+    UnknownGlyph {
+        /// Where it is used.
+        #[label("not defined")]
+        span: SourceSpan,
+        /// The symbol.
+        glyph: char,
+    },
 }

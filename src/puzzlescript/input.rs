@@ -15,6 +15,8 @@
 
 use std::fmt;
 
+use super::ir;
+
 /// One input to a PuzzleScript level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Input {
@@ -216,6 +218,19 @@ impl fmt::Display for InputError {
 }
 
 impl std::error::Error for InputError {}
+
+impl Input {
+    /// The movement bit of a direction or action input.
+    pub(crate) fn movement(self) -> u64 {
+        match self {
+            Input::Up => ir::UP,
+            Input::Left => ir::LEFT,
+            Input::Down => ir::DOWN,
+            Input::Right => ir::RIGHT,
+            _ => ir::ACTION,
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -10,7 +10,10 @@
 //! layers, rule expansion into concrete directions, masks), `engine` (the turn).
 
 pub mod ast;
+mod compile;
+mod engine;
 mod input;
+mod ir;
 mod parse;
 
 pub use input::{Input, InputError};
@@ -18,13 +21,19 @@ pub use parse::parse;
 
 use std::sync::Arc;
 
-use crate::diagnostics::{Diagnostics, Warnings};
+use crate::diagnostics::{Diagnostics, Problem, Warnings};
+use engine::Machine;
+use ir::{Compiled, LevelEntry};
+
+/// Again turns after one input beyond which the game is taken never to settle.
+pub const AGAIN_CAP: usize = 20_000;
 
 /// A compiled PuzzleScript game.
 #[derive(Debug)]
 pub struct Game {
     name: String,
     entries: Vec<Entry>,
+    compiled: Compiled,
 }
 
 /// One entry of the game's LEVELS section, numbered as PuzzleScript numbers them
@@ -62,8 +71,57 @@ pub fn looks_like_puzzlescript(text: &str) -> bool {
 impl Game {
     /// Reads and compiles a game source called `name` (its path, in reports).
     pub fn load(name: &str, text: Arc<String>) -> Result<(Game, Warnings), Diagnostics> {
-        let _ = (name, text);
-        unimplemented!("PuzzleScript compiler lands with the engine")
+        let (game, errors, warnings) = Self::build(name, &text);
+        match game {
+            Some(g) if errors.is_empty() => Ok((g, Warnings::new(name, text, warnings))),
+            _ => Err(Diagnostics::new(name, text, errors)),
+        }
+    }
+
+    /// Reads and compiles a game as PuzzleScript's engine does even when its compiler
+    /// reports errors: the lines in error are left out and the rest is played. This is
+    /// how PuzzleScript's own test runner plays its test games, some of which have
+    /// errors; use [`Game::load`] for anything else. Every problem comes back as a
+    /// warning. `Err` only when the source does not parse into sections at all.
+    pub fn load_despite_errors(
+        name: &str,
+        text: Arc<String>,
+    ) -> Result<(Game, Warnings), Diagnostics> {
+        let (game, mut errors, warnings) = Self::build(name, &text);
+        match game {
+            Some(g) => {
+                errors.extend(warnings);
+                Ok((g, Warnings::new(name, text, errors)))
+            }
+            None => Err(Diagnostics::new(name, text, errors)),
+        }
+    }
+
+    fn build(name: &str, text: &str) -> (Option<Game>, Vec<Problem>, Vec<Problem>) {
+        let wrap = |v: Vec<crate::diagnostics::PsProblem>| -> Vec<Problem> {
+            v.into_iter().map(Problem::PuzzleScript).collect()
+        };
+        let (ast, mut errors, mut warnings) = parse::parse(text);
+        let (compiled, rep) = compile::compile(&ast, text);
+        errors.extend(rep.errors);
+        warnings.extend(rep.warnings);
+        let entries = compiled
+            .levels
+            .iter()
+            .map(|e| match e {
+                LevelEntry::Message(m) => Entry::Message(m.clone()),
+                LevelEntry::Level(l) => Entry::Level {
+                    width: l.width,
+                    height: l.height,
+                },
+            })
+            .collect();
+        let game = Game {
+            name: name.to_string(),
+            entries,
+            compiled,
+        };
+        (Some(game), wrap(errors), wrap(warnings))
     }
 
     /// The source's name.
@@ -86,6 +144,50 @@ impl Game {
             .nth(k.checked_sub(1)?)
             .map(|(i, _)| i)
     }
+
+    /// Whether the game uses randomness (`random` rules, `random` or `randomdir`
+    /// objects): its turns are not functions of the level and the input.
+    pub fn is_random(&self) -> bool {
+        self.compiled.random
+    }
+
+    /// Whether the game declares `noaction` (the action key does nothing).
+    pub fn noaction(&self) -> bool {
+        self.compiled.flags.noaction
+    }
+
+    /// Each object's look, in id order: its name, colours and sprite.
+    pub fn looks(&self) -> Vec<Look> {
+        self.compiled
+            .objects
+            .iter()
+            .map(|o| Look {
+                name: o.name.clone(),
+                layer: o.layer,
+                colors: o.colors.clone(),
+                sprite: o.sprite.clone(),
+            })
+            .collect()
+    }
+
+    /// The game's title, if its prelude gives one.
+    pub fn title(&self) -> Option<&str> {
+        self.compiled.flags.title.as_deref()
+    }
+}
+
+/// How an object is drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Look {
+    /// The object's name, lowercased.
+    pub name: String,
+    /// Its collision layer (objects are drawn layer by layer, upwards).
+    pub layer: usize,
+    /// Its colours as written (`black`, `#ff0000`, `transparent`).
+    pub colors: Vec<String>,
+    /// Its sprite, rows of pixels, each a colour index or `None` (transparent); empty
+    /// when the object is one colour.
+    pub sprite: Vec<Vec<Option<u8>>>,
 }
 
 /// What a won level does next.
@@ -102,6 +204,8 @@ pub enum OnWin {
 #[derive(Debug)]
 pub struct Session<'g> {
     game: &'g Game,
+    machine: Machine<'g>,
+    stuck: bool,
 }
 
 /// What one input did.
@@ -115,36 +219,108 @@ pub struct Turn {
     pub messages: Vec<String>,
     /// How many again turns ran after the input.
     pub again_turns: usize,
+    /// Whether the again turns never settled (cut off after [`AGAIN_CAP`] turns, or a
+    /// repeated level): the game would animate forever and accept no input.
+    pub stuck: bool,
 }
 
 impl<'g> Session<'g> {
     /// Starts entry `index` of `game` (`run_rules_on_level_start` and its again turns
     /// included). `None` when there is no such entry.
     pub fn new(game: &'g Game, index: usize, on_win: OnWin) -> Option<Session<'g>> {
-        let _ = (index, on_win);
-        Some(Session { game })
+        if index >= game.entries.len() {
+            return None;
+        }
+        let mut machine = Machine::new(&game.compiled, on_win);
+        machine.load_level(index);
+        let mut s = Session {
+            game,
+            machine,
+            stuck: false,
+        };
+        s.settle(&mut Turn::default());
+        Some(s)
+    }
+
+    /// In a player (`OnWin::Stop`), a shown message is dismissed, and the win
+    /// conditions tested then.
+    fn dismiss(m: &mut Machine<'_>) {
+        if m.on_win == OnWin::Stop && m.text_mode {
+            m.text_mode = false;
+            m.message = None;
+            m.check_win(false);
+        }
+    }
+
+    fn settle(&mut self, turn: &mut Turn) {
+        Self::dismiss(&mut self.machine);
+        let (n, ok) = self.machine.run_again(AGAIN_CAP, Self::dismiss);
+        turn.again_turns += n;
+        if !ok {
+            turn.stuck = true;
+            self.stuck = true;
+        }
     }
 
     /// Plays one input (with every again turn it causes, as PuzzleScript does before
     /// accepting the next input).
     pub fn input(&mut self, input: Input) -> Turn {
-        let _ = (input, self.game);
-        unimplemented!("PuzzleScript engine lands with the compiler")
+        let mut turn = Turn::default();
+        let m = &mut self.machine;
+        if m.on_win == OnWin::Stop && (m.winning || self.stuck) {
+            return turn;
+        }
+        let before = m.objects.clone();
+        let stop = m.on_win == OnWin::Stop;
+        match input {
+            Input::Undo => {
+                m.undo(false, true);
+                if stop {
+                    turn.changed = m.objects != before;
+                    return turn;
+                }
+            }
+            Input::Restart => {
+                m.restart(false);
+                if stop {
+                    turn.changed = m.objects != before;
+                    return turn;
+                }
+            }
+            Input::Tick => {
+                m.process_input(None, false, false);
+            }
+            Input::Action if stop && m.c.flags.noaction => return turn,
+            dir => {
+                m.process_input(Some(dir.movement()), false, false);
+            }
+        }
+        self.settle(&mut turn);
+        let m = &mut self.machine;
+        turn.messages = std::mem::take(&mut m.shown);
+        turn.won = m.winning;
+        turn.changed = m.objects != before;
+        turn
     }
 
     /// Whether the level has been won (with [`OnWin::Stop`]).
     pub fn won(&self) -> bool {
-        unimplemented!()
+        self.machine.winning
     }
 
     /// The entry being played.
     pub fn index(&self) -> usize {
-        unimplemented!()
+        self.machine.level
+    }
+
+    /// The game.
+    pub fn game(&self) -> &'g Game {
+        self.game
     }
 
     /// The level in PuzzleScript's own serialization (`convertLevelToString`): the
     /// format of the expected levels of its test data and of the oracle's `replay`.
     pub fn serialize(&self) -> String {
-        unimplemented!()
+        self.machine.serialize()
     }
 }

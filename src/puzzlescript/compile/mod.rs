@@ -1,0 +1,638 @@
+//! From the syntax tree to the compiled game: names (objects, synonyms, properties,
+//! aggregates), collision layers and object ids, levels as bitsets, win conditions,
+//! and the rules (`rules.rs` expands them into concrete directions and objects,
+//! `masks.rs` turns them into bitmask patterns).
+
+mod masks;
+mod rules;
+
+use std::collections::HashMap;
+
+use super::ast;
+use super::ir::*;
+use crate::diagnostics::PsProblem;
+use crate::syntax::Span;
+
+/// What a name means.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Meaning {
+    /// An object (by its canonical name).
+    Object(String),
+    /// A property: any one of these objects.
+    Property(Vec<String>),
+    /// An aggregate: all of these objects.
+    Aggregate(Vec<String>),
+}
+
+/// The names of a game and what they mean.
+#[derive(Debug, Default)]
+pub(crate) struct Names {
+    /// Every declared name.
+    pub meaning: HashMap<String, Meaning>,
+    /// Object name to id (after layers are assigned).
+    pub id: HashMap<String, usize>,
+    /// Object id to layer.
+    pub layer: Vec<usize>,
+    /// Words of object bits.
+    pub so: usize,
+    /// Object id to name.
+    pub names: Vec<String>,
+}
+
+impl Names {
+    /// The objects a name stands for (one for an object).
+    pub fn objects(&self, name: &str) -> Vec<String> {
+        match self.meaning.get(name) {
+            Some(Meaning::Object(o)) => vec![o.clone()],
+            Some(Meaning::Property(v)) | Some(Meaning::Aggregate(v)) => v.clone(),
+            None => vec![],
+        }
+    }
+
+    /// The mask of a list of objects.
+    pub fn mask(&self, objects: &[String]) -> Vec<u64> {
+        let mut m = vec![0; self.so];
+        for o in objects {
+            if let Some(&i) = self.id.get(o) {
+                set_bit(&mut m, i);
+            }
+        }
+        m
+    }
+
+    /// Whether `name` is a property.
+    pub fn is_property(&self, name: &str) -> bool {
+        matches!(self.meaning.get(name), Some(Meaning::Property(_)))
+    }
+
+    /// The single layer all of a property's objects are on, if they share one.
+    pub fn single_layer(&self, name: &str) -> Option<usize> {
+        let objs = self.objects(name);
+        let mut layer = None;
+        for o in &objs {
+            let l = self.layer[*self.id.get(o)?];
+            match layer {
+                None => layer = Some(l),
+                Some(x) if x != l => return None,
+                _ => {}
+            }
+        }
+        layer
+    }
+}
+
+/// Problems found so far.
+#[derive(Default)]
+pub(crate) struct Report {
+    pub errors: Vec<PsProblem>,
+    pub warnings: Vec<PsProblem>,
+}
+
+impl Report {
+    pub fn error(&mut self, span: Span, what: impl Into<String>, help: Option<&str>) {
+        self.errors.push(PsProblem::Compile {
+            span: span.into(),
+            what: what.into(),
+            help: help.map(str::to_string),
+        });
+    }
+    pub fn warn(&mut self, span: Span, what: impl Into<String>, help: Option<&str>) {
+        self.warnings.push(PsProblem::CompileWarning {
+            span: span.into(),
+            what: what.into(),
+            help: help.map(str::to_string),
+        });
+    }
+}
+
+/// Compiles a parsed game, with the problems found. With errors, the game is what
+/// PuzzleScript's compiler makes of it: the offending lines are left out.
+pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let line_of = |s: Span| match line_starts.binary_search(&(s.start as usize)) {
+        Ok(i) => i + 1,
+        Err(i) => i,
+    };
+    let mut rep = Report::default();
+    let flags = prelude(game, &mut rep);
+    let mut names = declare(game, &mut rep);
+    let (layer_of, ids) = assign_layers(game, &names, &mut rep);
+    let nobj = ids.len();
+    let so = nobj.div_ceil(64).max(1);
+    names.so = so;
+    names.names = ids.clone();
+    names.layer = ids.iter().map(|n| layer_of[n]).collect();
+    names.id = ids
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.clone(), i))
+        .collect();
+    let layers = game.layers.len();
+    let sm = layers.div_ceil(LAYERS_PER_WORD).max(1);
+    let mut layer_masks = vec![0; layers.max(1) * so];
+    for (i, &l) in names.layer.iter().enumerate() {
+        set_bit(&mut layer_masks[l * so..(l + 1) * so], i);
+    }
+    for o in &game.objects {
+        if !layer_of.contains_key(&o.name.text) && names.meaning.contains_key(&o.name.text) {
+            rep.error(
+                o.name.span,
+                format!(
+                    "object `{}` is on no collision layer",
+                    o.name.text.to_uppercase()
+                ),
+                Some("add it to a line of the COLLISIONLAYERS section"),
+            );
+        }
+    }
+    let objects: Vec<ObjectInfo> = ids
+        .iter()
+        .map(|n| {
+            let o = game.objects.iter().find(|o| &o.name.text == n);
+            ObjectInfo {
+                name: n.clone(),
+                layer: layer_of[n],
+                colors: o
+                    .map(|o| o.colors.iter().map(|c| c.0.clone()).collect())
+                    .unwrap_or_default(),
+                sprite: o.map(|o| o.sprite.clone()).unwrap_or_default(),
+            }
+        })
+        .collect();
+
+    let background = background(game, &names, &mut rep);
+    let player = match names.meaning.get("player") {
+        Some(m) => {
+            let aggregate = matches!(m, Meaning::Aggregate(_));
+            (names.mask(&names.objects("player")), aggregate)
+        }
+        None => {
+            rep.error(
+                Span::new(0, 0),
+                "there is no `player`",
+                Some("declare an object called Player, or a legend entry `Player = ...`"),
+            );
+            (vec![0; so], false)
+        }
+    };
+    let levels = levels(game, &names, &layer_masks, so, background, &mut rep);
+    let wins = wins(game, &names, &mut rep);
+    let mut random = false;
+    let (groups, late_groups, loops) =
+        rules::compile(game, &line_of, &names, layers, sm, &mut rep, &mut random);
+    let loop_point = loop_points(&groups, &loops);
+    let late_loop_point = loop_points(&late_groups, &loops);
+    let mut rigid_groups = vec![];
+    let mut groups = groups;
+    for (gi, g) in groups.iter_mut().enumerate() {
+        if g.rules.iter().any(|r| r.rigid) {
+            rigid_groups.push(gi);
+            g.rigid = Some(rigid_groups.len() as u32);
+        }
+    }
+    if rigid_groups.len() > 30 {
+        rep.error(
+            Span::new(0, 0),
+            "there can't be more than 30 rigid groups (rule groups containing rigid members)",
+            None,
+        );
+    }
+    (
+        Compiled {
+            objects,
+            layers,
+            so,
+            sm,
+            layer_masks,
+            player,
+            groups,
+            late_groups,
+            loop_point,
+            late_loop_point,
+            rigid_groups,
+            wins,
+            levels,
+            flags,
+            random,
+        },
+        rep,
+    )
+}
+
+/// The prelude's flags.
+fn prelude(game: &ast::Game, _rep: &mut Report) -> Flags {
+    let mut f = Flags::default();
+    for s in &game.prelude {
+        let v = s.value.as_ref().map(|v| v.0.clone());
+        match s.key.text.as_str() {
+            "noaction" => f.noaction = true,
+            "noundo" => f.noundo = true,
+            "norestart" => f.norestart = true,
+            "require_player_movement" => f.require_player_movement = true,
+            "run_rules_on_level_start" => f.run_rules_on_level_start = true,
+            "realtime_interval" => f.realtime_interval = v,
+            "title" => f.title = v,
+            "author" => f.author = v,
+            "background_color" => f.background_color = v,
+            "text_color" => f.text_color = v,
+            _ => {}
+        }
+    }
+    f
+}
+
+/// Every name: objects, their line synonyms, and the legend.
+fn declare(game: &ast::Game, rep: &mut Report) -> Names {
+    let mut names = Names::default();
+    let mut spans: HashMap<String, Span> = HashMap::new();
+    for o in &game.objects {
+        let n = &o.name.text;
+        if let Some(&first) = spans.get(n) {
+            let _ = first;
+            rep.error(
+                o.name.span,
+                format!("object `{}` defined multiple times", n.to_uppercase()),
+                Some("rename one of them"),
+            );
+            continue;
+        }
+        spans.insert(n.clone(), o.name.span);
+        names.meaning.insert(n.clone(), Meaning::Object(n.clone()));
+    }
+    // Synonyms from the objects' name lines, then the legend, in order.
+    let mut entries: Vec<(ast::Name, ast::LegendKind, Vec<ast::Name>, Span)> = vec![];
+    for o in &game.objects {
+        for s in &o.synonyms {
+            entries.push((
+                s.clone(),
+                ast::LegendKind::Alias,
+                vec![o.name.clone()],
+                s.span,
+            ));
+        }
+    }
+    for e in &game.legend {
+        entries.push((e.name.clone(), e.kind, e.items.clone(), e.span));
+    }
+    for (name, kind, items, span) in entries {
+        let n = name.text.clone();
+        if names.meaning.contains_key(&n) {
+            rep.error(
+                name.span,
+                format!("name `{}` already in use", n.to_uppercase()),
+                Some("each name is declared once, as an object or in the legend"),
+            );
+            continue;
+        }
+        let mut ok = true;
+        let mut objects: Vec<String> = vec![];
+        let mut first: Option<Meaning> = None;
+        for it in &items {
+            if it.text == n {
+                rep.error(
+                    it.span,
+                    format!(
+                        "you can't define object {} in terms of itself",
+                        n.to_uppercase()
+                    ),
+                    None,
+                );
+                ok = false;
+                continue;
+            }
+            let Some(m) = names.meaning.get(&it.text).cloned() else {
+                rep.errors.push(PsProblem::UnknownName {
+                    span: it.span.into(),
+                    name: it.text.clone(),
+                    help: crate::diagnostics::did_you_mean(
+                        &it.text,
+                        names.meaning.keys().map(String::as_str),
+                    ),
+                });
+                ok = false;
+                continue;
+            };
+            match (kind, &m) {
+                (ast::LegendKind::Or, Meaning::Aggregate(_)) => {
+                    rep.error(
+                        it.span,
+                        format!(
+                            "cannot define a property (something defined in terms of 'or') in terms of an aggregate (something that uses 'and'): you can't define `{}` in terms of `{}`",
+                            n.to_uppercase(),
+                            it.text.to_uppercase()
+                        ),
+                        None,
+                    );
+                    ok = false;
+                }
+                (ast::LegendKind::And, Meaning::Property(_)) => {
+                    rep.error(
+                        it.span,
+                        "cannot define an aggregate (using 'and') in terms of properties (something that uses 'or')",
+                        None,
+                    );
+                    ok = false;
+                }
+                _ => {}
+            }
+            let objs = match &m {
+                Meaning::Object(o) => vec![o.clone()],
+                Meaning::Property(v) | Meaning::Aggregate(v) => v.clone(),
+            };
+            for o in objs {
+                if !objects.contains(&o) {
+                    objects.push(o);
+                }
+            }
+            if first.is_none() {
+                first = Some(m);
+            }
+        }
+        let _ = span;
+        if !ok {
+            continue;
+        }
+        let meaning = match kind {
+            ast::LegendKind::Alias => match first {
+                Some(m) => m,
+                None => continue,
+            },
+            ast::LegendKind::Or => Meaning::Property(objects),
+            ast::LegendKind::And => Meaning::Aggregate(objects),
+        };
+        names.meaning.insert(n, meaning);
+    }
+    names
+}
+
+/// Each object's layer, and the object ids in layer order.
+fn assign_layers(
+    game: &ast::Game,
+    names: &Names,
+    rep: &mut Report,
+) -> (HashMap<String, usize>, Vec<String>) {
+    let mut layer_of: HashMap<String, usize> = HashMap::new();
+    let mut ids: Vec<String> = vec![];
+    for (li, layer) in game.layers.iter().enumerate() {
+        for n in &layer.names {
+            let objs = match names.meaning.get(&n.text) {
+                Some(Meaning::Object(o)) => vec![o.clone()],
+                Some(Meaning::Property(v)) => v.clone(),
+                Some(Meaning::Aggregate(_)) => {
+                    rep.error(
+                        n.span,
+                        format!("`{}` is an aggregate (defined using \"and\"), and cannot be added to a single layer because its constituent objects must be able to coexist", n.text.to_uppercase()),
+                        None,
+                    );
+                    continue;
+                }
+                None => {
+                    rep.errors.push(PsProblem::UnknownName {
+                        span: n.span.into(),
+                        name: n.text.clone(),
+                        help: crate::diagnostics::did_you_mean(
+                            &n.text,
+                            names.meaning.keys().map(String::as_str),
+                        ),
+                    });
+                    continue;
+                }
+            };
+            for o in objs {
+                if let Some(&prev) = layer_of.get(&o) {
+                    if prev != li {
+                        rep.warn(
+                            n.span,
+                            format!(
+                                "object `{}` included in multiple collision layers (layers #{} and #{})",
+                                o.to_uppercase(),
+                                prev + 1,
+                                li + 1
+                            ),
+                            Some("an object belongs to one layer: the last one counts"),
+                        );
+                    }
+                    ids.retain(|x| x != &o);
+                }
+                layer_of.insert(o.clone(), li);
+                ids.push(o);
+            }
+        }
+    }
+    // Ids in layer order (an object moved to a later layer takes its place there).
+    ids.sort_by_key(|o| layer_of[o]);
+    (layer_of, ids)
+}
+
+/// The background object id and layer.
+fn background(game: &ast::Game, names: &Names, rep: &mut Report) -> Option<(usize, usize)> {
+    let objs = names.objects("background");
+    let first = objs.first().and_then(|o| names.id.get(o)).copied();
+    match (names.meaning.get("background"), first) {
+        (Some(Meaning::Aggregate(_)), _) => {
+            rep.error(
+                Span::new(0, 0),
+                "background cannot be an aggregate (declared with 'and'): it has to be an object, or a property (declared in terms of others using 'or')",
+                None,
+            );
+            None
+        }
+        (Some(_), Some(id)) => {
+            let layer = names.layer[id];
+            for o in &objs {
+                if let Some(&i) = names.id.get(o) {
+                    if names.layer[i] != layer {
+                        rep.error(
+                            Span::new(0, 0),
+                            "background objects must be on the same layer",
+                            None,
+                        );
+                        break;
+                    }
+                }
+            }
+            Some((id, layer))
+        }
+        _ => {
+            let span = game
+                .sections
+                .iter()
+                .find(|s| s.0 == ast::Section::Objects)
+                .map(|s| s.1)
+                .unwrap_or_default();
+            rep.error(
+                span,
+                "you have to define something to be the background",
+                Some("declare an object called Background, and put it on a collision layer of its own"),
+            );
+            None
+        }
+    }
+}
+
+/// The levels as bitsets.
+fn levels(
+    game: &ast::Game,
+    names: &Names,
+    layer_masks: &[u64],
+    so: usize,
+    background: Option<(usize, usize)>,
+    rep: &mut Report,
+) -> Vec<LevelEntry> {
+    let mut out = vec![];
+    let mut glyphs: HashMap<char, Option<Vec<u64>>> = HashMap::new();
+    for e in &game.levels {
+        match e {
+            ast::LevelEntry::Message(m, _) => out.push(LevelEntry::Message(m.clone())),
+            ast::LevelEntry::Grid(g) => {
+                let Some(first) = g.rows.first() else {
+                    continue;
+                };
+                let width = first.0.len();
+                let height = g.rows.len();
+                let mut cells = vec![0u64; width * height * so];
+                let mut bad = false;
+                for (y, (row, span)) in g.rows.iter().enumerate() {
+                    for x in 0..width {
+                        let Some(&ch) = row.get(x).or(row.last()) else {
+                            continue;
+                        };
+                        let mask = glyphs
+                            .entry(ch)
+                            .or_insert_with(|| match names.meaning.get(&ch.to_string()) {
+                                Some(Meaning::Object(o)) => {
+                                    Some(names.mask(std::slice::from_ref(o)))
+                                }
+                                Some(Meaning::Aggregate(v)) => Some(names.mask(v)),
+                                _ => None,
+                            })
+                            .clone();
+                        match mask {
+                            Some(m) => {
+                                let at = (x * height + y) * so;
+                                cells[at..at + so].copy_from_slice(&m);
+                            }
+                            None => {
+                                if !bad {
+                                    let property = names.is_property(&ch.to_string());
+                                    let col =
+                                        row.iter().take(x).map(|c| c.len_utf8()).sum::<usize>();
+                                    let start = span.start as usize + col;
+                                    let sp = Span::new(start, start + ch.len_utf8());
+                                    if property {
+                                        rep.error(sp, format!("symbol `{ch}` is defined using OR, and therefore ambiguous: it cannot be used in a map"), Some("define it in terms of AND, or pick one object"));
+                                    } else {
+                                        rep.errors.push(PsProblem::UnknownGlyph {
+                                            span: sp.into(),
+                                            glyph: ch,
+                                        });
+                                    }
+                                }
+                                bad = true;
+                            }
+                        }
+                    }
+                }
+                if let Some((bid, blayer)) = background {
+                    let bmask = &layer_masks[blayer * so..(blayer + 1) * so];
+                    let n = width * height;
+                    let mut fill = vec![0u64; so];
+                    set_bit(&mut fill, bid);
+                    for i in 0..n {
+                        let c = &cells[i * so..(i + 1) * so];
+                        if any_common(c, bmask) {
+                            fill = c.iter().zip(bmask).map(|(a, b)| a & b).collect();
+                            break;
+                        }
+                    }
+                    for i in 0..n {
+                        let c = &mut cells[i * so..(i + 1) * so];
+                        if !any_common(c, bmask) {
+                            for (a, b) in c.iter_mut().zip(&fill) {
+                                *a |= b;
+                            }
+                        }
+                    }
+                }
+                out.push(LevelEntry::Level(LevelData {
+                    width,
+                    height,
+                    cells,
+                }));
+            }
+        }
+    }
+    out
+}
+
+/// The win conditions as masks.
+fn wins(game: &ast::Game, names: &Names, rep: &mut Report) -> Vec<WinCond> {
+    let mut out = vec![];
+    let lookup = |n: &ast::Name, rep: &mut Report| -> Option<(Vec<u64>, bool)> {
+        match names.meaning.get(&n.text) {
+            Some(Meaning::Aggregate(v)) => Some((names.mask(v), true)),
+            Some(_) => Some((names.mask(&names.objects(&n.text)), false)),
+            None => {
+                rep.errors.push(PsProblem::UnknownName {
+                    span: n.span.into(),
+                    name: n.text.clone(),
+                    help: crate::diagnostics::did_you_mean(
+                        &n.text,
+                        names.meaning.keys().map(String::as_str),
+                    ),
+                });
+                None
+            }
+        }
+    };
+    for w in &game.wins {
+        let q = match w.quantifier.0 {
+            ast::Quantifier::No => -1,
+            ast::Quantifier::Some => 0,
+            ast::Quantifier::All => 1,
+        };
+        let Some(what) = lookup(&w.what, rep) else {
+            continue;
+        };
+        let on = match &w.on {
+            Some(n) => match lookup(n, rep) {
+                Some(m) => m,
+                None => continue,
+            },
+            None => (vec![u64::MAX; names.so], false),
+        };
+        out.push(WinCond {
+            quantifier: q,
+            what,
+            on,
+        });
+    }
+    out
+}
+
+/// Loop points: for the last group of each `startloop` ... `endloop`, the first.
+fn loop_points(groups: &[Group], loops: &[(usize, bool)]) -> Vec<Option<usize>> {
+    let mut point = vec![None; groups.len()];
+    let mut i = 0;
+    while i + 1 < loops.len() {
+        let (start, end) = (loops[i].0, loops[i + 1].0);
+        let mut first = None;
+        for (gi, g) in groups.iter().enumerate() {
+            let line = g.line;
+            if line > end {
+                break;
+            }
+            if start <= line {
+                let f = *first.get_or_insert(gi);
+                if gi > 0 && point[gi - 1] == Some(f) {
+                    point[gi - 1] = None;
+                }
+                point[gi] = Some(f);
+            }
+        }
+        i += 2;
+    }
+    point
+}

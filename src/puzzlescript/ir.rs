@@ -1,0 +1,326 @@
+//! The compiled form of a game: objects with ids and layers, levels as bitsets per
+//! cell, rules as bitmask patterns and replacements, win conditions as masks.
+//!
+//! A cell holds `so` words of object bits (bit `id`) and `sm` words of movement bits:
+//! five bits per layer (up, down, left, right, action), twelve layers per word.
+
+/// The five movement bits of one layer.
+pub(crate) const UP: u64 = 0b00001;
+pub(crate) const DOWN: u64 = 0b00010;
+pub(crate) const LEFT: u64 = 0b00100;
+pub(crate) const RIGHT: u64 = 0b01000;
+pub(crate) const ACTION: u64 = 0b10000;
+/// All five bits of a layer.
+pub(crate) const LAYER_BITS: u64 = 0b11111;
+/// Layers per movement word.
+pub(crate) const LAYERS_PER_WORD: usize = 12;
+
+/// The word and shift of `layer`'s five movement bits.
+#[inline]
+pub(crate) fn layer_slot(layer: usize) -> (usize, u32) {
+    (
+        layer / LAYERS_PER_WORD,
+        (5 * (layer % LAYERS_PER_WORD)) as u32,
+    )
+}
+
+/// Sets `bits` (five movement bits) of `layer` in `mask`.
+#[inline]
+pub(crate) fn or_layer(mask: &mut [u64], layer: usize, bits: u64) {
+    let (w, s) = layer_slot(layer);
+    mask[w] |= bits << s;
+}
+
+/// The five movement bits of `layer` in `mask`.
+#[inline]
+pub(crate) fn get_layer(mask: &[u64], layer: usize) -> u64 {
+    let (w, s) = layer_slot(layer);
+    (mask[w] >> s) & LAYER_BITS
+}
+
+/// Sets bit `i` of `mask`.
+#[inline]
+pub(crate) fn set_bit(mask: &mut [u64], i: usize) {
+    mask[i / 64] |= 1 << (i % 64);
+}
+
+/// Whether bit `i` of `mask` is set.
+#[inline]
+pub(crate) fn has_bit(mask: &[u64], i: usize) -> bool {
+    mask[i / 64] >> (i % 64) & 1 == 1
+}
+
+/// Whether every bit of `sub` is in `set`.
+#[inline]
+pub(crate) fn all_in(sub: &[u64], set: &[u64]) -> bool {
+    // Plain loops: these run in every cell test, and debug builds (the test suite's)
+    // do not inline iterator adaptors.
+    let n = sub.len().min(set.len());
+    let mut i = 0;
+    while i < n {
+        if sub[i] & !set[i] != 0 {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether `a` and `b` share a bit.
+#[inline]
+pub(crate) fn any_common(a: &[u64], b: &[u64]) -> bool {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i < n {
+        if a[i] & b[i] != 0 {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether no bit is set.
+#[inline]
+pub(crate) fn is_zero(a: &[u64]) -> bool {
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != 0 {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The delta of a movement direction bit as `(dx, dy)`.
+pub(crate) fn delta(dir: u64) -> (i64, i64) {
+    match dir {
+        UP => (0, -1),
+        DOWN => (0, 1),
+        LEFT => (-1, 0),
+        RIGHT => (1, 0),
+        _ => (0, 0),
+    }
+}
+
+/// One object.
+#[derive(Clone, Debug)]
+pub(crate) struct ObjectInfo {
+    /// Its name, lowercased.
+    pub name: String,
+    /// Its collision layer.
+    pub layer: usize,
+    /// Its colours, as `#rrggbb` (or `transparent`).
+    pub colors: Vec<String>,
+    /// Its 5x5 sprite: colour indices, `None` transparent; empty for a plain colour.
+    pub sprite: Vec<Vec<Option<u8>>>,
+}
+
+/// A cell pattern of a rule's left-hand side, with its replacement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct CellPattern {
+    /// Objects that must all be present.
+    pub present: Vec<u64>,
+    /// Objects that must all be absent.
+    pub missing: Vec<u64>,
+    /// Each mask must meet the cell (a property: one of its objects).
+    pub any: Vec<Vec<u64>>,
+    /// Movement bits that must all be present.
+    pub moving: Vec<u64>,
+    /// Movement bits that must all be absent.
+    pub still: Vec<u64>,
+    /// What to write where it matched, if anything.
+    pub replace: Option<Replacement>,
+}
+
+/// What a matched cell becomes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Replacement {
+    /// Objects cleared, then
+    pub clear: Vec<u64>,
+    /// objects set.
+    pub set: Vec<u64>,
+    /// Movement bits cleared (with the layers whose movement the rule rewrites), then
+    pub mov_clear: Vec<u64>,
+    /// movement bits set.
+    pub mov_set: Vec<u64>,
+    /// The layers whose movement the rule writes (for rigid bodies).
+    pub mov_layers: Vec<u64>,
+    /// Objects one of which is created at random (`random X`).
+    pub random_entity: Vec<u64>,
+    /// Layers given a random direction (`randomdir X`).
+    pub random_dir: Vec<u64>,
+}
+
+/// One item of a rule's cell row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Item {
+    /// A cell.
+    Cell(Box<CellPattern>),
+    /// `...`
+    Ellipsis,
+}
+
+/// A command a rule queues when it matches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Cmd {
+    /// `again`
+    Again,
+    /// `cancel`
+    Cancel,
+    /// `restart`
+    Restart,
+    /// `win`
+    Win,
+    /// `checkpoint`
+    Checkpoint,
+    /// `message`
+    Message(String),
+    /// `sfxN`
+    Sfx(u8),
+}
+
+impl Cmd {
+    /// The command's kind, for queue de-duplication (one of each kind per turn).
+    pub fn kind(&self) -> u8 {
+        match self {
+            Cmd::Again => 0,
+            Cmd::Cancel => 1,
+            Cmd::Restart => 2,
+            Cmd::Win => 3,
+            Cmd::Checkpoint => 4,
+            Cmd::Message(_) => 5,
+            Cmd::Sfx(n) => 6 + n,
+        }
+    }
+}
+
+/// One concrete rule: a scan direction and cell rows.
+#[derive(Clone, Debug)]
+pub(crate) struct Rule {
+    /// The direction it scans in (one movement bit).
+    pub dir: u64,
+    /// The cell rows.
+    pub rows: Vec<Vec<Item>>,
+    /// Ellipses per row (0, 1 or 2).
+    pub ellipses: Vec<u8>,
+    /// Whether it has a right-hand side.
+    pub has_rhs: bool,
+    /// The 1-based source line.
+    pub line: usize,
+    /// Whether it is rigid.
+    pub rigid: bool,
+    /// Its commands.
+    pub commands: Vec<Cmd>,
+    /// Whether its group is random.
+    pub random: bool,
+    /// The union of each row's `present` objects (a row cannot match in a line of the
+    /// board that lacks one of them).
+    pub row_masks: Vec<Vec<u64>>,
+    /// The union of each row's `moving` bits, likewise.
+    pub row_moving: Vec<Vec<u64>>,
+    /// The union of the row masks: every object the rule needs present.
+    pub mask: Vec<u64>,
+}
+
+/// A rule group: rules applied in turn until none changes the level.
+#[derive(Clone, Debug)]
+pub(crate) struct Group {
+    /// The rules, in order.
+    pub rules: Vec<Rule>,
+    /// Whether the group is random (one match of one rule, chosen at random).
+    pub random: bool,
+    /// Its rigid index (1-based, as stored in the rigid masks), if any rule is rigid.
+    pub rigid: Option<u32>,
+    /// The line of its first rule.
+    pub line: usize,
+}
+
+/// A win condition.
+#[derive(Clone, Debug)]
+pub(crate) struct WinCond {
+    /// -1 no, 0 some, 1 all.
+    pub quantifier: i8,
+    /// The first mask, and whether all of its objects are needed (an aggregate).
+    pub what: (Vec<u64>, bool),
+    /// The second mask (`on`), likewise; all objects when there is no `on`.
+    pub on: (Vec<u64>, bool),
+}
+
+/// A level: objects per cell, column by column (cell `x * height + y`).
+#[derive(Clone, Debug)]
+pub(crate) struct LevelData {
+    /// Cells per row.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// `so` words per cell, column-major.
+    pub cells: Vec<u64>,
+}
+
+/// An entry of the LEVELS section.
+#[derive(Clone, Debug)]
+pub(crate) enum LevelEntry {
+    /// A message.
+    Message(String),
+    /// A level.
+    Level(LevelData),
+}
+
+/// The prelude flags the engine reads.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Flags {
+    pub noaction: bool,
+    pub noundo: bool,
+    pub norestart: bool,
+    pub require_player_movement: bool,
+    pub run_rules_on_level_start: bool,
+    pub realtime_interval: Option<String>,
+    pub title: Option<String>,
+    pub author: Option<String>,
+    pub background_color: Option<String>,
+    pub text_color: Option<String>,
+}
+
+/// A compiled game.
+#[derive(Clone, Debug)]
+pub(crate) struct Compiled {
+    /// Objects by id.
+    pub objects: Vec<ObjectInfo>,
+    /// Collision layers.
+    pub layers: usize,
+    /// Object words per cell.
+    pub so: usize,
+    /// Movement words per cell.
+    pub sm: usize,
+    /// Each layer's objects (`layers * so` words).
+    pub layer_masks: Vec<u64>,
+    /// The player's objects, and whether all are needed (an aggregate).
+    pub player: (Vec<u64>, bool),
+    /// The rule groups, in order.
+    pub groups: Vec<Group>,
+    /// The late rule groups, in order.
+    pub late_groups: Vec<Group>,
+    /// For the last group of each loop, the first (`startloop`/`endloop`).
+    pub loop_point: Vec<Option<usize>>,
+    /// The same for late groups.
+    pub late_loop_point: Vec<Option<usize>>,
+    /// Rigid index (1-based) to group index.
+    pub rigid_groups: Vec<usize>,
+    /// Win conditions.
+    pub wins: Vec<WinCond>,
+    /// Levels and messages.
+    pub levels: Vec<LevelEntry>,
+    /// Prelude flags.
+    pub flags: Flags,
+    /// Whether any rule uses randomness (`random` groups, `random`, `randomdir`).
+    pub random: bool,
+}
+
+impl Compiled {
+    /// Layer `l`'s objects.
+    pub fn layer_mask(&self, l: usize) -> &[u64] {
+        &self.layer_masks[l * self.so..(l + 1) * self.so]
+    }
+}
