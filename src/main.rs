@@ -101,8 +101,15 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check a .puz file and its levels; exit 0 when clean, 1 with diagnostics otherwise.
-    Check { file: String },
+    /// Check a .puz file and its levels, or a PuzzleScript game; exit 0 when clean, 1
+    /// with diagnostics otherwise.
+    Check {
+        file: String,
+        /// The file's language; `auto` reads PuzzleScript when the text has its section
+        /// headers on lines of their own.
+        #[arg(long, value_enum, default_value = "auto")]
+        lang: cli::Lang,
+    },
     /// Compile a .puz file and print the model.
     Compile {
         file: String,
@@ -283,7 +290,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), u8> {
     match cli.command {
-        Command::Check { file } => cli::check::check(&file),
+        Command::Check { file, lang } => cli::check::check(&file, lang),
         Command::Compile { file, dump, json } => cli::check::compile(&file, dump, json),
         Command::Solve {
             file,

@@ -2,11 +2,16 @@
 
 use puz::diagnostics::quantity;
 
-use super::{emit, exit, load, output};
+use super::{emit, exit, load, load_text, output, play, read_as, source_name, Lang};
 
 /// `puz check FILE`: exit 0 when the file is clean (lints are warnings), 1 with errors.
-pub fn check(file: &str) -> Result<(), u8> {
-    let p = load(file)?;
+/// A PuzzleScript game (by `lang`) is checked as one.
+pub fn check(file: &str, lang: Lang) -> Result<(), u8> {
+    let (text, ps) = read_as(file, lang)?;
+    if ps {
+        return check_puzzlescript(file, text);
+    }
+    let p = load_text(file, text)?;
     let m = &p.model;
     // Lints are warnings: shown on stderr, and the check still succeeds.
     let lints = p.lints();
@@ -49,4 +54,45 @@ pub fn compile(file: &str, dump: bool, json: bool) -> Result<(), u8> {
             "{file}: compiled; use --dump or --json to print the model\n"
         ))
     }
+}
+
+/// `puz check GAME.txt`: the game's diagnostics, and what it is made of.
+fn check_puzzlescript(file: &str, text: String) -> Result<(), u8> {
+    let (game, warnings) = play::load_game(source_name(file), text)?;
+    let warned = warnings
+        .as_ref()
+        .map_or(0, |w| w.problems.len() + w.omitted);
+    if let Some(w) = &warnings {
+        output::report(w);
+    }
+    let c = game.counts();
+    emit(&format!(
+        "{file}: ok (PuzzleScript: {}, {}, {} in {}{}, {}, {}{}{}{})\n",
+        quantity(c.objects as u64, "objects"),
+        quantity(c.layers as u64, "layers"),
+        quantity(c.rules as u64, "rules"),
+        quantity(c.groups as u64, "groups"),
+        if c.late_rules > 0 {
+            format!(" and {} late", c.late_rules)
+        } else {
+            String::new()
+        },
+        quantity(c.wins as u64, "win conditions"),
+        quantity(c.levels as u64, "levels"),
+        if c.messages > 0 {
+            format!(", {}", quantity(c.messages as u64, "messages"))
+        } else {
+            String::new()
+        },
+        if game.is_random() {
+            "; random: it can be played, not searched"
+        } else {
+            ""
+        },
+        match warned {
+            0 => String::new(),
+            1 => ", 1 warning".to_string(),
+            n => format!(", {n} warnings"),
+        }
+    ))
 }

@@ -130,10 +130,39 @@ pub fn load(file: &str) -> Result<Puzzle, u8> {
         output::report(&e);
         exit::INPUT
     })?;
+    refuse_puzzlescript(file, &text)?;
+    load_text(file, text)
+}
+
+/// Loads the `.puz` rules of `text`, read from `file`.
+pub fn load_text(file: &str, text: String) -> Result<Puzzle, u8> {
     Puzzle::load(source_name(file), text).map_err(|d| {
         output::report(&d);
         exit::RULES
     })
+}
+
+/// A PuzzleScript game given to a command that reads only `.puz` files so far.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("{file} is a PuzzleScript game: this command does not read PuzzleScript games yet")]
+#[diagnostic(
+    code(puz::ps::not_searchable_yet),
+    help("`puz check` checks it and `puz play` plays it exactly as PuzzleScript does; solving, testing and analysing PuzzleScript levels are not built yet")
+)]
+struct PuzzleScriptNotYet {
+    file: String,
+}
+
+/// Refuses a PuzzleScript game, with a clear message, where only `.puz` files are read
+/// (instead of reporting its text as `.puz` syntax errors).
+fn refuse_puzzlescript(file: &str, text: &str) -> Result<(), u8> {
+    if puz::puzzlescript::looks_like_puzzlescript(text) {
+        output::report(&PuzzleScriptNotYet {
+            file: file.to_string(),
+        });
+        return Err(exit::INPUT);
+    }
+    Ok(())
 }
 
 /// `--lang`: which language a file is read in.
@@ -176,6 +205,7 @@ pub fn load_rules(file: &str) -> Result<Puzzle, u8> {
         output::report(&e);
         exit::INPUT
     })?;
+    refuse_puzzlescript(file, &text)?;
     Puzzle::load_rules(source_name(file), text).map_err(|d| {
         output::report(&d);
         exit::RULES

@@ -156,6 +156,29 @@ impl Game {
         self.compiled.flags.noaction
     }
 
+    /// What the game is made of, after compiling.
+    pub fn counts(&self) -> Counts {
+        let c = &self.compiled;
+        Counts {
+            objects: c.objects.len(),
+            layers: c.layers,
+            rules: c.groups.iter().map(|g| g.rules.len()).sum(),
+            groups: c.groups.len(),
+            late_rules: c.late_groups.iter().map(|g| g.rules.len()).sum(),
+            wins: c.wins.len(),
+            levels: self
+                .entries
+                .iter()
+                .filter(|e| matches!(e, Entry::Level { .. }))
+                .count(),
+            messages: self
+                .entries
+                .iter()
+                .filter(|e| matches!(e, Entry::Message(_)))
+                .count(),
+        }
+    }
+
     /// Each object's look, in id order: its name, colours and sprite.
     pub fn looks(&self) -> Vec<Look> {
         self.compiled
@@ -174,6 +197,27 @@ impl Game {
     pub fn title(&self) -> Option<&str> {
         self.compiled.flags.title.as_deref()
     }
+}
+
+/// What a compiled game is made of ([`Game::counts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// Objects.
+    pub objects: usize,
+    /// Collision layers.
+    pub layers: usize,
+    /// Concrete rules (after expansion into directions and objects), not late.
+    pub rules: usize,
+    /// Rule groups, not late.
+    pub groups: usize,
+    /// Concrete late rules.
+    pub late_rules: usize,
+    /// Win conditions.
+    pub wins: usize,
+    /// Playable levels.
+    pub levels: usize,
+    /// Messages between levels.
+    pub messages: usize,
 }
 
 /// How an object is drawn.

@@ -275,3 +275,62 @@ fn puzzlescript_play_refuses_missing_levels_and_other_files() {
     let (_, err) = run(&["play", "no/such/game.txt"], 2);
     assert!(err.contains("puz::input::unreadable"), "{err}");
 }
+
+#[test]
+fn puzzlescript_check_reads_games_and_other_commands_refuse_them_clearly() {
+    if !reference("puzzlescript_check_reads_games_and_other_commands_refuse_them_clearly") {
+        return;
+    }
+    let (out, _) = run(&["check", SOKOBAN], 0);
+    assert_eq!(
+        out,
+        format!("{SOKOBAN}: ok (PuzzleScript: 5 objects, 3 layers, 4 rules in 1 group, 1 win condition, 2 levels)\n")
+    );
+    // Forced as .puz, it is .puz syntax errors.
+    let (_, err) = run(&["check", SOKOBAN, "--lang", "puz"], 1);
+    assert!(err.contains("puz::syntax"), "{err}");
+    // A broken game is a coded PuzzleScript diagnostic.
+    let broken = std::env::temp_dir().join(format!("puz-ps-broken-{}.txt", std::process::id()));
+    let text = std::fs::read_to_string(SOKOBAN)
+        .unwrap()
+        .replace("[ > Player | Crate ]", "[ > Player | Crates ]");
+    std::fs::write(&broken, text).unwrap();
+    let (_, err) = run(&["check", broken.to_str().unwrap()], 1);
+    assert!(err.contains("puz::ps::unknown_name"), "{err}");
+    assert!(err.contains("`crates` is not declared"), "{err}");
+    let _ = std::fs::remove_file(&broken);
+    // Commands that do not read games yet say so, instead of .puz syntax errors.
+    for cmd in ["solve", "test"] {
+        let (_, err) = run(&[cmd, SOKOBAN], 2);
+        assert!(err.contains("puz::ps::not_searchable_yet"), "{cmd}: {err}");
+    }
+}
+
+/// Every demo game loads without errors (PuzzleScript compiles them all), and the ones
+/// that use randomness say so.
+#[test]
+fn puzzlescript_every_demo_loads() {
+    let Some(root) = ps_data::reference_or_skip("puzzlescript_every_demo_loads") else {
+        return;
+    };
+    let mut files: Vec<_> = std::fs::read_dir(root.join("src/demo"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 94);
+    let mut random = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        match puz::puzzlescript::Game::load(&f.display().to_string(), std::sync::Arc::new(text)) {
+            Ok((g, _)) => random += usize::from(g.is_random()),
+            Err(d) => panic!(
+                "{}: {:?}",
+                f.display(),
+                d.problems.first().map(|p| p.to_string())
+            ),
+        }
+    }
+    assert_eq!(random, 18, "the demos that use randomness");
+}
