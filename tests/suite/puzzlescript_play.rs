@@ -334,3 +334,33 @@ fn puzzlescript_every_demo_loads() {
     }
     assert_eq!(random, 18, "the demos that use randomness");
 }
+
+/// A rule whose ambiguous movements multiply past the cap is a diagnostic, not a
+/// compile that runs out of memory.
+#[test]
+fn puzzlescript_rule_expansion_is_capped() {
+    let game = |cells: usize| {
+        let row = vec!["moving Player"; cells].join(" | ");
+        format!(
+            "title t\n\nOBJECTS\n\nBackground\nblack\n\nPlayer\nwhite\n\nLEGEND\n\n. = Background\nP = Player\n\n\
+             SOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nPlayer\n\nRULES\n\n[ {row} ] -> [ {row} ]\n\nWINCONDITIONS\n\nLEVELS\n\n.P.\n"
+        )
+    };
+    let t0 = std::time::Instant::now();
+    let err = puz::puzzlescript::Game::load("t.txt", std::sync::Arc::new(game(9))).unwrap_err();
+    let first = err
+        .problems
+        .first()
+        .map(|p| p.to_string())
+        .unwrap_or_default();
+    assert!(
+        first.contains("expands into more than 4096 concrete rules"),
+        "{first}"
+    );
+    assert!(
+        t0.elapsed().as_secs() < 20,
+        "the cap must stop the expansion early"
+    );
+    // Two cells expand (and load) as PuzzleScript expands them.
+    assert!(puz::puzzlescript::Game::load("t.txt", std::sync::Arc::new(game(2))).is_ok());
+}

@@ -127,6 +127,10 @@ impl D {
     }
 }
 
+/// At most this many concrete rules from one written rule: ambiguous movements and
+/// properties multiply (ten cells of `moving Player` would be ten million rules).
+pub(crate) const MAX_EXPANSION: usize = 4096;
+
 /// A cell during expansion: its terms, direction and name.
 pub(crate) type Cell = Vec<(D, String)>;
 
@@ -662,6 +666,11 @@ fn concretize_moving(rule: Raw, rep: &mut Report) -> Vec<Raw> {
             } else {
                 i += 1;
             }
+            if result.len() > MAX_EXPANSION {
+                let span = result[0].0.span;
+                too_many(rep, span);
+                return vec![];
+            }
         }
     }
     let mut out = vec![];
@@ -791,6 +800,11 @@ fn concretize_properties(mut rule: Raw, names: &Names, rep: &mut Report) -> Vec<
             } else {
                 i += 1;
             }
+            if result.len() > MAX_EXPANSION {
+                let span = result[0].0.span;
+                too_many(rep, span);
+                return vec![];
+            }
         }
     }
     let mut out = vec![];
@@ -821,6 +835,14 @@ fn concretize_properties(mut rule: Raw, names: &Names, rep: &mut Report) -> Vec<
         return vec![];
     }
     out
+}
+
+fn too_many(rep: &mut Report, span: Span) {
+    rep.error(
+        span,
+        format!("this rule expands into more than {MAX_EXPANSION} concrete rules (one per choice of each ambiguous movement and property)"),
+        Some("split it into rules with fewer `moving`/`horizontal`/`vertical` terms and properties, or name the objects and directions"),
+    );
 }
 
 /// Objects created on the right-hand side without a movement, on a layer the left-hand
