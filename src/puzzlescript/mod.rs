@@ -362,6 +362,39 @@ impl<'g> Session<'g> {
         self.game
     }
 
+    /// The level's width and height in cells.
+    pub fn size(&self) -> (usize, usize) {
+        (self.machine.width, self.machine.height)
+    }
+
+    /// The objects in each cell, row by row (`y * width + x`), each cell's object ids
+    /// in id order (which is layer order: draw them in this order, as PuzzleScript does).
+    /// Ids index [`Game::looks`].
+    pub fn board(&self) -> Vec<Vec<usize>> {
+        let m = &self.machine;
+        let so = m.c.so;
+        let (w, h) = (m.width, m.height);
+        let mut out = Vec::with_capacity(w * h);
+        for y in 0..h {
+            for x in 0..w {
+                let i = x * h + y;
+                let cell = &m.objects[i * so..(i + 1) * so];
+                out.push(
+                    (0..m.c.objects.len())
+                        .filter(|&o| ir::has_bit(cell, o))
+                        .collect(),
+                );
+            }
+        }
+        out
+    }
+
+    /// Whether the level can still take inputs (not won, with [`OnWin::Stop`], and not
+    /// stuck in again turns that never settle).
+    pub fn playing(&self) -> bool {
+        !(self.machine.on_win == OnWin::Stop && self.machine.winning) && !self.stuck
+    }
+
     /// The level in PuzzleScript's own serialization (`convertLevelToString`): the
     /// format of the expected levels of its test data and of the oracle's `replay`.
     pub fn serialize(&self) -> String {
