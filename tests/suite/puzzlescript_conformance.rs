@@ -356,14 +356,91 @@ fn puzzlescript_conformance() {
     assert!(failed.is_empty() && unrun == 0, "{report}");
 }
 
-/// Error-message parity scaffold: for each case of `errormessage_testdata.js` whose
-/// PuzzleScript error count is above 0, puz must refuse the game (`Game::load` returns
-/// `Err`); a count of 0 should load. It prints a summary and fails on any case where
-/// PuzzleScript finds errors and puz does not. Ignored until puz's PuzzleScript
-/// diagnostics land; then it becomes a gate (remove the `#[ignore]`). Run it with
-/// `cargo test --test suite puzzlescript_errormessage -- --ignored --nocapture`.
+/// Cases of `errormessage_testdata.js` where puz's verdict knowingly differs from
+/// PuzzleScript's, each with the reason.
+const PARITY_KNOWN: &[(&str, &str)] = &[(
+    "#805 parsing sections names, not allowing things directly after (no error test)",
+    "a section header (`SOUNDS`) right after a multi-line comment that closes on a line of `=`: \
+     PuzzleScript starts a new line after the comment; puz's grammar reads the whole physical \
+     line as a line of `=` and refuses the header after it",
+)];
+
+/// PuzzleScript's message with its particulars (line, quoted text, names, numbers)
+/// blanked: its kind, for the coverage table.
+fn message_kind(m: &str) -> String {
+    let m = m.trim();
+    let m = match m.strip_prefix("line ") {
+        Some(rest) => {
+            rest.split_once(" : ")
+                .map_or(m, |(n, r)| if n.parse::<u32>().is_ok() { r } else { m })
+        }
+        None => m,
+    };
+    // Quoted text becomes `_`.
+    let mut plain = String::new();
+    let mut quoted = false;
+    for c in m.chars() {
+        if c == '"' {
+            quoted = !quoted;
+            if quoted {
+                plain.push('_');
+            }
+        } else if !quoted {
+            plain.push(c);
+        }
+    }
+    let mut out = String::new();
+    for w in plain.split_whitespace() {
+        let word = if w.chars().any(|c| c.is_ascii_digit()) {
+            "N"
+        } else if w.chars().filter(|c| c.is_alphabetic()).count() > 1
+            && !w.chars().any(|c| c.is_lowercase())
+        {
+            "X"
+        } else {
+            w
+        };
+        out += word;
+        out.push(' ');
+    }
+    out.trim_end().chars().take(64).collect()
+}
+
+/// The line PuzzleScript's message is about, if it says.
+fn message_line(m: &str) -> Option<usize> {
+    let rest = m.trim().strip_prefix("line ")?;
+    let (n, _) = rest.split_once(" : ")?;
+    n.parse().ok().filter(|&n| n > 0)
+}
+
+/// Each problem puz reports for a source: its code and 1-based line.
+fn puz_problems(name: &str, source: &str) -> Vec<(String, usize)> {
+    use miette::Diagnostic as _;
+    let problems = match Game::load_despite_errors(name, Arc::new(source.to_string())) {
+        Ok((_, w)) => w.problems,
+        Err(d) => d.problems,
+    };
+    problems
+        .iter()
+        .map(|p| {
+            let code = p.code().map_or_else(|| "?".to_string(), |c| c.to_string());
+            let at = p
+                .labels()
+                .and_then(|mut l| l.next())
+                .map_or(0, |l| l.offset());
+            let line = 1 + source[..at.min(source.len())].matches('\n').count();
+            (code, line)
+        })
+        .collect()
+}
+
+/// Error-message parity: for each case of `errormessage_testdata.js` whose PuzzleScript
+/// error count is above 0, puz must refuse the game (`Game::load` returns `Err`); a count
+/// of 0 must load (but for [`PARITY_KNOWN`]). It prints a summary, and a table of how
+/// PuzzleScript's message kinds map to puz's codes (by the line they are about; `-` when
+/// puz says nothing on that line). Run it with
+/// `cargo test --test suite puzzlescript_errormessage -- --nocapture`.
 #[test]
-#[ignore = "a gate once the PuzzleScript diagnostics land"]
 fn puzzlescript_errormessage_parity() {
     if ps_data::reference_or_skip("puzzlescript_errormessage_parity").is_none() {
         return;
@@ -371,6 +448,9 @@ fn puzzlescript_errormessage_parity() {
     let cases = selected(ps_data::err_cases(), |c| &c.name);
     let total = cases.len();
     let (mut caught, mut missed, mut clean, mut extra, mut broke) = (0, vec![], 0, vec![], vec![]);
+    let mut known = vec![];
+    let mut table: std::collections::BTreeMap<String, std::collections::BTreeMap<String, usize>> =
+        Default::default();
     for case in cases {
         let ErrCase {
             name,
@@ -380,36 +460,75 @@ fn puzzlescript_errormessage_parity() {
         } = case;
         let first = messages.first().cloned().unwrap_or_default();
         let who = name.clone();
+        let text = source.clone();
         let ran = run_guarded(move || {
-            Game::load(&who, Arc::new(source))
+            Game::load(&who, Arc::new(text))
                 .map(|_| ())
                 .map_err(|d| d.problems.first().map_or(String::new(), |p| p.to_string()))
         });
+        if matches!(ran, Ran::Done(_)) {
+            let ours = puz_problems(&name, &source);
+            let lines: Vec<Option<usize>> = messages.iter().map(|m| message_line(m)).collect();
+            for (m, line) in messages.iter().zip(&lines) {
+                let codes: Vec<&str> = match line {
+                    Some(l) => ours
+                        .iter()
+                        .filter(|(_, at)| at == l)
+                        .map(|(c, _)| c.as_str())
+                        .collect(),
+                    // No line: what puz reports on no line PuzzleScript names.
+                    None => ours
+                        .iter()
+                        .filter(|(_, at)| !lines.contains(&Some(*at)))
+                        .map(|(c, _)| c.as_str())
+                        .take(1)
+                        .collect(),
+                };
+                let code = codes
+                    .first()
+                    .map_or("-", |c| c.trim_start_matches("puz::ps::"));
+                *table
+                    .entry(message_kind(m))
+                    .or_default()
+                    .entry(code.to_string())
+                    .or_default() += 1;
+            }
+        }
+        let reason = PARITY_KNOWN.iter().find(|k| k.0 == name).map(|k| k.1);
         match (ran, error_count > 0) {
             (Ran::Done(Err(_)), true) => caught += 1,
             (Ran::Done(Ok(())), true) => missed.push(format!(
                 "{name}: PuzzleScript counts {error_count} error(s), the first: {first:?}"
             )),
             (Ran::Done(Ok(())), false) => clean += 1,
-            (Ran::Done(Err(ours)), false) => {
-                extra.push(format!("{name}: PuzzleScript counts none; puz: {ours}"))
-            }
+            (Ran::Done(Err(ours)), false) => match reason {
+                Some(why) => known.push(format!("{name}: puz: {ours}\n    why: {why}")),
+                None => extra.push(format!("{name}: PuzzleScript counts none; puz: {ours}")),
+            },
             (Ran::Panicked(why), _) => broke.push(format!("{name}: panicked: {why}")),
             (Ran::Hung, _) => broke.push(format!("{name}: still loading after {CASE_TIMEOUT:?}")),
         }
     }
     let mut report = format!(
-        "PuzzleScript error-message parity (errormessage_testdata.js, {total} cases):\n\
+        "PuzzleScript error-message parity (errormessage_testdata.js, {total} cases): {} matched\n\
          errors expected: {caught} refused by puz, {} loaded anyway\n\
-         no errors expected: {clean} loaded, {} refused by puz\n\
+         no errors expected: {clean} loaded, {} refused by puz ({} of them known, below)\n\
          {} panicked or hung\n",
+        caught + clean,
         missed.len(),
-        extra.len(),
+        extra.len() + known.len(),
+        known.len(),
         broke.len()
     );
+    report += "PuzzleScript's messages by kind -> puz's codes on the same line (count):\n";
+    for (kind, codes) in &table {
+        let codes: Vec<String> = codes.iter().map(|(c, n)| format!("{c} {n}")).collect();
+        report += &format!("  {kind:<64}  {}\n", codes.join(", "));
+    }
     for (title, list) in [
         ("loaded although PuzzleScript finds errors", &missed),
         ("refused although PuzzleScript finds none", &extra),
+        ("refused although PuzzleScript finds none, known", &known),
         ("panicked or hung", &broke),
     ] {
         if !list.is_empty() {
@@ -420,5 +539,8 @@ fn puzzlescript_errormessage_parity() {
         }
     }
     eprintln!("{report}");
-    assert!(missed.is_empty() && broke.is_empty(), "{report}");
+    assert!(
+        missed.is_empty() && extra.is_empty() && broke.is_empty(),
+        "{report}"
+    );
 }

@@ -467,12 +467,12 @@ fn rule_diagnostics_one_per_mistake() {
         ),
         (
             "[ player ] ] -> [ ]",
-            "puz::ps::rule_brackets",
+            "puz::ps::rule_brackets_stray",
             "Multiple closing brackets",
         ),
         (
             "[ player ] -> [ player",
-            "puz::ps::rule_brackets",
+            "puz::ps::rule_brackets_stray",
             "never closed",
         ),
         (
@@ -502,18 +502,30 @@ fn rule_diagnostics_one_per_mistake() {
         ),
     ] {
         let src = format!("{head}{rule}\n");
-        let (game, errors, _) = parse(&src);
+        let (game, errors, warnings) = parse(&src);
+        // PuzzleScript only warns about unbalanced `]` (the rule is still dropped).
+        let errors = if code.ends_with("_stray") {
+            assert!(errors.is_empty(), "{rule}: {errors:?}");
+            warnings
+        } else {
+            errors
+        };
         assert_eq!(codes(&errors), [code], "{rule}: {errors:?}");
         assert!(messages(&errors)[0].contains(what), "{rule}: {errors:?}");
         assert!(rules(&game).is_empty(), "{rule}");
     }
     let src = format!("{head}{}\n", "[".repeat(10_000));
     let (_, errors, warnings) = parse(&src);
+    assert_eq!(codes(&errors), ["puz::ps::rule_arrow"], "{errors:?}");
+    assert_eq!(codes(&warnings), ["puz::ps::rule_janky"], "{warnings:?}");
+    // A `[` inside a cell that has begun: PuzzleScript warns and also counts an error
+    // (the rule is still read, the begun cell dropped).
+    let (game, errors, warnings) = parse(&format!("{head}[ player [ player ] -> [ player ]\n"));
     assert_eq!(codes(&errors), ["puz::ps::rule_brackets"], "{errors:?}");
     assert_eq!(codes(&warnings), ["puz::ps::rule_janky"], "{warnings:?}");
+    assert_eq!(rules(&game).len(), 1);
     // Tolerated as PuzzleScript tolerates them, with a warning each.
     for rule in [
-        "[ player [ player ] -> [ player ]",
         "[ player -> ] -> [ player ]",
         "[ player ] [ -> [ player ] [ player ]",
         "[ player ] -> [ player ] up",

@@ -1,7 +1,7 @@
 //! A concrete rule's cells as bitmask patterns and replacements.
 
 use super::rules::{Raw, D};
-use super::{Meaning, Names, Report};
+use super::{ps, Meaning, Names, Report};
 use crate::puzzlescript::ir::*;
 
 /// The rule's patterns, and the two object names on one layer that its left-hand side
@@ -47,29 +47,29 @@ pub(crate) fn build(
         for (c, cell_l) in row_l.iter().enumerate() {
             if cell_l.iter().any(|t| t.0 == D::Ellipsis) {
                 if cell_l.len() != 1 {
-                    rep.error(r.span, "you can't have anything in with an ellipsis", None);
+                    rep.error(ps!(
+                        EllipsisCrowded,
+                        r.span,
+                        "you can't have anything in with an ellipsis"
+                    ));
                     return None;
                 }
                 if c == 0 || c == row_l.len() - 1 {
-                    rep.error(
-                        r.span,
-                        "there's no point in putting an ellipsis at the very start or the end of a rule",
-                        Some("an ellipsis stands between two cells"),
-                    );
+                    rep.error(ps!(EllipsisEdge, r.span, "there's no point in putting an ellipsis at the very start or the end of a rule"));
                     at_edge = true;
                 }
                 if !r.rhs.is_empty() {
                     let rc = &r.rhs[j][c];
                     if rc.len() != 1 || rc[0].0 != D::Ellipsis {
-                        rep.error(
-                            r.span,
-                            "an ellipsis on the left must be matched by one in the corresponding place on the right",
-                            None,
-                        );
+                        rep.error(ps!(EllipsisUnmatched, r.span, "an ellipsis on the left must be matched by one in the corresponding place on the right"));
                     }
                 }
                 if c > 0 && matches!(items.last(), Some(Item::Ellipsis)) {
-                    rep.warn(r.span, "two ellipses in a row are the same as one", None);
+                    rep.warn(ps!(
+                        EllipsisTwice,
+                        r.span,
+                        "two ellipses in a row are the same as one"
+                    ));
                 }
                 count += 1;
                 items.push(Item::Ellipsis);
@@ -87,19 +87,15 @@ pub(crate) fn build(
             let mut obj_layers_l = vec![0u64; sm];
             for (d, n) in cell_l {
                 if *d == D::Random {
-                    rep.error(
-                        r.span,
-                        "RANDOM cannot be matched on the left-hand side, it can only appear on the right",
-                        None,
-                    );
+                    rep.error(ps!(RandomLeft, r.span, "RANDOM cannot be matched on the left-hand side, it can only appear on the right"));
                     continue;
                 }
                 let Some(layer) = layer_of(n) else {
-                    rep.error(
+                    rep.error(ps!(
+                        NameNoLayer,
                         r.span,
-                        format!("{} is not assigned to a layer", n.to_uppercase()),
-                        None,
-                    );
+                        format!("{} is not assigned to a layer", n.to_uppercase())
+                    ));
                     continue;
                 };
                 let mask = names.mask(&names.objects(n));
@@ -135,24 +131,16 @@ pub(crate) fn build(
                         format!("{n} NO {n}")
                     })
                     .collect();
-                rep.warn(
-                    r.span,
-                    format!(
+                rep.warn(ps!(RuleImpossible, r.span, format!(
                         "this rule has something amounting to \"{}\" on the left-hand side, which can never match, so the rule is removed",
                         overlap.join(", ")
-                    ),
-                    None,
-                );
+                    )));
                 return None;
             }
             if !r.rhs.is_empty() {
                 let cell_r = &r.rhs[j][c];
                 if cell_r.iter().any(|t| t.0 == D::Ellipsis) {
-                    rep.error(
-                        r.span,
-                        "an ellipsis on the right must be matched by one in the corresponding place on the left",
-                        None,
-                    );
+                    rep.error(ps!(EllipsisUnmatched, r.span, "an ellipsis on the right must be matched by one in the corresponding place on the left"));
                 }
                 p.replace = replacement(
                     r,
@@ -173,11 +161,11 @@ pub(crate) fn build(
             items.push(Item::Cell(Box::new(p)));
         }
         if count > 2 {
-            rep.error(
+            rep.error(ps!(
+                EllipsisMany,
                 r.span,
-                "you can't use more than two ellipses in a single cell match pattern",
-                None,
-            );
+                "you can't use more than two ellipses in a single cell match pattern"
+            ));
             return None;
         }
         ellipses.push(count);
@@ -271,7 +259,7 @@ fn replacement(
             let objs = names.objects(n);
             or(&mut x.random_entity, &names.mask(&objs));
             if objs.len() == 1 {
-                rep.warn(r.span, format!("you're asking to spawn a random {} for you, but that's already a concrete single object", n.to_uppercase()), Some("use random with properties (things defined in terms of OR in the legend)"));
+                rep.warn(ps!(RandomSingle, r.span, format!("you're asking to spawn a random {} for you, but that's already a concrete single object", n.to_uppercase())));
             }
             for o in objs {
                 if let Some(&i) = names.id.get(&o) {
@@ -281,11 +269,11 @@ fn replacement(
             continue;
         }
         let Some(layer) = layer_of(n) else {
-            rep.error(
+            rep.error(ps!(
+                NameNoLayer,
                 r.span,
-                format!("{} is not assigned to a layer", n.to_uppercase()),
-                None,
-            );
+                format!("{} is not assigned to a layer", n.to_uppercase())
+            ));
             continue;
         };
         let mask = names.mask(&names.objects(n));
@@ -295,15 +283,15 @@ fn replacement(
         }
         if let Some(existing) = used_r[layer].as_ref().or(used_rand[layer].as_ref()) {
             if !discarded {
-                rep.error(
+                rep.error(ps!(
+                    CellOverlap,
                     r.span,
                     format!(
                         "rule matches object types that can't overlap: \"{}\" and \"{}\"",
                         n.to_uppercase(),
                         existing.to_uppercase()
-                    ),
-                    Some("objects on one collision layer cannot share a cell"),
-                );
+                    )
+                ));
             }
         }
         used_r[layer] = Some(n.clone());

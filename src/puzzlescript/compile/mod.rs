@@ -3,6 +3,7 @@
 //! and the rules (`rules.rs` expands them into concrete directions and objects,
 //! `masks.rs` turns them into bitmask patterns).
 
+mod checks;
 mod masks;
 mod rules;
 
@@ -89,21 +90,26 @@ pub(crate) struct Report {
 }
 
 impl Report {
-    pub fn error(&mut self, span: Span, what: impl Into<String>, help: Option<&str>) {
-        self.errors.push(PsProblem::Compile {
-            span: span.into(),
-            what: what.into(),
-            help: help.map(str::to_string),
-        });
+    /// An error: PuzzleScript's compiler refuses the game too.
+    pub fn error(&mut self, p: PsProblem) {
+        self.errors.push(p);
     }
-    pub fn warn(&mut self, span: Span, what: impl Into<String>, help: Option<&str>) {
-        self.warnings.push(PsProblem::CompileWarning {
-            span: span.into(),
-            what: what.into(),
-            help: help.map(str::to_string),
-        });
+    /// A warning: the game still loads.
+    pub fn warn(&mut self, p: PsProblem) {
+        self.warnings.push(p);
     }
 }
+
+/// A compile problem of kind `$v` at `$span` saying `$what`.
+macro_rules! ps {
+    ($v:ident, $span:expr, $what:expr) => {
+        $crate::diagnostics::PsProblem::$v {
+            span: $crate::syntax::Span::into($span),
+            what: ($what).into(),
+        }
+    };
+}
+pub(crate) use ps;
 
 /// Compiles a parsed game, with the problems found. With errors, the game is what
 /// PuzzleScript's compiler makes of it: the offending lines are left out.
@@ -137,14 +143,14 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
     }
     for o in &game.objects {
         if !layer_of.contains_key(&o.name.text) && names.meaning.contains_key(&o.name.text) {
-            rep.error(
+            rep.error(ps!(
+                ObjectNoLayer,
                 o.name.span,
                 format!(
                     "object `{}` is on no collision layer",
                     o.name.text.to_uppercase()
-                ),
-                Some("add it to a line of the COLLISIONLAYERS section"),
-            );
+                )
+            ));
         }
     }
     let objects: Vec<ObjectInfo> = ids
@@ -162,6 +168,7 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
         })
         .collect();
 
+    checks::declarations(game, &names, &mut rep);
     let background = background(game, &names, &mut rep);
     let player = match names.meaning.get("player") {
         Some(m) => {
@@ -169,11 +176,7 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
             (names.mask(&names.objects("player")), aggregate)
         }
         None => {
-            rep.error(
-                Span::new(0, 0),
-                "there is no `player`",
-                Some("declare an object called Player, or a legend entry `Player = ...`"),
-            );
+            rep.error(ps!(PlayerMissing, Span::new(0, 0), "there is no `player`"));
             (vec![0; so], false)
         }
     };
@@ -182,6 +185,7 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
     let mut random = false;
     let (groups, late_groups, loops) =
         rules::compile(game, &line_of, &names, layers, sm, &mut rep, &mut random);
+    checks::reachability(game, &names, &levels, so, &mut rep);
     let loop_point = loop_points(&groups, &loops);
     let late_loop_point = loop_points(&late_groups, &loops);
     let mut rigid_groups = vec![];
@@ -193,11 +197,11 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
         }
     }
     if rigid_groups.len() > 30 {
-        rep.error(
+        rep.error(ps!(
+            RigidGroups,
             Span::new(0, 0),
-            "there can't be more than 30 rigid groups (rule groups containing rigid members)",
-            None,
-        );
+            "there can't be more than 30 rigid groups (rule groups containing rigid members)"
+        ));
     }
     (
         Compiled {
@@ -251,11 +255,11 @@ fn declare(game: &ast::Game, rep: &mut Report) -> Names {
         let n = &o.name.text;
         if let Some(&first) = spans.get(n) {
             let _ = first;
-            rep.error(
+            rep.error(ps!(
+                ObjectDuplicate,
                 o.name.span,
-                format!("object `{}` defined multiple times", n.to_uppercase()),
-                Some("rename one of them"),
-            );
+                format!("object `{}` defined multiple times", n.to_uppercase())
+            ));
             continue;
         }
         spans.insert(n.clone(), o.name.span);
@@ -279,11 +283,11 @@ fn declare(game: &ast::Game, rep: &mut Report) -> Names {
     for (name, kind, items, span) in entries {
         let n = name.text.clone();
         if names.meaning.contains_key(&n) {
-            rep.error(
+            rep.error(ps!(
+                DuplicateName,
                 name.span,
-                format!("name `{}` already in use", n.to_uppercase()),
-                Some("each name is declared once, as an object or in the legend"),
-            );
+                format!("name `{}` already in use", n.to_uppercase())
+            ));
             continue;
         }
         let mut ok = true;
@@ -291,14 +295,14 @@ fn declare(game: &ast::Game, rep: &mut Report) -> Names {
         let mut first: Option<Meaning> = None;
         for it in &items {
             if it.text == n {
-                rep.error(
+                rep.error(ps!(
+                    LegendSelf,
                     it.span,
                     format!(
                         "you can't define object {} in terms of itself",
                         n.to_uppercase()
-                    ),
-                    None,
-                );
+                    )
+                ));
                 ok = false;
                 continue;
             }
@@ -316,23 +320,15 @@ fn declare(game: &ast::Game, rep: &mut Report) -> Names {
             };
             match (kind, &m) {
                 (ast::LegendKind::Or, Meaning::Aggregate(_)) => {
-                    rep.error(
-                        it.span,
-                        format!(
+                    rep.error(ps!(LegendOrAggregate, it.span, format!(
                             "cannot define a property (something defined in terms of 'or') in terms of an aggregate (something that uses 'and'): you can't define `{}` in terms of `{}`",
                             n.to_uppercase(),
                             it.text.to_uppercase()
-                        ),
-                        None,
-                    );
+                        )));
                     ok = false;
                 }
                 (ast::LegendKind::And, Meaning::Property(_)) => {
-                    rep.error(
-                        it.span,
-                        "cannot define an aggregate (using 'and') in terms of properties (something that uses 'or')",
-                        None,
-                    );
+                    rep.error(ps!(LegendAndProperty, it.span, "cannot define an aggregate (using 'and') in terms of properties (something that uses 'or')"));
                     ok = false;
                 }
                 _ => {}
@@ -381,11 +377,7 @@ fn assign_layers(
                 Some(Meaning::Object(o)) => vec![o.clone()],
                 Some(Meaning::Property(v)) => v.clone(),
                 Some(Meaning::Aggregate(_)) => {
-                    rep.error(
-                        n.span,
-                        format!("`{}` is an aggregate (defined using \"and\"), and cannot be added to a single layer because its constituent objects must be able to coexist", n.text.to_uppercase()),
-                        None,
-                    );
+                    rep.error(ps!(LayerAggregate, n.span, format!("`{}` is an aggregate (defined using \"and\"), and cannot be added to a single layer because its constituent objects must be able to coexist", n.text.to_uppercase())));
                     continue;
                 }
                 None => {
@@ -403,16 +395,12 @@ fn assign_layers(
             for o in objs {
                 if let Some(&prev) = layer_of.get(&o) {
                     if prev != li {
-                        rep.warn(
-                            n.span,
-                            format!(
+                        rep.warn(ps!(MultipleLayers, n.span, format!(
                                 "object `{}` included in multiple collision layers (layers #{} and #{})",
                                 o.to_uppercase(),
                                 prev + 1,
                                 li + 1
-                            ),
-                            Some("an object belongs to one layer: the last one counts"),
-                        );
+                            )));
                     }
                     ids.retain(|x| x != &o);
                 }
@@ -432,11 +420,7 @@ fn background(game: &ast::Game, names: &Names, rep: &mut Report) -> Option<(usiz
     let first = objs.first().and_then(|o| names.id.get(o)).copied();
     match (names.meaning.get("background"), first) {
         (Some(Meaning::Aggregate(_)), _) => {
-            rep.error(
-                Span::new(0, 0),
-                "background cannot be an aggregate (declared with 'and'): it has to be an object, or a property (declared in terms of others using 'or')",
-                None,
-            );
+            rep.error(ps!(BackgroundAggregate, Span::new(0, 0), "background cannot be an aggregate (declared with 'and'): it has to be an object, or a property (declared in terms of others using 'or')"));
             None
         }
         (Some(_), Some(id)) => {
@@ -444,11 +428,11 @@ fn background(game: &ast::Game, names: &Names, rep: &mut Report) -> Option<(usiz
             for o in &objs {
                 if let Some(&i) = names.id.get(o) {
                     if names.layer[i] != layer {
-                        rep.error(
+                        rep.error(ps!(
+                            BackgroundLayers,
                             Span::new(0, 0),
-                            "background objects must be on the same layer",
-                            None,
-                        );
+                            "background objects must be on the same layer"
+                        ));
                         break;
                     }
                 }
@@ -462,11 +446,11 @@ fn background(game: &ast::Game, names: &Names, rep: &mut Report) -> Option<(usiz
                 .find(|s| s.0 == ast::Section::Objects)
                 .map(|s| s.1)
                 .unwrap_or_default();
-            rep.error(
+            rep.error(ps!(
+                BackgroundMissing,
                 span,
-                "you have to define something to be the background",
-                Some("declare an object called Background, and put it on a collision layer of its own"),
-            );
+                "you have to define something to be the background"
+            ));
             None
         }
     }
@@ -522,7 +506,7 @@ fn levels(
                                     let start = span.start as usize + col;
                                     let sp = Span::new(start, start + ch.len_utf8());
                                     if property {
-                                        rep.error(sp, format!("symbol `{ch}` is defined using OR, and therefore ambiguous: it cannot be used in a map"), Some("define it in terms of AND, or pick one object"));
+                                        rep.error(ps!(PropertyInMap, sp, format!("symbol `{ch}` is defined using OR, and therefore ambiguous: it cannot be used in a map")));
                                     } else {
                                         rep.errors.push(PsProblem::UnknownGlyph {
                                             span: sp.into(),

@@ -10,7 +10,7 @@
 //! within a group are dropped (the last copy kept), then `masks.rs` makes the patterns.
 
 use super::masks;
-use super::{Meaning, Names, Report};
+use super::{ps, Meaning, Names, Report};
 use crate::puzzlescript::ast;
 use crate::puzzlescript::ir::*;
 use crate::syntax::Span;
@@ -237,22 +237,26 @@ pub(crate) fn compile(
     // Loops: alternate start/end, not nested, closed.
     for (i, &(_, start, span)) in loops.iter().enumerate() {
         if i % 2 == 0 && !start {
-            rep.error(span, "found an ENDLOOP, but I'm not in a loop", None);
-        } else if i % 2 == 1 && start {
-            rep.error(
+            rep.error(ps!(
+                LoopUnbalanced,
                 span,
-                "found a STARTLOOP, but I'm already inside a loop (PuzzleScript can't nest loops)",
-                None,
-            );
+                "found an ENDLOOP, but I'm not in a loop"
+            ));
+        } else if i % 2 == 1 && start {
+            rep.error(ps!(
+                LoopUnbalanced,
+                span,
+                "found a STARTLOOP, but I'm already inside a loop (PuzzleScript can't nest loops)"
+            ));
         }
     }
     if loops.len() % 2 == 1 {
         let last = *loops.last().expect("odd length");
-        rep.error(
+        rep.error(ps!(
+            LoopUnbalanced,
             last.2,
-            "a STARTLOOP without a corresponding ENDLOOP",
-            Some("add `endloop` after the loop's last rule"),
-        );
+            "a STARTLOOP without a corresponding ENDLOOP"
+        ));
         loops.push((last.0, false, last.2));
     }
     let loops: Vec<(usize, bool)> = loops.iter().map(|l| (l.0, l.1)).collect();
@@ -324,11 +328,7 @@ pub(crate) fn compile(
                     None => kept.push(rule),
                     Some((a, b)) => {
                         if !lines_kept.contains(&line) && reported.insert(line) {
-                            rep.error(
-                                span,
-                                format!("{a} and {b} can never overlap. This rule requires that to happen, so it is impossible it will ever trigger"),
-                                Some("they are on the same collision layer, so no cell holds both"),
-                            );
+                            rep.error(ps!(RuleOverlap, span, format!("{a} and {b} can never overlap. This rule requires that to happen, so it is impossible it will ever trigger")));
                         }
                     }
                 }
@@ -364,12 +364,12 @@ fn read_rule(
         match p {
             ast::Prefix::Plus => {
                 if plus {
-                    rep.error(span, "two \"+\"s (the \"append to previous rule group\" symbol) applied to the same rule", None);
+                    rep.error(ps!(PlusTwice, span, "two \"+\"s (the \"append to previous rule group\" symbol) applied to the same rule"));
                 } else if previous.is_empty() {
-                    rep.error(span, "the \"+\" symbol, for joining a rule with the group of the previous rule, needs a previous rule to be applied to", None);
+                    rep.error(ps!(PlusFirst, span, "the \"+\" symbol, for joining a rule with the group of the previous rule, needs a previous rule to be applied to"));
                 } else {
                     if i != 0 {
-                        rep.error(span, "the \"+\" symbol, for joining a rule with the group of the previous rule, must be the first symbol on the line", None);
+                        rep.error(ps!(PlusNotFirst, span, "the \"+\" symbol, for joining a rule with the group of the previous rule, must be the first symbol on the line"));
                     }
                     plus = true;
                 }
@@ -379,7 +379,7 @@ fn read_rule(
             ast::Prefix::Random => {
                 random = true;
                 if plus {
-                    rep.error(span, "a rule-group can only be marked random by the opening rule in the group (a '+' and 'random' can't appear as rule modifiers on the same line)", None);
+                    rep.error(ps!(RandomInGroup, span, "a rule-group can only be marked random by the opening rule in the group (a '+' and 'random' can't appear as rule modifiers on the same line)"));
                 }
             }
             ast::Prefix::Up => dirs.push(D::Up),
@@ -402,7 +402,11 @@ fn read_rule(
     if plus {
         if let Some(p) = previous.last() {
             if p.late != late {
-                rep.warn(r.span, "mixing late and non-late rules in one rule group", Some("the late rules of a group run with the late rules, the others with the others"));
+                rep.warn(ps!(
+                    LateMixed,
+                    r.span,
+                    "mixing late and non-late rules in one rule group"
+                ));
             }
         }
     }
@@ -432,7 +436,7 @@ fn read_rule(
                                 }
                                 let d = match (t.no, t.dir) {
                                     (Some(_), Some((_, span))) => {
-                                        rep.error(span, "an item can only have one direction/action at a time, but you're looking for several at once", None);
+                                        rep.error(ps!(CellDirections, span, "an item can only have one direction/action at a time, but you're looking for several at once"));
                                         *ok = false;
                                         D::No
                                     }
@@ -441,15 +445,15 @@ fn read_rule(
                                     (None, None) => D::None,
                                 };
                                 if late && !matches!(d, D::None | D::No | D::Random | D::RandomDir) {
-                                    rep.error(t.span, "movements cannot appear in late rules", Some("late rules run after movement: match and write objects only"));
+                                    rep.error(ps!(LateMovement, t.span, "movements cannot appear in late rules"));
                                     *ok = false;
                                 }
                                 if let Some(prev) = out.iter().find(|(_, n)| n == &t.name.text) {
                                     if prev.0 == D::No && d == D::No {
-                                        rep.warn(t.span, format!("NO {} more than once in a single cell", t.name.text.to_uppercase()), None);
+                                        rep.warn(ps!(CellNoRepeated, t.span, format!("NO {} more than once in a single cell", t.name.text.to_uppercase())));
                                     } else {
                                         // PuzzleScript reports it and keeps both terms.
-                                        rep.error(t.span, format!("you cannot specify the same object more than once in a single cell (in this case {} occurs multiple times)", t.name.text.to_uppercase()), None);
+                                        rep.error(ps!(CellRepeated, t.span, format!("you cannot specify the same object more than once in a single cell (in this case {} occurs multiple times)", t.name.text.to_uppercase())));
                                     }
                                 }
                                 out.push((d, t.name.text.clone()));
@@ -479,41 +483,33 @@ fn read_rule(
         })
         .collect();
     if late && rigid {
-        rep.error(r.span, "late rules cannot be marked as rigid (rigid rules are about the consequences of unresolvable movements, and late rules can't have movements)", None);
+        rep.error(ps!(LateRigid, r.span, "late rules cannot be marked as rigid (rigid rules are about the consequences of unresolvable movements, and late rules can't have movements)"));
     }
     if lhs.len() != rhs.len() {
         if !rhs.is_empty() || commands.is_empty() {
-            rep.warn(
-                r.span,
-                "the number of matches (square bracketed bits) on the left-hand side of the arrow must equal the number on the right: this rule is ignored",
-                Some("give the right-hand side one bracket per bracket on the left"),
-            );
+            rep.warn(ps!(RuleSides, r.span, "the number of matches (square bracketed bits) on the left-hand side of the arrow must equal the number on the right: this rule is ignored"));
             return None;
         }
     } else {
         for (l, rr) in r.lhs.iter().zip(&r.rhs) {
             if l.cells.len() != rr.cells.len() {
-                rep.error(rr.span, "in a rule, each pattern to match on the left must have a corresponding pattern on the right of equal length (number of cells)", Some("give both sides the same number of `|`-separated cells"));
+                rep.error(ps!(RuleCellCount, rr.span, "in a rule, each pattern to match on the left must have a corresponding pattern on the right of equal length (number of cells)"));
                 ok = false;
             }
         }
     }
     for l in &r.lhs {
         if l.cells.is_empty() {
-            rep.error(
+            rep.error(ps!(
+                RuleEmptyPattern,
                 l.span,
-                "a totally empty pattern on the left-hand side matches everything",
-                None,
-            );
+                "a totally empty pattern on the left-hand side matches everything"
+            ));
             ok = false;
         }
     }
     if lhs.is_empty() {
-        rep.error(
-            r.span,
-            "this rule refers to nothing",
-            Some("a rule needs at least one `[ ... ]` on its left-hand side"),
-        );
+        rep.error(ps!(RuleNothing, r.span, "this rule refers to nothing"));
         ok = false;
     }
     if !ok {
@@ -583,7 +579,7 @@ fn atomize(r: &mut Raw, names: &Names, rep: &mut Report) {
             let (d, n) = cell[i].clone();
             if let Some(Meaning::Aggregate(objs)) = names.meaning.get(&n) {
                 if d == D::No {
-                    rep.error(r.span, format!("you cannot use 'no' to exclude the aggregate object {} (defined using 'AND'), only regular objects, or properties (objects defined using 'OR')", n.to_uppercase()), Some("write out `no` for each of its objects"));
+                    rep.error(ps!(NoAggregate, r.span, format!("you cannot use 'no' to exclude the aggregate object {} (defined using 'AND'), only regular objects, or properties (objects defined using 'OR')", n.to_uppercase())));
                 }
                 cell[i].1 = objs[0].clone();
                 for o in &objs[1..] {
@@ -708,7 +704,7 @@ fn concretize_moving(rule: Raw, rep: &mut Report) -> Vec<Raw> {
         out.push(r);
     }
     if let Some((d, span)) = bad {
-        rep.error(span, format!("this rule has an ambiguous movement on the right-hand side, \"{}\", that can't be inferred from the left-hand side", d.word()), Some("every ambiguous movement on the right needs one on the left attached to the same object"));
+        rep.error(ps!(RuleAmbiguousMovement, span, format!("this rule has an ambiguous movement on the right-hand side, \"{}\", that can't be inferred from the left-hand side", d.word())));
         return vec![];
     }
     out
@@ -831,18 +827,14 @@ fn concretize_properties(mut rule: Raw, names: &Names, rep: &mut Report) -> Vec<
         out.push(r);
     }
     if let Some((p, span)) = bad {
-        rep.error(span, format!("this rule has a property on the right-hand side, \"{}\", that can't be inferred from the left-hand side", p.to_uppercase()), Some("for every property on the right there has to be the same property on the left in the same cell, or a single occurrence of it on the left"));
+        rep.error(ps!(RuleAmbiguousProperty, span, format!("this rule has a property on the right-hand side, \"{}\", that can't be inferred from the left-hand side", p.to_uppercase())));
         return vec![];
     }
     out
 }
 
 fn too_many(rep: &mut Report, span: Span) {
-    rep.error(
-        span,
-        format!("this rule expands into more than {MAX_EXPANSION} concrete rules (one per choice of each ambiguous movement and property)"),
-        Some("split it into rules with fewer `moving`/`horizontal`/`vertical` terms and properties, or name the objects and directions"),
-    );
+    rep.error(ps!(RuleExpansion, span, format!("this rule expands into more than {MAX_EXPANSION} concrete rules (one per choice of each ambiguous movement and property)")));
 }
 
 /// Objects created on the right-hand side without a movement, on a layer the left-hand

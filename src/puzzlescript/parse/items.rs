@@ -38,7 +38,7 @@ const NO_VALUE: [&str; 10] = [
 ];
 
 /// PuzzleScript's colour names.
-const COLOR_NAMES: [&str; 25] = [
+pub(crate) const COLOR_NAMES: [&str; 25] = [
     "black",
     "white",
     "gray",

@@ -15,6 +15,7 @@
 mod items;
 mod levels;
 mod rules;
+pub(crate) use items::COLOR_NAMES;
 
 use pest::iterators::Pair;
 use pest::Parser as _;

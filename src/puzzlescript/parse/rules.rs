@@ -87,8 +87,8 @@ struct Bad {
     kind: fn(Span, String) -> PsProblem,
 }
 
-fn bad_brackets(at: Span, what: String) -> PsProblem {
-    PsProblem::RuleBrackets {
+fn bad_brackets_stray(at: Span, what: String) -> PsProblem {
+    PsProblem::RuleBracketsStray {
         span: at.into(),
         what,
     }
@@ -237,7 +237,14 @@ impl<'s> Lower<'s> {
         }
         let line = self.line_of(range(first).0);
         let mut janky = vec![];
-        let read = read_rule(toks, names, line, span, &mut janky);
+        let mut nested = None;
+        let read = read_rule(toks, names, line, span, &mut janky, &mut nested);
+        if let Some(at) = nested {
+            self.error(PsProblem::RuleBrackets {
+                span: Span::into(at),
+                what: "Error, malformed cell rule - encountered a \"[\" before previous bracket was closed".into(),
+            });
+        }
         for (at, what) in janky {
             self.warning(PsProblem::RuleJanky {
                 span: at.into(),
@@ -247,7 +254,14 @@ impl<'s> Lower<'s> {
         match read {
             Ok(Some(rule)) => self.game.rules.push(RuleLine::Rule(rule)),
             Ok(None) => {}
-            Err(b) => self.error((b.kind)(b.at, b.what)),
+            Err(b) => {
+                let p = (b.kind)(b.at, b.what);
+                if matches!(p, PsProblem::RuleBracketsStray { .. }) {
+                    self.warning(p)
+                } else {
+                    self.error(p)
+                }
+            }
         }
     }
 
@@ -290,6 +304,7 @@ fn read_rule(
     line: usize,
     span: Span,
     janky: &mut Vec<(Span, String)>,
+    nested: &mut Option<Span>,
 ) -> Result<Option<Rule>, Bad> {
     let mut prefixes = vec![];
     let mut lhs: Vec<CellRow> = vec![];
@@ -307,6 +322,12 @@ fn read_rule(
             Tok::Open => {
                 if let Some((_, _, cell)) = row.as_mut() {
                     // PuzzleScript warns, drops the cell begun and reads on in the row.
+                    // An error only when the cell begun has something in it.
+                    let begun =
+                        !cell.terms.is_empty() || cell.pending.is_some() || cell.ellipsis.is_some();
+                    if begun && nested.is_none() {
+                        *nested = Some(at);
+                    }
                     if !nested_warned {
                         nested_warned = true;
                         janky.push((at, "Multiple opening brackets without closing brackets.  Something fishy here.  Every '[' has to be closed by a ']', and you can't nest them.".into()));
@@ -322,7 +343,7 @@ fn read_rule(
             }
             Tok::Close => {
                 let Some((open, mut cells, cell)) = row.take() else {
-                    return Err(Bad { at, what: "Multiple closing brackets without corresponding opening brackets.  Something fishy here.  Every '[' has to be closed by a ']', and you can't nest them.".into(), kind: bad_brackets });
+                    return Err(Bad { at, what: "Multiple closing brackets without corresponding opening brackets.  Something fishy here.  Every '[' has to be closed by a ']', and you can't nest them.".into(), kind: bad_brackets_stray });
                 };
                 cells.push(cell.finish(a)?);
                 let r = CellRow {
@@ -443,11 +464,14 @@ fn read_rule(
             }
         }
     }
-    if let Some((open, _, _)) = row {
+    // An unclosed `[` after the arrow: PuzzleScript only warns (the sides then differ).
+    // Without an arrow, the missing arrow is the error.
+    if let Some((open, _, _)) = row.as_ref().filter(|_| arrow.is_some()) {
+        let open = *open;
         return Err(Bad {
             at: open,
             what: "This '[' is never closed by a ']'.".into(),
-            kind: bad_brackets,
+            kind: bad_brackets_stray,
         });
     }
     let Some(arrow) = arrow else {
