@@ -51,6 +51,7 @@ mod multibox;
 mod placement;
 mod play;
 mod puzzlescript_conformance;
+mod puzzlescript_diagnostics;
 mod puzzlescript_parse;
 mod puzzlescript_play;
 mod robust_check;

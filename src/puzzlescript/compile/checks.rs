@@ -129,7 +129,8 @@ fn colors(game: &ast::Game, rep: &mut Report) {
 /// An aggregate two of whose objects are on one layer: no cell can hold it.
 fn aggregates_overlap(game: &ast::Game, names: &Names, rep: &mut Report) {
     for e in &game.legend {
-        if e.kind != ast::LegendKind::And {
+        // An aggregate of properties is an error of its own.
+        if e.kind != ast::LegendKind::And || e.items.iter().any(|i| names.is_property(&i.text)) {
             continue;
         }
         let mut seen: Vec<(usize, String)> = vec![];
