@@ -20,6 +20,8 @@ mod api;
 pub(crate) mod files;
 mod jobs;
 mod play;
+mod ps;
+mod ps_colors;
 mod work;
 
 use std::net::{IpAddr, SocketAddr};
