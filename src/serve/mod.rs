@@ -34,6 +34,7 @@ use axum::response::{IntoResponse, Response};
 
 pub use api::{diagnostics_json, LineIndex};
 pub use jobs::Jobs;
+pub use ps::{MAX_INPUTS as MAX_PS_INPUTS, REPLAY_TIME as PS_REPLAY_TIME};
 
 /// Request bodies larger than this are refused with 413.
 pub const MAX_BODY: usize = 1 << 20;
