@@ -295,8 +295,9 @@ function renderDiagnostics() {
       st.textContent = `${errors} error${errors === 1 ? "" : "s"}${ms}`;
       st.className = "error";
     } else {
-      const n = (res.levels || []).length;
-      st.textContent = `${res.title ? res.title + ": " : ""}ok, ${n} level${n === 1 ? "" : "s"}${warnings ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}${ms}`;
+      const n = (res.levels || []).filter((l) => l.kind !== "message").length;
+      const msgs = (res.levels || []).length - n;
+      st.textContent = `${res.title ? res.title + ": " : ""}ok, ${n} level${n === 1 ? "" : "s"}${msgs ? `, ${msgs} message${msgs === 1 ? "" : "s"}` : ""}${warnings ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}${ms}`;
       st.className = "ok";
     }
   }
