@@ -412,7 +412,7 @@ impl<'g> Session<'g> {
     /// Whether the level can still take inputs (not won, with [`OnWin::Stop`], and not
     /// stuck in again turns that never settle).
     pub fn playing(&self) -> bool {
-        !(self.machine.on_win == OnWin::Stop && self.machine.winning) && !self.stuck
+        !(self.stuck || (self.machine.on_win == OnWin::Stop && self.machine.winning))
     }
 
     /// The level in PuzzleScript's own serialization (`convertLevelToString`): the
