@@ -298,6 +298,8 @@ pub(crate) struct Compiled {
     pub layer_masks: Vec<u64>,
     /// The player's objects, and whether all are needed (an aggregate).
     pub player: (Vec<u64>, bool),
+    /// The player's object ids.
+    pub player_ids: Vec<usize>,
     /// The rule groups, in order.
     pub groups: Vec<Group>,
     /// The late rule groups, in order.

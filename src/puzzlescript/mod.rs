@@ -34,6 +34,8 @@ pub struct Game {
     name: String,
     entries: Vec<Entry>,
     compiled: Compiled,
+    /// The prelude's settings as written: keyword (lowercased) and value.
+    prelude: Vec<(String, Option<String>)>,
 }
 
 /// One entry of the game's LEVELS section, numbered as PuzzleScript numbers them
@@ -116,10 +118,16 @@ impl Game {
                 },
             })
             .collect();
+        let prelude = ast
+            .prelude
+            .iter()
+            .map(|s| (s.key.text.clone(), s.value.as_ref().map(|(v, _)| v.clone())))
+            .collect();
         let game = Game {
             name: name.to_string(),
             entries,
             compiled,
+            prelude,
         };
         (Some(game), wrap(errors), wrap(warnings))
     }
@@ -191,6 +199,18 @@ impl Game {
                 sprite: o.sprite.clone(),
             })
             .collect()
+    }
+
+    /// The value of prelude setting `key` (lowercase: `color_palette`,
+    /// `background_color`, ...) as written, the last one when repeated; `Some("")` for a
+    /// keyword without a value, `None` when the prelude does not have it. Display
+    /// settings the engine ignores are kept here for front ends that draw the game.
+    pub fn setting(&self, key: &str) -> Option<&str> {
+        self.prelude
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_deref().unwrap_or(""))
     }
 
     /// The game's title, if its prelude gives one.
@@ -392,7 +412,7 @@ impl<'g> Session<'g> {
     /// Whether the level can still take inputs (not won, with [`OnWin::Stop`], and not
     /// stuck in again turns that never settle).
     pub fn playing(&self) -> bool {
-        !(self.machine.on_win == OnWin::Stop && self.machine.winning) && !self.stuck
+        !(self.stuck || (self.machine.on_win == OnWin::Stop && self.machine.winning))
     }
 
     /// The level in PuzzleScript's own serialization (`convertLevelToString`): the

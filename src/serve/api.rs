@@ -52,6 +52,7 @@ pub(super) fn routes(state: Arc<AppState>) -> Router {
         .route("/api/check", post(check))
         .route("/api/level", post(super::play::level))
         .route("/api/play", post(super::play::play))
+        .route("/api/puzzlescript", post(super::ps::play))
         .route("/api/solve", post(solve))
         .route("/api/analyze", post(analyze))
         .route("/api/test", post(test))
@@ -327,6 +328,9 @@ async fn check(ApiJson(req): ApiJson<CheckReq>) -> Result<Json<Value>, ApiError>
 fn check_text(text: String) -> Value {
     let t0 = Instant::now();
     let text = Arc::new(crate::io::source::without_bom(text));
+    if crate::puzzlescript::looks_like_puzzlescript(&text) {
+        return super::ps::check_game(text, t0);
+    }
     let idx = LineIndex::new(&text);
     let mut diags = vec![];
     let mut levels = vec![];
@@ -469,6 +473,9 @@ async fn solve(
     State(state): State<Arc<AppState>>,
     ApiJson(req): ApiJson<SolveReq>,
 ) -> Result<Response, ApiError> {
+    if crate::puzzlescript::looks_like_puzzlescript(&req.text) {
+        return Err(super::ps::not_searchable("Solve"));
+    }
     let engine = match req.engine.as_deref().unwrap_or("auto") {
         "auto" => crate::solver::EngineChoice::Auto,
         "interp" | "interpreter" => crate::solver::EngineChoice::Interp,
@@ -498,6 +505,9 @@ async fn analyze(
     State(state): State<Arc<AppState>>,
     ApiJson(req): ApiJson<AnalyzeReq>,
 ) -> Result<Response, ApiError> {
+    if crate::puzzlescript::looks_like_puzzlescript(&req.text) {
+        return Err(super::ps::not_searchable("Analyze"));
+    }
     let (eff, budget) = req.budget.capped(&state.caps);
     let id = state.jobs.start("analyze", budget, move |ctx: &Ctx| {
         super::work::analyze_job(ctx, req)
@@ -509,6 +519,9 @@ async fn test(
     State(state): State<Arc<AppState>>,
     ApiJson(req): ApiJson<TestReq>,
 ) -> Result<Response, ApiError> {
+    if crate::puzzlescript::looks_like_puzzlescript(&req.text) {
+        return Err(super::ps::not_searchable("Run tests"));
+    }
     let (eff, budget) = req.budget.capped(&state.caps);
     let id = state.jobs.start("test", budget, move |ctx: &Ctx| {
         super::work::test_job(ctx, req)

@@ -12,6 +12,10 @@
 //! - the file, once every symlink is resolved, must still be inside the root. A file that
 //!   does not exist yet may be created only when its directory, resolved, is inside the
 //!   root; an existing symlink is never written through.
+//! - a `.txt` file is listed, read and written only when it is a PuzzleScript game
+//!   ([`crate::puzzlescript::looks_like_puzzlescript`]): read when its text is one,
+//!   written when the new text is one and the file, if it exists, is one already. Other
+//!   `.txt` files (notes, logs) are neither listed nor served nor overwritten.
 
 use std::path::{Path, PathBuf};
 
@@ -120,6 +124,11 @@ impl Files {
                 } else if ft.is_file() && name.ends_with(".puz") {
                     let bytes = e.metadata().map_or(0, |m| m.len());
                     out.push(Listed { path, bytes });
+                } else if ft.is_file() && name.ends_with(".txt") {
+                    let bytes = e.metadata().map_or(0, |m| m.len());
+                    if bytes <= MAX_FILE_BYTES && is_game_file(&e.path()) {
+                        out.push(Listed { path, bytes });
+                    }
                 }
                 if out.len() >= MAX_LISTED {
                     break;
@@ -133,6 +142,9 @@ impl Files {
     /// The file at `rel`: its path from the root (normalized, see the module) and text.
     pub fn read(&self, rel: &str) -> Result<(String, String), ApiError> {
         let (name, path) = self.resolve(rel)?;
+        if name.ends_with(".txt") && !is_game_file(&path) {
+            return Err(not_a_game(rel));
+        }
         let meta = std::fs::metadata(&path)
             .map_err(|_| ApiError::not_found(format!("no file {rel:?} in the served directory")))?;
         if !meta.is_file() {
@@ -148,6 +160,9 @@ impl Files {
             .map_err(|e| ApiError::not_found(format!("{rel:?} cannot be read: {e}")))?;
         let text = String::from_utf8(bytes)
             .map_err(|_| ApiError::bad_request(format!("{rel:?} is not UTF-8 text")))?;
+        if name.ends_with(".txt") && !crate::puzzlescript::looks_like_puzzlescript(&text) {
+            return Err(not_a_game(rel));
+        }
         Ok((name, text))
     }
 
@@ -155,6 +170,12 @@ impl Files {
     /// the root (normalized) and its size.
     pub fn write(&self, rel: &str, text: &str) -> Result<(String, u64), ApiError> {
         let (name, path) = self.resolve(rel)?;
+        if name.ends_with(".txt")
+            && (!crate::puzzlescript::looks_like_puzzlescript(text)
+                || (path.exists() && !is_game_file(&path)))
+        {
+            return Err(not_a_game(rel));
+        }
         if let Ok(meta) = std::fs::symlink_metadata(&path) {
             if !meta.is_file() {
                 return Err(ApiError::forbidden(format!(
@@ -179,7 +200,7 @@ impl Files {
         if rel.is_empty() || rel.len() > 4096 {
             return Err(refuse("not a file name"));
         }
-        if !rel.ends_with(".puz") {
+        if !rel.ends_with(".puz") && !rel.ends_with(".txt") {
             return Err(refuse("not a .puz file"));
         }
         if rel.contains('\\') || rel.contains('\0') || rel.contains(':') {
@@ -239,4 +260,22 @@ impl Files {
             }
         }
     }
+}
+
+/// Whether the file at `path` is a PuzzleScript game (a `.txt` file the playground
+/// serves): UTF-8 text of at most [`MAX_FILE_BYTES`] with PuzzleScript's sections.
+fn is_game_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= MAX_FILE_BYTES)
+        && std::fs::read_to_string(path)
+            .is_ok_and(|t| crate::puzzlescript::looks_like_puzzlescript(&t))
+}
+
+/// The refusal of a `.txt` file that is not a PuzzleScript game.
+fn not_a_game(rel: &str) -> ApiError {
+    ApiError::forbidden(format!(
+        "{rel:?} is refused: not a .puz file, nor a PuzzleScript game (a .txt file is \
+         served only when it has PuzzleScript's sections: OBJECTS, LEGEND, ...); the \
+         playground reads and writes only .puz files and PuzzleScript games inside the \
+         served directory"
+    ))
 }

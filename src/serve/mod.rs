@@ -1,6 +1,6 @@
 //! `puz serve`: the browser playground. A local web server that serves one page (built
 //! into the binary) and a small JSON API over the library: live diagnostics for a rule
-//! file, a level's board, playing moves, and solve/analyze/test jobs that run off the
+//! file, a level's board, playing moves (and PuzzleScript games, `ps`), and solve/analyze/test jobs that run off the
 //! request threads under budgets, stream their progress as server-sent events and can be
 //! cancelled.
 //!
@@ -9,7 +9,8 @@
 //!   answers only requests that name it exactly (`localhost`, `127.0.0.1`, `[::1]` with its
 //!   port, `access`), and on any address it refuses requests that write or start work
 //!   from a page of another origin.
-//! - It reads and writes only `.puz` files inside the served directory (`files`).
+//! - It reads and writes only `.puz` files and PuzzleScript games (`.txt` files with
+//!   PuzzleScript's sections) inside the served directory (`files`).
 //! - Request bodies are capped ([`MAX_BODY`]); every search runs under the server's caps
 //!   on states, time and memory ([`Caps`]); at most [`ServeOptions::max_jobs`] run at once.
 //! - Every request's work runs on a blocking thread, so a panic in the library becomes a
@@ -20,6 +21,8 @@ mod api;
 pub(crate) mod files;
 mod jobs;
 mod play;
+mod ps;
+mod ps_colors;
 mod work;
 
 use std::net::{IpAddr, SocketAddr};
@@ -32,6 +35,7 @@ use axum::response::{IntoResponse, Response};
 
 pub use api::{diagnostics_json, LineIndex};
 pub use jobs::Jobs;
+pub use ps::{MAX_INPUTS as MAX_PS_INPUTS, REPLAY_TIME as PS_REPLAY_TIME};
 
 /// Request bodies larger than this are refused with 413.
 pub const MAX_BODY: usize = 1 << 20;

@@ -47,6 +47,13 @@ fn with_game<T>(
     f: impl FnOnce(&Puzzle, &Arc<String>, &LineIndex, Game) -> Result<T, ApiError>,
 ) -> Result<T, ApiError> {
     let text = Arc::new(crate::io::source::without_bom(text));
+    if crate::puzzlescript::looks_like_puzzlescript(&text) {
+        return Err(ApiError::unprocessable(
+            "puzzlescript",
+            "this is a PuzzleScript game: play it with POST /api/puzzlescript",
+        )
+        .with("diagnostics", Value::Array(vec![])));
+    }
     let idx = LineIndex::new(&text);
     let refuse = |what: &str, problems: &[crate::diagnostics::Problem]| {
         let diags = diagnostics_json(&text, &idx, problems, false);

@@ -63,5 +63,6 @@ mod robustness;
 mod semantics;
 mod serve_api;
 mod serve_browser;
+mod serve_puzzlescript;
 mod sokoban;
 mod workflow_lints;

@@ -72,10 +72,10 @@ fn target_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("target"))
 }
 
-/// Starts `puz serve puzzles --port 0` and returns the URL from its one line on stdout.
-fn start_server(guard: &mut Guard) -> String {
+/// Starts `puz serve DIR --port 0` and returns the URL from its one line on stdout.
+fn start_server(guard: &mut Guard, dir: &str) -> String {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_puz"));
-    cmd.args(["serve", "puzzles", "--port", "0"])
+    cmd.args(["serve", dir, "--port", "0"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -536,6 +536,19 @@ async fn scenario(c: &Client, url: &str) -> Step {
 
 #[tokio::test(flavor = "current_thread")]
 async fn playground_in_chromium() {
+    if !browser_present() {
+        return;
+    }
+    let mut guard = Guard::default();
+    let url = start_server(&mut guard, "puzzles");
+    let (client, driver_guard) = browser(guard).await;
+    let outcome = tokio::time::timeout(Duration::from_secs(240), scenario(&client, &url)).await;
+    finish(client, driver_guard, outcome, "playground-failure.png").await;
+}
+
+/// Whether the browser test runs: false (after a SKIP line) when Chromium or chromedriver
+/// is missing and the environment does not require it.
+fn browser_present() -> bool {
     let required = std::env::var("PUZ_BROWSER_TEST").is_ok_and(|v| v == "require");
     if !Path::new(CHROMEDRIVER).exists() || !Path::new(CHROMIUM).exists() {
         assert!(
@@ -544,10 +557,34 @@ async fn playground_in_chromium() {
              (Debian packages chromium and chromium-driver)"
         );
         println!("SKIP serve_browser: {CHROMEDRIVER} or {CHROMIUM} is missing");
-        return;
+        return false;
     }
-    let mut guard = Guard::default();
-    let url = start_server(&mut guard);
+    true
+}
+
+/// Closes the session, keeps a screenshot of a failure, and fails the test on one.
+async fn finish(
+    client: Client,
+    guard: Guard,
+    outcome: Result<Step, tokio::time::error::Elapsed>,
+    failure_png: &str,
+) {
+    if outcome.as_ref().map_or(true, |r| r.is_err()) {
+        // Keep what the page showed when it failed.
+        let _ = save_screenshot(&client, failure_png).await;
+    }
+    let _ = client.close().await;
+    drop(guard);
+    match outcome {
+        Ok(Ok(())) => {}
+        Ok(Err(msg)) => panic!("{msg}"),
+        Err(_) => panic!("the browser scenario took over 240 s"),
+    }
+}
+
+/// Starts chromedriver and a headless Chromium session in it, both owned by the guard
+/// returned.
+async fn browser(mut guard: Guard) -> (Client, Guard) {
     let driver = start_chromedriver(&mut guard);
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -576,16 +613,187 @@ async fn playground_in_chromium() {
         .connect(&driver)
         .await
         .expect("a WebDriver session in headless Chromium");
-    let outcome = tokio::time::timeout(Duration::from_secs(240), scenario(&client, &url)).await;
-    if outcome.as_ref().map_or(true, |r| r.is_err()) {
-        // Keep what the page showed when it failed.
-        let _ = save_screenshot(&client, "playground-failure.png").await;
+    (client, guard)
+}
+
+/// PuzzleScript demo games and the inputs that win a level of each (found by
+/// PuzzleScript's oracle, `psoracle.js bfs`, and checked with `puz play`): the file, the
+/// entry (PuzzleScript's numbering, messages included), the inputs.
+const PS_WINS: [(&str, usize, &str); 3] = [
+    ("sokoban_basic.txt", 0, "dlurrrdlullddruluruuldrddrruldluu"),
+    ("microban.txt", 1, "dlurrrdlullddruluruuldrddrruldluu"),
+    ("limerick.txt", 1, "rrrruurrrruuruurrrr"),
+];
+
+fn ps_key(letter: char) -> String {
+    match letter {
+        'u' => char::from(Key::Up).to_string(),
+        'd' => char::from(Key::Down).to_string(),
+        'l' => char::from(Key::Left).to_string(),
+        'r' => char::from(Key::Right).to_string(),
+        other => other.to_string(),
     }
-    let _ = client.close().await;
-    drop(guard);
-    match outcome {
-        Ok(Ok(())) => {}
-        Ok(Err(msg)) => panic!("{msg}"),
-        Err(_) => panic!("the browser scenario took over 240 s"),
+}
+
+/// Plays each demo game's level to a win with the keys, in the page.
+async fn ps_scenario(c: &Client, url: &str) -> Step {
+    for (n, (file, entry, inputs)) in PS_WINS.iter().enumerate() {
+        c.goto(&format!("{url}?file={file}"))
+            .await
+            .map_err(|e| format!("open {file}: {e}"))?;
+        wait_for(
+            c,
+            "document.body.classList.contains('ps') \
+             && document.querySelectorAll('#levels li[data-kind]').length > 1 \
+             && document.querySelector('#board').dataset.entry !== undefined \
+             || !document.querySelector('#ps-overlay').hidden",
+            &format!("{file}: its entries and its first entry"),
+            30,
+        )
+        .await?;
+        // Its entry, picked in the list (a message entry first shows the overlay).
+        find(c, &format!("#levels li[data-index=\"{entry}\"]"))
+            .await?
+            .click()
+            .await
+            .map_err(|e| format!("{file}: pick entry {entry}: {e}"))?;
+        wait_for(
+            c,
+            &format!(
+                "document.querySelector('#board').dataset.entry === '{entry}' \
+                 && document.querySelector('#ps-overlay').hidden \
+                 && document.querySelector('#move-count').textContent === '0' \
+                 && document.querySelectorAll('#key li').length > 2"
+            ),
+            &format!("{file}: entry {entry} drawn"),
+            30,
+        )
+        .await?;
+        let board = find(c, "#board").await?;
+        board
+            .click()
+            .await
+            .map_err(|e| format!("click board: {e}"))?;
+        if n == 0 {
+            // Left, pushing the crate into the wall: nothing moves, and the page says so.
+            board
+                .send_keys(&ps_key('l'))
+                .await
+                .map_err(|e| format!("key: {e}"))?;
+            wait_for(
+                c,
+                "document.querySelector('#status').textContent === 'nothing moved' \
+                 && document.querySelector('#move-count').textContent === '1'",
+                "the refusal of a move into a wall",
+                10,
+            )
+            .await?;
+            board
+                .send_keys("z")
+                .await
+                .map_err(|e| format!("key: {e}"))?;
+            wait_for(
+                c,
+                "document.querySelector('#move-count').textContent === '2'",
+                "the undo",
+                10,
+            )
+            .await?;
+        }
+        let keys: String = inputs.chars().map(ps_key).collect();
+        board
+            .send_keys(&keys)
+            .await
+            .map_err(|e| format!("{file}: keys: {e}"))?;
+        wait_for(
+            c,
+            "document.querySelector('#board').dataset.won === 'true' \
+             && !document.querySelector('#ps-overlay').hidden \
+             && document.querySelector('#ps-overlay-text').textContent.startsWith('Level won') \
+             && document.querySelector('#status').classList.contains('solved')",
+            &format!("{file}: the win after {} inputs", inputs.len()),
+            60,
+        )
+        .await?;
+        if n == 1 {
+            save_screenshot(c, "playground-puzzlescript.png").await?;
+            // Dismissing the win goes on to the next entry: microban's next message.
+            board
+                .send_keys(" ")
+                .await
+                .map_err(|e| format!("key: {e}"))?;
+            wait_for(
+                c,
+                "document.querySelector('#ps-overlay-text').textContent === 'level 2 of 10' \
+                 && document.querySelector('#levels li.active').dataset.index === '2'",
+                "microban's next entry, its message",
+                20,
+            )
+            .await?;
+            board
+                .send_keys(" ")
+                .await
+                .map_err(|e| format!("key: {e}"))?;
+            wait_for(
+                c,
+                "document.querySelector('#board').dataset.entry === '3' \
+                 && document.querySelector('#ps-overlay').hidden",
+                "microban's second level",
+                20,
+            )
+            .await?;
+            // Solving a game says it is not built yet, with the CLI's message.
+            find(c, "#tab-solve")
+                .await?
+                .click()
+                .await
+                .map_err(|e| format!("open the Solve tab: {e}"))?;
+            find(c, "#solve")
+                .await?
+                .click()
+                .await
+                .map_err(|e| format!("click solve: {e}"))?;
+            wait_for(
+                c,
+                "document.querySelector('#solve-progress').textContent.includes('PuzzleScript')",
+                "the refusal to solve a PuzzleScript game",
+                20,
+            )
+            .await?;
+            find(c, "#tab-play")
+                .await?
+                .click()
+                .await
+                .map_err(|e| format!("open the Play tab: {e}"))?;
+        }
     }
+    Ok(())
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn playground_plays_puzzlescript_in_chromium() {
+    if !browser_present() {
+        return;
+    }
+    let Some(reference) = crate::common::ps_data::reference_or_skip("serve_browser puzzlescript")
+    else {
+        return;
+    };
+    // The demo games live outside the repository: served from a copy in a temp dir.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    for (file, _, _) in PS_WINS {
+        std::fs::copy(reference.join("src/demo").join(file), dir.path().join(file))
+            .unwrap_or_else(|e| panic!("copy {file}: {e}"));
+    }
+    let mut guard = Guard::default();
+    let url = start_server(&mut guard, &dir.path().display().to_string());
+    let (client, guard) = browser(guard).await;
+    let outcome = tokio::time::timeout(Duration::from_secs(240), ps_scenario(&client, &url)).await;
+    finish(
+        client,
+        guard,
+        outcome,
+        "playground-puzzlescript-failure.png",
+    )
+    .await;
 }

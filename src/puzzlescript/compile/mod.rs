@@ -210,6 +210,7 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
             so,
             sm,
             layer_masks,
+            player_ids: (0..nobj).filter(|&i| has_bit(&player.0, i)).collect(),
             player,
             groups,
             late_groups,

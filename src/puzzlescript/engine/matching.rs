@@ -237,23 +237,35 @@ impl Machine<'_> {
 
     /// Every row's matches, or `None` when a row has none.
     pub(crate) fn find_matches(&self, r: &Rule) -> Option<Vec<Vec<Match>>> {
+        let mut rows = vec![];
+        self.find_matches_into(r, &mut rows).then(|| {
+            rows.truncate(r.rows.len());
+            rows
+        })
+    }
+
+    /// Every row's matches into `rows[..r.rows.len()]` (reusing its buffers); `false`
+    /// when a row has none.
+    pub(crate) fn find_matches_into(&self, r: &Rule, rows: &mut Vec<Vec<Match>>) -> bool {
         if !all_in(&r.mask, &self.seen.map_obj) {
-            return None;
+            return false;
         }
-        let mut rows = Vec::with_capacity(r.rows.len());
+        if rows.len() < r.rows.len() {
+            rows.resize_with(r.rows.len(), Vec::new);
+        }
         for (ri, (row, &e)) in r.rows.iter().zip(&r.ellipses).enumerate() {
             let (om, mm) = (&r.row_masks[ri], &r.row_moving[ri]);
             if !all_in(om, &self.seen.map_obj) || !all_in(mm, &self.seen.map_mov) {
-                return None;
+                return false;
             }
-            let mut m = vec![];
-            self.row_matches(row, e, r.dir, om, mm, &mut m);
-            if m.is_empty() {
-                return None;
+            let out = &mut rows[ri];
+            out.clear();
+            self.row_matches(row, e, r.dir, om, mm, out);
+            if out.is_empty() {
+                return false;
             }
-            rows.push(m);
         }
-        Some(rows)
+        true
     }
 
     /// Applies `r` at one combination of matches (checking it still matches first when

@@ -83,6 +83,12 @@ pub(crate) struct Machine<'c> {
     /// Objects and movements present somewhere on the board, in each row and in each
     /// column, since the turn began (a superset: only ever added to during a turn).
     pub(crate) seen: Seen,
+    /// Reused buffers (see [`Machine::process_input`]).
+    pool: Vec<Vec<u64>>,
+    positions: Vec<usize>,
+    start: (Vec<u64>, Vec<u64>, Vec<u64>, Vec<u64>),
+    banned: Vec<bool>,
+    pub(crate) rows: Vec<Vec<matching::Match>>,
 }
 
 /// What a turn has seen where (supersets of the level's contents).
@@ -122,6 +128,11 @@ impl<'c> Machine<'c> {
             warnings: 0,
             rng: Rng(0x9e37_79b9_7f4a_7c15),
             seen: Seen::default(),
+            pool: vec![],
+            positions: vec![],
+            start: Default::default(),
+            banned: vec![],
+            rows: vec![],
         }
     }
 
@@ -224,35 +235,34 @@ impl<'c> Machine<'c> {
     }
 
     /// The cells holding the player.
-    fn player_positions(&self) -> Vec<usize> {
+    fn player_positions(&self, out: &mut Vec<usize>) {
         let so = self.c.so;
         let (mask, all) = (&self.c.player.0, self.c.player.1);
-        (0..self.cells())
-            .filter(|&i| {
-                let cell = &self.objects[i * so..(i + 1) * so];
-                if all {
-                    all_in(mask, cell)
-                } else {
-                    any_common(mask, cell)
-                }
-            })
-            .collect()
+        for i in 0..self.cells() {
+            let cell = &self.objects[i * so..(i + 1) * so];
+            if if all {
+                all_in(mask, cell)
+            } else {
+                any_common(mask, cell)
+            } {
+                out.push(i);
+            }
+        }
     }
 
     /// Gives every player object the input's movement.
-    fn start_movement(&mut self, dir: u64) -> Vec<usize> {
+    fn start_movement(&mut self, dir: u64, positions: &mut Vec<usize>) {
         let so = self.c.so;
         let sm = self.c.sm;
-        let positions = self.player_positions();
-        for &i in &positions {
-            for (id, o) in self.c.objects.iter().enumerate() {
-                if has_bit(&self.c.player.0, id) && has_bit(&self.objects[i * so..(i + 1) * so], id)
-                {
-                    or_layer(&mut self.movements[i * sm..(i + 1) * sm], o.layer, dir);
+        self.player_positions(positions);
+        for &i in positions.iter() {
+            for &id in &self.c.player_ids {
+                if has_bit(&self.objects[i * so..(i + 1) * so], id) {
+                    let layer = self.c.objects[id].layer;
+                    or_layer(&mut self.movements[i * sm..(i + 1) * sm], layer, dir);
                 }
             }
         }
-        positions
     }
 
     /// One turn: `dir` is the input's movement bit, `None` a turn without input.
@@ -266,24 +276,37 @@ impl<'c> Machine<'c> {
         dont_modify: bool,
     ) -> bool {
         self.againing = false;
-        let bak = self.objects.clone();
-        let positions = match dir {
-            Some(d) => self.start_movement(d),
-            None => vec![],
-        };
+        // Buffers come from a pool: turns nest (an `again` trial, a restart's level-start
+        // rules), and a turn allocates nothing once the pool holds enough.
+        let mut bak = self.pool.pop().unwrap_or_default();
+        bak.clear();
+        bak.extend_from_slice(&self.objects);
+        let mut positions = std::mem::take(&mut self.positions);
+        positions.clear();
+        if let Some(d) = dir {
+            self.start_movement(d, &mut positions);
+        }
         self.queue.clear();
         self.compute_seen();
-        let start = (
-            self.objects.clone(),
-            self.movements.clone(),
-            self.rigid_group.clone(),
-            self.rigid_applied.clone(),
-        );
-        let mut banned = vec![false; self.c.groups.len()];
+        let rigid = !self.c.rigid_groups.is_empty();
+        let mut start = std::mem::take(&mut self.start);
+        if rigid {
+            start.0.clear();
+            start.0.extend_from_slice(&self.objects);
+            start.1.clear();
+            start.1.extend_from_slice(&self.movements);
+            start.2.clear();
+            start.2.extend_from_slice(&self.rigid_group);
+            start.3.clear();
+            start.3.extend_from_slice(&self.rigid_applied);
+        }
+        let mut banned = std::mem::take(&mut self.banned);
+        banned.clear();
+        banned.resize(self.c.groups.len(), false);
         let mut reruns = 0;
         loop {
             reruns += 1;
-            self.apply_rules(false, Some(&banned));
+            self.apply_rules(false, if rigid { Some(&banned) } else { None });
             if self.resolve_movements(&mut banned) {
                 self.objects.copy_from_slice(&start.0);
                 self.movements.copy_from_slice(&start.1);
@@ -298,19 +321,24 @@ impl<'c> Machine<'c> {
                 break;
             }
         }
-        if !positions.is_empty() && self.c.flags.require_player_movement {
+        self.start = start;
+        self.banned = banned;
+        let cancelled = !positions.is_empty() && self.c.flags.require_player_movement && {
             let so = self.c.so;
-            let moved = positions
+            !positions
                 .iter()
-                .any(|&i| !any_common(&self.c.player.0, &self.objects[i * so..(i + 1) * so]));
-            if !moved {
-                self.restore(&bak);
-                self.message = None;
-                self.text_mode = false;
-                return false;
-            }
+                .any(|&i| !any_common(&self.c.player.0, &self.objects[i * so..(i + 1) * so]))
+        };
+        self.positions = positions;
+        if cancelled {
+            self.restore(&bak);
+            self.message = None;
+            self.text_mode = false;
+            self.pool.push(bak);
+            return false;
         }
         let modified = self.process_queue(&bak, dont_modify, dont_do_win, dir.is_some());
+        self.pool.push(bak);
         if self.winning {
             self.againing = false;
         }
@@ -321,12 +349,17 @@ impl<'c> Machine<'c> {
     fn compute_seen(&mut self) {
         let (so, sm, w, h) = (self.c.so, self.c.sm, self.width, self.height);
         let s = &mut self.seen;
-        s.map_obj = vec![0; so];
-        s.map_mov = vec![0; sm];
-        s.row_obj = vec![0; h * so];
-        s.row_mov = vec![0; h * sm];
-        s.col_obj = vec![0; w * so];
-        s.col_mov = vec![0; w * sm];
+        for (v, n) in [
+            (&mut s.map_obj, so),
+            (&mut s.map_mov, sm),
+            (&mut s.row_obj, h * so),
+            (&mut s.row_mov, h * sm),
+            (&mut s.col_obj, w * so),
+            (&mut s.col_mov, w * sm),
+        ] {
+            v.clear();
+            v.resize(n, 0);
+        }
         for x in 0..w {
             for y in 0..h {
                 let i = x * h + y;
@@ -609,17 +642,25 @@ impl<'c> Machine<'c> {
     }
 
     fn try_apply(&mut self, r: &Rule, rigid: Option<u32>) -> bool {
-        let Some(rows) = self.find_matches(r) else {
+        let mut rows = std::mem::take(&mut self.rows);
+        let n = r.rows.len();
+        if !self.find_matches_into(r, &mut rows) {
+            self.rows = rows;
             return false;
-        };
+        }
         let mut changed = false;
         if r.has_rhs {
-            for (ti, t) in matching::tuples(&rows).into_iter().enumerate() {
-                if self.apply_at(r, &t, ti > 0, rigid) {
-                    changed = true;
+            if n == 1 {
+                for (ti, m) in rows[0].iter().enumerate() {
+                    changed |= self.apply_at(r, std::slice::from_ref(m), ti > 0, rigid);
+                }
+            } else {
+                for (ti, t) in matching::tuples(&rows[..n]).into_iter().enumerate() {
+                    changed |= self.apply_at(r, &t, ti > 0, rigid);
                 }
             }
         }
+        self.rows = rows;
         self.queue_commands(&r.commands);
         changed
     }
@@ -639,29 +680,30 @@ impl<'c> Machine<'c> {
             }
         }
         let mut undo = false;
-        let rigid = !self.c.rigid_groups.is_empty();
-        for i in 0..n {
-            let m = &self.movements[i * sm..(i + 1) * sm];
-            if !is_zero(m) && rigid {
+        if !self.c.rigid_groups.is_empty() {
+            for i in 0..n {
+                let m = &self.movements[i * sm..(i + 1) * sm];
                 let applied = &self.rigid_applied[i * sm..(i + 1) * sm];
-                if !is_zero(applied) {
-                    let left: Vec<u64> = m.iter().zip(applied).map(|(a, b)| a & b).collect();
-                    if let Some(l) = (0..self.c.layers).find(|&l| get_layer(&left, l) != 0) {
-                        let gi = get_layer(&self.rigid_group[i * sm..(i + 1) * sm], l) as usize;
-                        if gi > 0 {
-                            let group = self.c.rigid_groups[gi - 1];
-                            if !banned[group] {
-                                banned[group] = true;
-                                undo = true;
-                            }
+                if is_zero(m) || is_zero(applied) {
+                    continue;
+                }
+                let failed =
+                    (0..self.c.layers).find(|&l| get_layer(m, l) & get_layer(applied, l) != 0);
+                if let Some(l) = failed {
+                    let gi = get_layer(&self.rigid_group[i * sm..(i + 1) * sm], l) as usize;
+                    if gi > 0 {
+                        let group = self.c.rigid_groups[gi - 1];
+                        if !banned[group] {
+                            banned[group] = true;
+                            undo = true;
                         }
                     }
                 }
             }
-            self.movements[i * sm..(i + 1) * sm].fill(0);
-            self.rigid_group[i * sm..(i + 1) * sm].fill(0);
-            self.rigid_applied[i * sm..(i + 1) * sm].fill(0);
+            self.rigid_group.fill(0);
+            self.rigid_applied.fill(0);
         }
+        self.movements.fill(0);
         undo
     }
 

@@ -23,6 +23,8 @@ const S = {
   activeDiag: -1,
   tests: {},           // level index -> its rows of the last test run
   levels: null,        // the levels of the last text whose rules loaded
+  lang: "puz",         // "puz" or "ps" (a PuzzleScript game), from the last check that loaded
+  ps: null,            // a PuzzleScript entry being played (see psLoad)
 };
 
 // ---------------------------------------------------------------- HTTP helpers
@@ -111,6 +113,7 @@ async function openFile(path) {
   S.history = [];
   S.tests = {};
   S.info = null;
+  S.ps = null;
   S.validText = null;
   S.levels = null;
   editor.value = data.text;
@@ -201,6 +204,7 @@ async function runCheck() {
     // Keystroke to underlines, in ms: the browser test reads it.
     if (since) $("#diagnostics").dataset.latencyMs = (performance.now() - since).toFixed(1);
     if (rulesLoad(res)) {
+      setLang(res.lang === "puzzlescript" ? "ps" : "puz");
       S.levels = res.levels;
       S.validText = text;
       scheduleLevelReload();
@@ -291,8 +295,9 @@ function renderDiagnostics() {
       st.textContent = `${errors} error${errors === 1 ? "" : "s"}${ms}`;
       st.className = "error";
     } else {
-      const n = (res.levels || []).length;
-      st.textContent = `${res.title ? res.title + ": " : ""}ok, ${n} level${n === 1 ? "" : "s"}${warnings ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}${ms}`;
+      const n = (res.levels || []).filter((l) => l.kind !== "message").length;
+      const msgs = (res.levels || []).length - n;
+      st.textContent = `${res.title ? res.title + ": " : ""}ok, ${n} level${n === 1 ? "" : "s"}${msgs ? `, ${msgs} message${msgs === 1 ? "" : "s"}` : ""}${warnings ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}${ms}`;
       st.className = "ok";
     }
   }
@@ -389,6 +394,17 @@ function renderLevels() {
     const li = el("li", { "data-index": String(lv.index), title: lv.expect && lv.expect.length ? "expect " + lv.expect.join("; ") : "no expect line" });
     if (lv.index === S.levelIndex) li.classList.add("active");
     if (!lv.ok) li.classList.add("broken");
+    if (lv.kind) {
+      // A PuzzleScript entry: numbered as PuzzleScript numbers them, messages included.
+      li.dataset.kind = lv.kind;
+      li.title = lv.kind === "message" ? lv.text : `entry ${lv.index}: level ${lv.number}`;
+      if (lv.kind === "message") li.classList.add("message");
+      li.append(el("span", { class: "name", text: `${lv.index}. ${lv.kind === "message" ? lv.text : lv.name}` }));
+      if (lv.kind === "level") li.append(el("span", { class: "dims", text: `${lv.cols}x${lv.rows}` }));
+      li.addEventListener("click", () => selectLevel(lv.index));
+      ul.append(li);
+      continue;
+    }
     li.append(el("span", { class: "name", text: lv.name || `#${lv.index}` }));
     li.append(el("span", { class: "dims", text: `${lv.rows}x${lv.cols}` }));
     const rows = S.tests[lv.index];
@@ -412,6 +428,13 @@ function renderLevels() {
 }
 
 function selectLevel(i) {
+  if (S.lang === "ps") {
+    if (S.ps && S.ps.entry === i && S.ps.text === S.validText) return;
+    S.levelIndex = i;
+    renderLevels();
+    psStart(i);
+    return;
+  }
   if (i === S.levelIndex && S.info) return;
   S.levelIndex = i;
   S.history = [];
@@ -432,6 +455,7 @@ let levelCtl = null;
 async function loadLevel() {
   const text = S.validText;
   if (text == null) return;
+  if (S.lang === "ps") return psReload();
   const levels = S.levels || [];
   if (!levels.length) {
     showLevelError("This file has no level.");
@@ -851,6 +875,7 @@ function playDir(dr, dc) {
 }
 
 function undo() {
+  if (S.lang === "ps") { psInput("z"); return; }
   if (!S.history.length) return;
   playQueue.length = 0;
   S.history = S.history.slice(0, -1);
@@ -858,6 +883,7 @@ function undo() {
 }
 
 function restart() {
+  if (S.lang === "ps") { psInput("R"); return; }
   playQueue.length = 0;
   S.history = [];
   S.selectedCell = null;
@@ -867,6 +893,7 @@ function restart() {
 function onBoardClick(ev) {
   const board = $("#board");
   board.focus();
+  if (S.lang === "ps") { psDismiss(); return; }
   if (!S.info || !S.game) return;
   const at = cellAt(board, ev);
   if (!at) return;
@@ -906,6 +933,7 @@ function onKey(ev) {
   }
   if (inFormField(ev.target)) return;
   if (ev.altKey) return;
+  if (S.lang === "ps" && psKey(ev)) return;
   const ctrl = ev.ctrlKey || ev.metaKey;
   if (ctrl && ev.key.toLowerCase() === "z") { ev.preventDefault(); showTab("play"); undo(); return; }
   if (ctrl) return;
@@ -933,6 +961,283 @@ function onKey(ev) {
     ev.preventDefault();
     toggleAnim();
   }
+}
+
+// ---------------------------------------------------------------- PuzzleScript games
+
+/**
+ * A PuzzleScript game is played through POST /api/puzzlescript, statelessly: the page
+ * keeps the entry and the inputs played on it since it started (letters: u l d r x, z
+ * undo, R restart) and the server replays them and answers the board. S.ps holds:
+ * text, entry, inputs, the last answer (res), the looks and background (sent once per
+ * text), and the overlay's queue of texts (rule messages, the win, a message entry).
+ */
+function setLang(lang) {
+  if (S.lang !== lang) {
+    S.lang = lang;
+    S.ps = null;
+    S.info = null;
+  }
+  document.body.classList.toggle("ps", lang === "ps");
+  $("#help-keys").hidden = lang === "ps";
+  $("#help-keys-ps").hidden = lang !== "ps";
+  $("#board").classList.toggle("ps", lang === "ps");
+}
+
+const psQueue = [];
+let psBusy = false;
+
+/** Starts entry `i` of the current game. */
+function psStart(i) {
+  psQueue.length = 0;
+  S.levelIndex = i;
+  S.ps = { text: S.validText, entry: i, inputs: "", res: null, looks: (S.ps && S.ps.text === S.validText) ? S.ps.looks : null, background: S.ps && S.ps.background, overlay: [], onDismiss: null };
+  showPsOverlay();
+  renderLevels();
+  psSend(null);
+}
+
+/** After a rule edit: the same entry, its inputs replayed on the new rules. */
+function psReload() {
+  const levels = S.levels || [];
+  if (!levels.length) { showLevelError("This game has no level."); return; }
+  if (S.levelIndex >= levels.length) S.levelIndex = 0;
+  if (S.ps && S.ps.text === S.validText && S.ps.entry === S.levelIndex) return;
+  if (!S.ps || S.ps.entry !== S.levelIndex) {
+    // A game opened: its first entry (a message shows first, as in PuzzleScript).
+    psStart(S.levelIndex);
+    return;
+  }
+  S.ps.text = S.validText;
+  S.ps.looks = null;
+  psQueue.length = 0;
+  psSend(null);
+}
+
+/** Plays one input letter (queued: each request replays the inputs before it). */
+function psInput(letter) {
+  if (!S.ps) return;
+  if (S.ps.overlay.length) { psDismiss(); return; }
+  psQueue.push(letter);
+  if (!psBusy) psDrain();
+}
+
+async function psDrain() {
+  psBusy = true;
+  try {
+    while (psQueue.length) {
+      const letter = psQueue.shift();
+      const ps = S.ps;
+      if (!ps || ps.overlay.length) { psQueue.length = 0; break; }
+      try {
+        await psSend(letter);
+      } catch (e) {
+        setStatus(e.message, "blocked");
+      }
+    }
+  } finally {
+    psBusy = false;
+  }
+}
+
+/** POST /api/puzzlescript with the inputs so far and `letter` (null: none more). */
+async function psSend(letter) {
+  const ps = S.ps;
+  if (!ps) return;
+  const inputs = ps.inputs + (letter || "");
+  let res;
+  try {
+    res = await api("POST", "/api/puzzlescript", { text: ps.text, entry: ps.entry, inputs, looks: !ps.looks });
+  } catch (e) {
+    if (S.ps !== ps) return;
+    const diags = (e.body && e.body.diagnostics) || [];
+    showLevelError(e.message + diags.map((d) => `\n${d.code}: ${d.message}`).join(""));
+    return;
+  }
+  if (S.ps !== ps) return;
+  showLevelError(null);
+  ps.inputs = inputs;
+  if (res.looks) { ps.looks = res.looks; ps.background = res.background; }
+  ps.res = res;
+  S.info = { _index: ps.entry, ps: true };
+  S.infoText = ps.text;
+  updateStale();
+  const title = res.title ? res.title + " / " : "";
+  if (res.kind === "message") {
+    $("#level-title").textContent = `${title}entry ${ps.entry}: message`;
+    ps.overlay = [res.text];
+    ps.onDismiss = () => psNext();
+    showPsOverlay();
+    psRender();
+    setStatus("", "");
+    return;
+  }
+  const lv = (S.levels || [])[ps.entry];
+  $("#level-title").textContent = `${title}entry ${ps.entry}: ${lv && lv.name ? lv.name : "level"} (${res.width} x ${res.height})`;
+  if (letter !== null) {
+    if (res.refused) setStatus(res.refused, "blocked");
+    else if (res.won) setStatus(`Won after ${inputs.length} input${inputs.length === 1 ? "" : "s"}.`, "solved");
+    else setStatus(res.stuck ? "the game is stuck in again turns that never settle" : "", "played");
+  } else {
+    setStatus(res.won ? "Won." : "", res.won ? "solved" : "");
+  }
+  psRender();
+  const texts = (letter !== null ? res.messages || [] : []).slice();
+  if (res.won && !res.refused) {
+    const next = ps.entry + 1 < (S.levels || []).length;
+    texts.push(next ? "Level won! On to the next one." : "Level won! That was the last one.");
+    ps.onDismiss = next ? () => psNext() : null;
+  } else {
+    ps.onDismiss = null;
+  }
+  if (texts.length) {
+    ps.overlay = texts;
+    ps.won = res.won && !res.refused;
+    showPsOverlay();
+  }
+}
+
+function psNext() {
+  const ps = S.ps;
+  if (ps && ps.entry + 1 < (S.levels || []).length) psStart(ps.entry + 1);
+}
+
+/** Dismisses the shown text; after the last one, what it was waiting for (the next entry). */
+function psDismiss() {
+  const ps = S.ps;
+  if (!ps || !ps.overlay.length) return;
+  ps.overlay.shift();
+  if (ps.overlay.length) { showPsOverlay(); return; }
+  showPsOverlay();
+  const then = ps.onDismiss;
+  ps.onDismiss = null;
+  if (then) then();
+}
+
+function showPsOverlay() {
+  const box = $("#ps-overlay");
+  const ps = S.ps;
+  const text = ps && ps.overlay.length ? ps.overlay[0] : null;
+  box.hidden = !text;
+  box.classList.toggle("won", !!(ps && ps.won && text && text.startsWith("Level won")));
+  $("#ps-overlay-text").textContent = text || "";
+}
+
+/** The keys of a PuzzleScript game; true when the key was one. */
+function psKey(ev) {
+  if (ev.ctrlKey || ev.metaKey) return false;
+  const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+  const ps = S.ps;
+  if (ps && ps.overlay.length && !["Shift", "Control", "Alt", "Meta", "Tab"].includes(key)) {
+    ev.preventDefault();
+    psDismiss();
+    return true;
+  }
+  const dirs = { ArrowUp: "u", ArrowLeft: "l", ArrowDown: "d", ArrowRight: "r", w: "u", a: "l", s: "d", d: "r" };
+  let letter = dirs[key];
+  if (!letter && (key === "x" || key === " ")) {
+    if (ev.target.tagName === "BUTTON") return false;
+    letter = "x";
+    if (ps && ps.res && ps.res.noaction) { ev.preventDefault(); setStatus("this game has no action key (noaction)", "blocked"); return true; }
+  }
+  if (!letter && (key === "z" || key === "u" || key === "Backspace")) letter = "z";
+  if (!letter && key === "r") letter = "R";
+  if (!letter) return false;
+  ev.preventDefault();
+  showTab("play");
+  psInput(letter);
+  return true;
+}
+
+/** Draws the board from the game's sprites: each cell's objects in order, lower layers first. */
+function psRender() {
+  const ps = S.ps;
+  const canvas = $("#board");
+  const res = ps && ps.res;
+  $("#solved-banner").hidden = true;
+  if (!res || res.kind !== "level" || !ps.looks) {
+    const g = canvas.getContext("2d");
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    g.clearRect(0, 0, canvas.width, canvas.height);
+    $("#move-count").textContent = "0";
+    $("#cost").textContent = "-";
+    $("#history").textContent = "";
+    renderPsKey();
+    return;
+  }
+  const w = res.width, h = res.height;
+  let cell = Math.floor(Math.min(420 / Math.max(w, 1), 420 / Math.max(h, 1)));
+  cell = Math.max(5, Math.min(45, cell >= 10 ? cell - (cell % 5) : cell));
+  const W = w * cell, H = h * cell;
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.max(1, W * dpr);
+  canvas.height = Math.max(1, H * dpr);
+  canvas.style.width = W + "px";
+  canvas.style.height = H + "px";
+  canvas._cell = cell;
+  canvas._board = { rows: h, cols: w };
+  const g = canvas.getContext("2d");
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.imageSmoothingEnabled = false;
+  g.fillStyle = ps.background || "#000";
+  g.fillRect(0, 0, W, H);
+  for (let i = 0; i < res.board.length; i++) {
+    const x = (i % w) * cell, y = Math.floor(i / w) * cell;
+    for (const id of res.board[i]) drawSprite(g, ps.looks[id], x, y, cell);
+  }
+  $("#move-count").textContent = String(ps.inputs.length);
+  $("#cost").textContent = "-";
+  $("#history").textContent = ps.inputs;
+  canvas.dataset.won = String(!!res.won);
+  canvas.dataset.entry = String(ps.entry);
+  renderPsKey();
+}
+
+/** One object's sprite (rows of colour indices, null transparent) or its filled square. */
+function drawSprite(g, look, x, y, size) {
+  if (!look) return;
+  const sprite = look.sprite || [];
+  if (!sprite.length) {
+    if (look.colors[0]) { g.fillStyle = look.colors[0]; g.fillRect(x, y, size, size); }
+    return;
+  }
+  const n = sprite.length;
+  for (let r = 0; r < n; r++) {
+    const row = sprite[r] || [];
+    const m = row.length || 1;
+    for (let c = 0; c < row.length; c++) {
+      const k = row[c];
+      if (k === null || k === undefined || !look.colors[k]) continue;
+      g.fillStyle = look.colors[k];
+      const x0 = Math.round(x + (c * size) / m), x1 = Math.round(x + ((c + 1) * size) / m);
+      const y0 = Math.round(y + (r * size) / n), y1 = Math.round(y + ((r + 1) * size) / n);
+      g.fillRect(x0, y0, x1 - x0, y1 - y0);
+    }
+  }
+}
+
+/** The objects beside the board, each with its sprite. */
+function renderPsKey() {
+  const key = $("#key");
+  key.textContent = "";
+  const ps = S.ps;
+  if (!ps || !ps.looks) return;
+  for (const look of ps.looks) {
+    const c = el("canvas", { width: "20", height: "20" });
+    const g = c.getContext("2d");
+    g.fillStyle = ps.background || "#000";
+    g.fillRect(0, 0, 20, 20);
+    drawSprite(g, look, 0, 0, 20);
+    key.append(el("li", {}, c, el("span", { text: look.name })));
+  }
+}
+
+function psDescribe(r, c) {
+  const ps = S.ps;
+  const res = ps && ps.res;
+  if (!res || res.kind !== "level" || !ps.looks) return "\u00a0";
+  const ids = res.board[r * res.width + c] || [];
+  return `(${r},${c}) ` + ids.map((id) => ps.looks[id] && ps.looks[id].name).join(" + ");
 }
 
 // ---------------------------------------------------------------- jobs (solve, analyze, test)
@@ -1423,11 +1728,13 @@ function wire() {
   $("#board").addEventListener("click", onBoardClick);
   $("#board").addEventListener("mousemove", (ev) => {
     const at = cellAt($("#board"), ev);
+    if (S.lang === "ps") { $("#hover-info").textContent = at ? psDescribe(at[0], at[1]) : "\u00a0"; return; }
     $("#hover-info").textContent = at && S.game ? describeCell(S.game.board, at[0], at[1]) : "\u00a0";
   });
   $("#undo").addEventListener("click", () => { undo(); $("#board").focus(); });
   $("#restart").addEventListener("click", () => { restart(); $("#board").focus(); });
   for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => showTab(b.dataset.tab));
+  $("#ps-overlay").addEventListener("click", () => { psDismiss(); $("#board").focus(); });
   $("#solve").addEventListener("click", startSolve);
   $("#cancel").addEventListener("click", () => cancelJob(solveJob));
   $("#analyze").addEventListener("click", startAnalyze);

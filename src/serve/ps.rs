@@ -1,0 +1,321 @@
+//! PuzzleScript games in the playground: `POST /api/check` on a game's text (its
+//! diagnostics and its entries), and `POST /api/puzzlescript`, which starts an entry and
+//! replays the inputs played so far.
+//!
+//! The API is stateless, like `/api/play` for `.puz` files: the page sends the game's
+//! text, the entry and every input played on it since the entry started (undo and
+//! restart included, as PuzzleScript counts them), and the server loads the game, replays
+//! them and answers the board. A session borrows its game and is never kept between
+//! requests; replaying is cheap (thousands of inputs a millisecond on the demo games) and
+//! capped ([`MAX_INPUTS`], [`REPLAY_TIME`]). Games with randomness replay the same way:
+//! puz's generator starts from the same seed on every load, so a replay gives the board
+//! the page showed.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::api::{blocking, diagnostics_json, ApiJson, LineIndex};
+use super::ps_colors::{ALIASES, PALETTES};
+use super::ApiError;
+use crate::puzzlescript::{looks_like_puzzlescript, Entry, Game, Input, OnWin, Session};
+
+/// The name diagnostics give a game's text.
+pub(in crate::serve) const GAME_NAME: &str = "game.txt";
+
+/// Input lists longer than this are refused (400).
+pub const MAX_INPUTS: usize = 100_000;
+
+/// Replaying the inputs may take this long; a game slower than that is refused (422).
+pub const REPLAY_TIME: Duration = Duration::from_secs(10);
+
+/// The code of the refusal to search a PuzzleScript game, the CLI's.
+pub(in crate::serve) const NOT_SEARCHABLE: &str = "puz::ps::not_searchable_yet";
+
+/// The refusal of a solve, analysis or test on a PuzzleScript game, with the message the
+/// CLI gives (`puz::ps::not_searchable_yet`).
+pub(in crate::serve) fn not_searchable(what: &str) -> ApiError {
+    ApiError::unprocessable(
+        NOT_SEARCHABLE,
+        format!(
+            "this is a PuzzleScript game: {what} does not read PuzzleScript games yet; \
+             the Play tab plays it exactly as PuzzleScript does, and solving, testing and \
+             analysing PuzzleScript levels are not built yet"
+        ),
+    )
+}
+
+/// Loads a game, its problems located in its text: the game and its warnings, or its
+/// errors.
+fn load(text: &Arc<String>, idx: &LineIndex) -> Result<(Game, Vec<Value>), Vec<Value>> {
+    match Game::load(GAME_NAME, text.clone()) {
+        Ok((g, w)) => Ok((g, diagnostics_json(text, idx, &w.problems, true))),
+        Err(d) => Err(diagnostics_json(text, idx, &d.problems, false)),
+    }
+}
+
+/// The entries of a game as the check answer lists them (`levels`).
+fn entries_json(game: &Game) -> Vec<Value> {
+    let mut number = 0;
+    game.entries()
+        .iter()
+        .enumerate()
+        .map(|(i, e)| match e {
+            Entry::Message(m) => json!({
+                "index": i, "kind": "message", "text": m, "name": format!("message: {m}"),
+                "ok": true, "rows": 0, "cols": 0, "expect": [],
+            }),
+            Entry::Level { width, height } => {
+                number += 1;
+                json!({
+                    "index": i, "kind": "level", "number": number,
+                    "name": format!("level {number}"), "ok": true,
+                    "rows": height, "cols": width, "expect": [],
+                })
+            }
+        })
+        .collect()
+}
+
+/// The check answer for a PuzzleScript game (see `POST /api/check`).
+pub(in crate::serve) fn check_game(text: Arc<String>, t0: Instant) -> Value {
+    let idx = LineIndex::new(&text);
+    let (diags, title, levels, noaction) = match load(&text, &idx) {
+        Ok((g, warnings)) => (
+            warnings,
+            g.title().unwrap_or_default().to_string(),
+            entries_json(&g),
+            g.noaction(),
+        ),
+        Err(errors) => (errors, String::new(), vec![], false),
+    };
+    let ok = !diags.iter().any(|d| d["severity"] == "error");
+    json!({
+        "ok": ok,
+        "lang": "puzzlescript",
+        "title": title,
+        "noaction": noaction,
+        "diagnostics": diags,
+        "levels": levels,
+        "elapsed_ms": t0.elapsed().as_secs_f64() * 1000.0,
+    })
+}
+
+/// The palette the game's prelude picks (`color_palette NAME` or a number), else
+/// `arnecolors`, PuzzleScript's default.
+fn palette(game: &Game) -> &'static [(&'static str, &'static str)] {
+    let want = game
+        .setting("color_palette")
+        .map(|s| s.trim().to_ascii_lowercase())
+        .unwrap_or_default();
+    let name = ALIASES
+        .iter()
+        .find(|(n, _)| *n == want)
+        .map_or(want.as_str(), |(_, p)| p);
+    PALETTES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .or_else(|| PALETTES.iter().find(|(n, _)| *n == "arnecolors"))
+        .map_or(&[], |(_, cols)| cols)
+}
+
+/// A colour as the page draws it: a name through the palette, a hex colour as written,
+/// `None` for `transparent` (and anything unknown, which draws nothing).
+pub fn color_hex(palette: &[(&str, &str)], color: &str) -> Option<String> {
+    let c = color.trim().to_ascii_lowercase();
+    if c.starts_with('#')
+        && matches!(c.len(), 4 | 5 | 7 | 9)
+        && c[1..].chars().all(|ch| ch.is_ascii_hexdigit())
+    {
+        return Some(c);
+    }
+    palette
+        .iter()
+        .find(|(n, _)| *n == c)
+        .map(|(_, hex)| hex.to_string())
+}
+
+/// Every object's look (name, layer, colours in hex or `null`, sprite), in id order, and
+/// the background colour behind the level.
+fn looks_json(game: &Game) -> (Vec<Value>, String) {
+    let pal = palette(game);
+    let looks = game
+        .looks()
+        .into_iter()
+        .map(|l| {
+            let colors: Vec<Option<String>> = l.colors.iter().map(|c| color_hex(pal, c)).collect();
+            json!({"name": l.name, "layer": l.layer, "colors": colors, "sprite": l.sprite})
+        })
+        .collect();
+    let background = game
+        .setting("background_color")
+        .and_then(|c| color_hex(pal, c))
+        .unwrap_or_else(|| "#000000".to_string());
+    (looks, background)
+}
+
+#[derive(Deserialize)]
+pub(in crate::serve) struct PsPlayReq {
+    text: String,
+    #[serde(default)]
+    entry: usize,
+    /// The inputs since the entry started, in `puz play`'s letters (`udlrx`, `z` undo,
+    /// `R` restart, `.` tick) or words.
+    #[serde(default)]
+    inputs: String,
+    /// Whether to send the objects' looks (the page asks once per game text).
+    #[serde(default = "yes")]
+    looks: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Why an input that changed nothing changed nothing, as far as the session tells.
+fn refusal(input: Input, was_playing: bool, was_won: bool, game: &Game) -> &'static str {
+    if was_won {
+        "the level is won"
+    } else if !was_playing {
+        "the game is stuck in again turns that never settle"
+    } else {
+        match input {
+            Input::Action if game.noaction() => "this game has no action key (noaction)",
+            Input::Undo => "nothing to undo",
+            Input::Restart => "the level is as it started",
+            _ => "nothing moved",
+        }
+    }
+}
+
+/// `POST /api/puzzlescript`: starts entry `entry` of the game and replays `inputs`.
+pub(in crate::serve) async fn play(
+    ApiJson(req): ApiJson<PsPlayReq>,
+) -> Result<Json<Value>, ApiError> {
+    if req.inputs.len() > MAX_INPUTS * 8 {
+        return Err(ApiError::bad_request(format!(
+            "the inputs are {} bytes long; at most {MAX_INPUTS} inputs are replayed",
+            req.inputs.len()
+        )));
+    }
+    blocking(move || play_game(req).map(Json)).await
+}
+
+fn play_game(req: PsPlayReq) -> Result<Value, ApiError> {
+    let t0 = Instant::now();
+    let inputs = Input::parse_list(&req.inputs).map_err(|e| {
+        ApiError::bad_request(format!(
+            "input {:?} at byte {} is not an input; inputs are u l d r x (action) z (undo) R (restart) . (tick), or their words",
+            e.item, e.at
+        ))
+    })?;
+    if inputs.len() > MAX_INPUTS {
+        return Err(ApiError::bad_request(format!(
+            "{} inputs; at most {MAX_INPUTS} are replayed",
+            inputs.len()
+        )));
+    }
+    let text = Arc::new(crate::io::source::without_bom(req.text));
+    if !looks_like_puzzlescript(&text) {
+        return Err(ApiError::unprocessable(
+            "game",
+            "the text is not a PuzzleScript game: it has no section headers (OBJECTS, LEGEND, COLLISIONLAYERS, ...) on lines of their own",
+        )
+        .with("diagnostics", Value::Array(vec![])));
+    }
+    let idx = LineIndex::new(&text);
+    let (game, _) = load(&text, &idx).map_err(|diags| {
+        let first = diags
+            .first()
+            .and_then(|d| d["message"].as_str())
+            .map_or(String::new(), |m| format!(": {m}"));
+        ApiError::unprocessable("game", format!("the game does not load{first}"))
+            .with("diagnostics", diags.into())
+    })?;
+    let n = game.entries().len();
+    let Some(entry) = game.entries().get(req.entry) else {
+        return Err(ApiError::unprocessable(
+            "entry",
+            format!(
+                "the game has {n} entries (levels and messages); there is no entry {}",
+                req.entry
+            ),
+        ));
+    };
+    let mut v = json!({
+        "entry": req.entry,
+        "entries": n,
+        "title": game.title(),
+        "noaction": game.noaction(),
+    });
+    if let Entry::Message(m) = entry {
+        v["kind"] = "message".into();
+        v["text"] = m.clone().into();
+        return Ok(v);
+    }
+    let mut s = Session::new(&game, req.entry, OnWin::Stop)
+        .ok_or_else(|| ApiError::internal("the entry cannot be started"))?;
+    let mut last = None;
+    for (i, &input) in inputs.iter().enumerate() {
+        if i % 256 == 255 && t0.elapsed() > REPLAY_TIME {
+            return Err(ApiError::unprocessable(
+                "slow",
+                format!(
+                    "replaying the inputs took over {} s (stopped at input {i} of {})",
+                    REPLAY_TIME.as_secs(),
+                    inputs.len()
+                ),
+            ));
+        }
+        let (was_playing, was_won) = (s.playing(), s.won());
+        let turn = s.input(input);
+        last = Some((input, was_playing, was_won, turn));
+    }
+    let (w, h) = s.size();
+    v["kind"] = "level".into();
+    v["width"] = w.into();
+    v["height"] = h.into();
+    v["board"] = json!(s.board());
+    v["won"] = s.won().into();
+    v["playing"] = s.playing().into();
+    v["inputs"] = inputs.len().into();
+    let (changed, messages, refused, again, stuck) = match last {
+        None => (false, vec![], None, 0, false),
+        Some((input, was_playing, was_won, t)) => {
+            let refused = (!t.changed && !t.won && t.messages.is_empty())
+                .then(|| refusal(input, was_playing, was_won, &game));
+            (t.changed, t.messages, refused, t.again_turns, t.stuck)
+        }
+    };
+    v["changed"] = changed.into();
+    v["messages"] = messages.into();
+    v["refused"] = refused.into();
+    v["again_turns"] = again.into();
+    v["stuck"] = stuck.into();
+    if req.looks {
+        let (looks, background) = looks_json(&game);
+        v["looks"] = looks.into();
+        v["background"] = background.into();
+    }
+    v["elapsed_ms"] = (t0.elapsed().as_secs_f64() * 1000.0).into();
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours() {
+        let arne = PALETTES.iter().find(|(n, _)| *n == "arnecolors").unwrap().1;
+        assert_eq!(color_hex(arne, "black").as_deref(), Some("#000000"));
+        assert_eq!(color_hex(arne, "#FF0000").as_deref(), Some("#ff0000"));
+        assert_eq!(color_hex(arne, "#f00").as_deref(), Some("#f00"));
+        assert_eq!(color_hex(arne, "transparent"), None);
+        assert_eq!(color_hex(arne, "nosuch"), None);
+        assert!(color_hex(arne, "DarkBlue").is_some());
+    }
+}
