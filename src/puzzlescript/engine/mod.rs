@@ -86,6 +86,7 @@ pub(crate) struct Machine<'c> {
     /// Reused buffers (see [`Machine::process_input`]).
     pool: Vec<Vec<u64>>,
     positions: Vec<usize>,
+    moving: Vec<usize>,
     start: (Vec<u64>, Vec<u64>, Vec<u64>, Vec<u64>),
     banned: Vec<bool>,
     pub(crate) rows: Vec<Vec<matching::Match>>,
@@ -130,6 +131,7 @@ impl<'c> Machine<'c> {
             seen: Seen::default(),
             pool: vec![],
             positions: vec![],
+            moving: vec![],
             start: Default::default(),
             banned: vec![],
             rows: vec![],
@@ -670,15 +672,24 @@ impl<'c> Machine<'c> {
     fn resolve_movements(&mut self, banned: &mut [bool]) -> bool {
         let n = self.cells();
         let sm = self.c.sm;
+        // Passes over the cells in index order until nothing moves. A move never gives a
+        // cell movement (the layer steps into its target cell without it), so only the
+        // cells that held movement when resolution began are ever visited again.
+        let mut moving = std::mem::take(&mut self.moving);
+        moving.clear();
+        if !is_zero(&self.seen.map_mov) {
+            moving.extend((0..n).filter(|&i| !is_zero(&self.movements[i * sm..(i + 1) * sm])));
+        }
         loop {
             let mut moved = false;
-            for i in 0..n {
+            for &i in &moving {
                 moved |= self.reposition(i);
             }
             if !moved {
                 break;
             }
         }
+        self.moving = moving;
         let mut undo = false;
         if !self.c.rigid_groups.is_empty() {
             for i in 0..n {
