@@ -279,7 +279,13 @@ pub fn diagnostics_json(
     problems: &[Problem],
     warning: bool,
 ) -> Vec<Value> {
-    let src = NamedSource::new(SOURCE_NAME, text.clone());
+    // The page's buffer has no file name: reports call it by its language.
+    let name = if crate::puzzlescript::looks_like_puzzlescript(text) {
+        "game.txt"
+    } else {
+        SOURCE_NAME
+    };
+    let src = NamedSource::new(name, text.clone());
     problems
         .iter()
         .map(|p| {

@@ -207,6 +207,12 @@ async fn ps_check_gives_coded_diagnostics_for_a_broken_game() {
     let d = &v["diagnostics"][0];
     assert_eq!(d["severity"], "error", "{v}");
     assert!(d["code"].as_str().unwrap().starts_with("puz::ps::"), "{d}");
+    // The rendering names the buffer as a game, not as a .puz file.
+    let rendered = d["rendered"].as_str().unwrap();
+    assert!(
+        rendered.contains("game.txt") && !rendered.contains("rules.puz"),
+        "{rendered}"
+    );
     let label = &d["labels"][0];
     let line = GAME
         .lines()
