@@ -518,41 +518,35 @@ impl<'s> Lower<'s> {
     }
 
     pub(super) fn sounds(&mut self, body: Vec<Pair<'s, R>>) {
-        for line in body {
-            match line.as_rule() {
-                R::equals_line => self.equals_line(line),
-                R::words_line => {
-                    for seg in self.segments(line) {
-                        let toks = tokens(seg);
-                        if let (Some(f), Some(l)) = (toks.first(), toks.last()) {
-                            let span = span_of(f).merge(span_of(l));
-                            let words = toks.iter().map(name_of).collect();
-                            self.game.sounds.push(SoundLine { words, span });
-                        }
-                    }
-                }
-                _ => {}
-            }
+        for (words, span) in self.name_lines(body, R::words_line) {
+            self.game.sounds.push(SoundLine { words, span });
         }
     }
 
     pub(super) fn layers(&mut self, body: Vec<Pair<'s, R>>) {
+        for (names, span) in self.name_lines(body, R::layer_line) {
+            self.game.layers.push(Layer { names, span });
+        }
+    }
+
+    /// The lines of a section of names (sounds, layers): each segment's words, with the
+    /// span from its first word to its last; `=` lines are checked on the way.
+    fn name_lines(&mut self, body: Vec<Pair<'s, R>>, rule: R) -> Vec<(Vec<Name>, Span)> {
+        let mut out = vec![];
         for line in body {
-            match line.as_rule() {
-                R::equals_line => self.equals_line(line),
-                R::layer_line => {
-                    for seg in self.segments(line) {
-                        let toks = tokens(seg);
-                        if let (Some(f), Some(l)) = (toks.first(), toks.last()) {
-                            let span = span_of(f).merge(span_of(l));
-                            let names = toks.iter().map(name_of).collect();
-                            self.game.layers.push(Layer { names, span });
-                        }
+            if line.as_rule() == R::equals_line {
+                self.equals_line(line);
+            } else if line.as_rule() == rule {
+                for seg in self.segments(line) {
+                    let toks = tokens(seg);
+                    if let (Some(f), Some(l)) = (toks.first(), toks.last()) {
+                        let span = span_of(f).merge(span_of(l));
+                        out.push((toks.iter().map(name_of).collect(), span));
                     }
                 }
-                _ => {}
             }
         }
+        out
     }
 
     pub(super) fn wins(&mut self, body: Vec<Pair<'s, R>>) {
