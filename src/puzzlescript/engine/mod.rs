@@ -90,6 +90,12 @@ pub(crate) struct Machine<'c> {
     start: (Vec<u64>, Vec<u64>, Vec<u64>, Vec<u64>),
     banned: Vec<bool>,
     pub(crate) rows: Vec<Vec<matching::Match>>,
+    /// Whether turns push the level onto the undo stack (`false` in a search, which
+    /// never undoes and must not grow a stack per turn).
+    pub keep_undo: bool,
+    /// Set when a turn ran a `restart` command (a search takes such a turn as a dead
+    /// end); cleared by [`Machine::reset_to`].
+    pub restarted: bool,
 }
 
 /// What a turn has seen where (supersets of the level's contents).
@@ -135,7 +141,21 @@ impl<'c> Machine<'c> {
             start: Default::default(),
             banned: vec![],
             rows: vec![],
+            keep_undo: true,
+            restarted: false,
         }
+    }
+
+    /// Puts the level back to `objects` between inputs as a search does: no movement,
+    /// no queued command, not won, no message shown, no again turn pending.
+    pub fn reset_to(&mut self, objects: &[u64]) {
+        self.restore(objects);
+        self.winning = false;
+        self.text_mode = false;
+        self.message = None;
+        self.restarting = false;
+        self.restarted = false;
+        self.shown.clear();
     }
 
     /// Cells on the level.
@@ -224,7 +244,7 @@ impl<'c> Machine<'c> {
             self.undo(force, true);
         }
         self.restarting = true;
-        if !force {
+        if !force && self.keep_undo {
             self.backups.push(self.objects.clone());
         }
         let target = self.restart_target.clone();
@@ -435,8 +455,11 @@ impl<'c> Machine<'c> {
             if !dont_modify {
                 self.output();
             }
-            self.backups.push(bak.to_vec());
+            if self.keep_undo {
+                self.backups.push(bak.to_vec());
+            }
             if !dont_modify {
+                self.restarted = true;
                 self.restart(true);
             }
         }
@@ -446,7 +469,7 @@ impl<'c> Machine<'c> {
                 self.restore(bak);
                 return true;
             }
-            if input {
+            if input && self.keep_undo {
                 self.backups.push(bak.to_vec());
             }
         }
