@@ -153,6 +153,78 @@ pub(crate) struct Replacement {
     pub random_dir: Vec<u64>,
 }
 
+/// What one cell of a row needs, for finding where the row can start without testing
+/// every cell: the cell `offset` cells along the row from its start (a cell before the
+/// row's first ellipsis).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Anchor {
+    /// Cells from the row's start.
+    pub offset: usize,
+    /// Objects that must all be there.
+    pub all: Vec<usize>,
+    /// Sets of objects (properties) one of each of which must be there.
+    pub any: Vec<Vec<usize>>,
+    /// Whether the cell must hold movement.
+    pub moving: bool,
+}
+
+/// A rule's rows compiled for the engine: each cell's pattern as tests of the words that
+/// matter and its replacement as writes of the words it changes (the words a pattern
+/// leaves alone are not visited at all).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct RowCode {
+    /// The cells, ellipses left out.
+    pub cells: Vec<CellCode>,
+    /// The cells after the first and after the second ellipsis begin here
+    /// (`cells.len()` without one).
+    pub segments: [usize; 2],
+    /// The cells' tests.
+    pub tests: Vec<WordTest>,
+    /// The cells' property masks, `so` words each.
+    pub anys: Vec<u64>,
+    /// The cells' writes.
+    pub writes: Vec<WordWrite>,
+}
+
+/// One cell of a [`RowCode`]: ranges of its row's tables.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CellCode {
+    /// Tests `test..obj_test` are of object words, `obj_test..test_end` of movement words.
+    pub test: u32,
+    pub obj_test: u32,
+    pub test_end: u32,
+    /// Property masks `any..any_end` (in masks of `so` words).
+    pub any: u32,
+    pub any_end: u32,
+    /// Writes `write..obj_write` are of object words, `obj_write..write_end` of movement
+    /// words.
+    pub write: u32,
+    pub obj_write: u32,
+    pub write_end: u32,
+    /// The index of the cell's item in the rule's row, when it has a replacement.
+    pub item: Option<u32>,
+    /// Whether the replacement chooses at random (`random X`, `randomdir`).
+    pub random: bool,
+}
+
+/// A test of one word of a cell: every bit of `req` set, every bit of `forb` clear.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct WordTest {
+    /// The word: of the cell's objects or movements (see [`CellCode`]).
+    pub word: u32,
+    pub req: u64,
+    pub forb: u64,
+}
+
+/// A write of one word of a cell: `(old & !clear) | set`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct WordWrite {
+    /// The word: of the cell's objects or movements (see [`CellCode`]).
+    pub word: u32,
+    pub clear: u64,
+    pub set: u64,
+}
+
 /// One item of a rule's cell row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Item {
@@ -222,6 +294,12 @@ pub(crate) struct Rule {
     pub row_moving: Vec<Vec<u64>>,
     /// The union of the row masks: every object the rule needs present.
     pub mask: Vec<u64>,
+    /// Each property the rule needs (one of its objects somewhere on the board).
+    pub any_masks: Vec<Vec<u64>>,
+    /// Per row, the cells before its first ellipsis that need something there.
+    pub anchors: Vec<Vec<Anchor>>,
+    /// The rows compiled for the engine.
+    pub code: Vec<RowCode>,
 }
 
 /// A rule group: rules applied in turn until none changes the level.

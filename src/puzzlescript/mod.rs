@@ -270,6 +270,8 @@ pub struct Session<'g> {
     game: &'g Game,
     machine: Machine<'g>,
     stuck: bool,
+    /// The level before the input being played (a buffer kept between inputs).
+    before: Vec<u64>,
 }
 
 /// What one input did.
@@ -301,6 +303,7 @@ impl<'g> Session<'g> {
             game,
             machine,
             stuck: false,
+            before: vec![],
         };
         s.settle(&mut Turn::default());
         Some(s)
@@ -334,13 +337,15 @@ impl<'g> Session<'g> {
         if m.on_win == OnWin::Stop && (m.winning || self.stuck) {
             return turn;
         }
-        let before = m.objects.clone();
+        let mut before = std::mem::take(&mut self.before);
+        before.clone_from(&m.objects);
         let stop = m.on_win == OnWin::Stop;
         match input {
             Input::Undo => {
                 m.undo(false, true);
                 if stop {
                     turn.changed = m.objects != before;
+                    self.before = before;
                     return turn;
                 }
             }
@@ -348,13 +353,17 @@ impl<'g> Session<'g> {
                 m.restart(false);
                 if stop {
                     turn.changed = m.objects != before;
+                    self.before = before;
                     return turn;
                 }
             }
             Input::Tick => {
                 m.process_input(None, false, false);
             }
-            Input::Action if stop && m.c.flags.noaction => return turn,
+            Input::Action if stop && m.c.flags.noaction => {
+                self.before = before;
+                return turn;
+            }
             dir => {
                 m.process_input(Some(dir.movement()), false, false);
             }
@@ -364,6 +373,7 @@ impl<'g> Session<'g> {
         turn.messages = std::mem::take(&mut m.shown);
         turn.won = m.winning;
         turn.changed = m.objects != before;
+        self.before = before;
         turn
     }
 

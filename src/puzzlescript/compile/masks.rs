@@ -1,5 +1,6 @@
 //! A concrete rule's cells as bitmask patterns and replacements.
 
+use super::code;
 use super::rules::{Raw, D};
 use super::{ps, Meaning, Names, Report};
 use crate::puzzlescript::ir::*;
@@ -197,6 +198,20 @@ pub(crate) fn build(
             *a |= b;
         }
     }
+    let mut any_masks: Vec<Vec<u64>> = vec![];
+    for row in &rows {
+        for it in row {
+            if let Item::Cell(c) = it {
+                for a in &c.any {
+                    if !any_masks.contains(a) {
+                        any_masks.push(a.clone());
+                    }
+                }
+            }
+        }
+    }
+    let anchors = rows.iter().map(|row| anchors(row, so)).collect();
+    let code = code::rows(&rows, so, sm);
     Some((
         Rule {
             dir: r.dir.bit(),
@@ -210,9 +225,32 @@ pub(crate) fn build(
             row_masks,
             row_moving,
             mask,
+            any_masks,
+            anchors,
+            code,
         },
         discard,
     ))
+}
+
+/// What the cells of a row before its first ellipsis need present (those that need
+/// anything).
+fn anchors(row: &[Item], so: usize) -> Vec<Anchor> {
+    let ids = |m: &[u64]| -> Vec<usize> { (0..so * 64).filter(|&i| has_bit(m, i)).collect() };
+    row.iter()
+        .take_while(|it| **it != Item::Ellipsis)
+        .enumerate()
+        .filter_map(|(offset, it)| {
+            let Item::Cell(c) = it else { return None };
+            let a = Anchor {
+                offset,
+                all: ids(&c.present),
+                any: c.any.iter().map(|m| ids(m)).collect(),
+                moving: !is_zero(&c.moving),
+            };
+            (!a.all.is_empty() || !a.any.is_empty() || a.moving).then_some(a)
+        })
+        .collect()
 }
 
 /// What a matched cell becomes, or `None` when the right-hand side changes nothing.

@@ -4,6 +4,7 @@
 //! `masks.rs` turns them into bitmask patterns).
 
 mod checks;
+mod code;
 mod masks;
 mod rules;
 

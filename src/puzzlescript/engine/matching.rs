@@ -5,9 +5,26 @@
 //! column; the matches of a rule are every combination of its rows' matches, the first
 //! row varying fastest. Every combination after the first is checked again before it
 //! is applied (an earlier one may have changed the level).
+//!
+//! A row is not tried at every cell: the cells where it can start are found first from
+//! the objects its cells before the first ellipsis need (the intersection of those
+//! objects' cells, each shifted back by its cell's place in the row), and only those
+//! are tested, in scan order.
 
+use super::occupancy::{and_shifted, valid_word};
 use super::Machine;
 use crate::puzzlescript::ir::*;
+
+/// Scratch for finding where a row can start.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scan {
+    /// The cells where the row can start.
+    cand: Vec<u64>,
+    /// A property's cells.
+    tmp: Vec<u64>,
+    /// The starting cells in scan order.
+    starts: Vec<u32>,
+}
 
 /// Where one row matched: its start cell and its gaps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,20 +51,31 @@ pub(crate) fn tuples(rows: &[Vec<Match>]) -> Vec<Vec<Match>> {
 }
 
 impl Machine<'_> {
+    /// Whether cell `i` passes `row`'s tests of cell `c`.
     #[inline]
-    fn cell_matches(&self, p: &CellPattern, i: usize) -> bool {
+    fn cell_matches(&self, row: &RowCode, c: &CellCode, i: usize) -> bool {
         let (so, sm) = (self.c.so, self.c.sm);
-        let o = &self.objects[i * so..(i + 1) * so];
-        let m = &self.movements[i * sm..(i + 1) * sm];
-        if !all_in(&p.present, o) || any_common(&p.missing, o) {
-            return false;
-        }
-        for a in &p.any {
-            if !any_common(a, o) {
+        let (t0, t1, t2) = (c.test as usize, c.obj_test as usize, c.test_end as usize);
+        for t in &row.tests[t0..t1] {
+            let v = self.objects[i * so + t.word as usize];
+            if v & t.req != t.req || v & t.forb != 0 {
                 return false;
             }
         }
-        all_in(&p.moving, m) && !any_common(&p.still, m)
+        for t in &row.tests[t1..t2] {
+            let v = self.movements[i * sm + t.word as usize];
+            if v & t.req != t.req || v & t.forb != 0 {
+                return false;
+            }
+        }
+        if c.any != c.any_end {
+            let o = &self.objects[i * so..(i + 1) * so];
+            let masks = &row.anys[c.any as usize * so..c.any_end as usize * so];
+            if !masks.chunks(so).all(|a| any_common(a, o)) {
+                return false;
+            }
+        }
+        true
     }
 
     /// The step between consecutive cells of a row scanning in `dir`.
@@ -57,24 +85,13 @@ impl Machine<'_> {
         (dx * self.height as i64 + dy) as isize
     }
 
-    /// Whether the cells of `items` from index `from` to `to` (exclusive) match, the
-    /// cell at index `c` being at `base + d * (c - offset)`.
+    /// Whether `row`'s cells `from..to` match, cell `c` being at `base + d * c`.
     #[inline]
-    fn span_matches(
-        &self,
-        items: &[Item],
-        from: usize,
-        to: usize,
-        base: isize,
-        d: isize,
-        offset: isize,
-    ) -> bool {
+    fn span_matches(&self, row: &RowCode, from: usize, to: usize, base: isize, d: isize) -> bool {
         let mut c = from;
         while c < to {
-            if let Item::Cell(p) = &items[c] {
-                if !self.cell_matches(p, (base + d * (c as isize - offset)) as usize) {
-                    return false;
-                }
+            if !self.cell_matches(row, &row.cells[c], (base + d * c as isize) as usize) {
+                return false;
             }
             c += 1;
         }
@@ -82,59 +99,28 @@ impl Machine<'_> {
     }
 
     /// Whether `row` matches at `m` exactly.
-    fn row_matches_at(&self, row: &[Item], ellipses: u8, dir: u64, m: Match) -> bool {
+    fn row_matches_at(&self, row: &RowCode, dir: u64, m: Match) -> bool {
         let d = self.step(dir);
         let i = m.start as isize;
-        match ellipses {
-            0 => self.span_matches(row, 0, row.len(), i, d, 0),
-            1 => {
-                let e = row
-                    .iter()
-                    .position(|x| *x == Item::Ellipsis)
-                    .expect("one ellipsis");
-                self.span_matches(row, 0, e, i, d, 0)
-                    && self.span_matches(row, e + 1, row.len(), i + d * m.k[0] as isize, d, 1)
-            }
-            _ => {
-                let e1 = row
-                    .iter()
-                    .position(|x| *x == Item::Ellipsis)
-                    .expect("ellipsis");
-                let e2 = e1
-                    + 1
-                    + row[e1 + 1..]
-                        .iter()
-                        .position(|x| *x == Item::Ellipsis)
-                        .expect("two");
-                self.span_matches(row, 0, e1, i, d, 0)
-                    && self.span_matches(row, e1 + 1, e2, i + d * m.k[0] as isize, d, 1)
-                    && self.span_matches(
-                        row,
-                        e2 + 1,
-                        row.len(),
-                        i + d * (m.k[0] + m.k[1]) as isize,
-                        d,
-                        2,
-                    )
-            }
-        }
+        let [s1, s2] = row.segments;
+        let (k1, k2) = (m.k[0] as isize, (m.k[0] + m.k[1]) as isize);
+        self.span_matches(row, 0, s1, i, d)
+            && self.span_matches(row, s1, s2, i + d * k1, d)
+            && self.span_matches(row, s2, row.cells.len(), i + d * k2, d)
     }
 
     /// Every match of `row`, in scan order.
-    #[allow(clippy::too_many_arguments)]
     fn row_matches(
         &self,
-        row: &[Item],
+        row: &RowCode,
         ellipses: u8,
         dir: u64,
-        objects: &[u64],
-        moving: &[u64],
+        anchors: &[Anchor],
+        scan: &mut Scan,
         out: &mut Vec<Match>,
     ) {
-        let (so, sm) = (self.c.so, self.c.sm);
-        let s = &self.seen;
         let (w, h) = (self.width as i64, self.height as i64);
-        let len = (row.len() - ellipses as usize) as i64;
+        let len = row.cells.len() as i64;
         let (mut xmin, mut xmax, mut ymin, mut ymax) = (0, w, 0, h);
         match dir {
             UP => ymin += len - 1,
@@ -143,12 +129,14 @@ impl Machine<'_> {
             _ => xmax -= len - 1,
         }
         let d = self.step(dir);
+        let [s1, s2] = row.segments;
+        let n = row.cells.len();
         let at = |x: i64, y: i64, out: &mut Vec<Match>| {
-            let i = (x * h + y) as usize;
+            let i = (x * h + y) as isize;
             if ellipses == 0 {
-                if self.span_matches(row, 0, row.len(), i as isize, d, 0) {
+                if self.span_matches(row, 0, n, i, d) {
                     out.push(Match {
-                        start: i,
+                        start: i as usize,
                         k: [0, 0],
                     });
                 }
@@ -160,17 +148,12 @@ impl Machine<'_> {
                 UP => y - len + 2,
                 _ => h - (y + len) + 1,
             };
-            let e1 = row
-                .iter()
-                .position(|x| *x == Item::Ellipsis)
-                .expect("ellipsis");
-            if !self.span_matches(row, 0, e1, i as isize, d, 0) {
+            if !self.span_matches(row, 0, s1, i, d) {
                 return;
             }
-            let i = i as isize;
             if ellipses == 1 {
                 for k in 0..kmax.max(0) {
-                    if self.span_matches(row, e1 + 1, row.len(), i + d * k as isize, d, 1) {
+                    if self.span_matches(row, s1, n, i + d * k as isize, d) {
                         out.push(Match {
                             start: i as usize,
                             k: [k as usize, 0],
@@ -178,26 +161,13 @@ impl Machine<'_> {
                     }
                 }
             } else {
-                let e2 = e1
-                    + 1
-                    + row[e1 + 1..]
-                        .iter()
-                        .position(|x| *x == Item::Ellipsis)
-                        .expect("two");
                 for k1 in 0..kmax.max(0) {
-                    if !self.span_matches(row, e1 + 1, e2, i + d * k1 as isize, d, 1) {
+                    if !self.span_matches(row, s1, s2, i + d * k1 as isize, d) {
                         continue;
                     }
                     let mut k2 = 0;
                     while k1 + k2 < kmax {
-                        if self.span_matches(
-                            row,
-                            e2 + 1,
-                            row.len(),
-                            i + d * (k1 + k2) as isize,
-                            d,
-                            2,
-                        ) {
+                        if self.span_matches(row, s2, n, i + d * (k1 + k2) as isize, d) {
                             out.push(Match {
                                 start: i as usize,
                                 k: [k1 as usize, k2 as usize],
@@ -208,35 +178,92 @@ impl Machine<'_> {
                 }
             }
         };
-        if dir == LEFT || dir == RIGHT {
-            for y in ymin..ymax {
-                let yu = y as usize;
-                if !all_in(objects, &s.row_obj[yu * so..(yu + 1) * so])
-                    || !all_in(moving, &s.row_mov[yu * sm..(yu + 1) * sm])
-                {
-                    continue;
+        let horizontal = dir == LEFT || dir == RIGHT;
+        if anchors.is_empty() {
+            if horizontal {
+                for y in ymin..ymax {
+                    for x in xmin..xmax {
+                        at(x, y, out);
+                    }
                 }
+            } else {
                 for x in xmin..xmax {
-                    at(x, y, out);
+                    for y in ymin..ymax {
+                        at(x, y, out);
+                    }
                 }
             }
-        } else {
-            for x in xmin..xmax {
-                let xu = x as usize;
-                if !all_in(objects, &s.col_obj[xu * so..(xu + 1) * so])
-                    || !all_in(moving, &s.col_mov[xu * sm..(xu + 1) * sm])
-                {
+            return;
+        }
+        if !self.starts(anchors, d, scan) {
+            return;
+        }
+        // The candidates, in scan order: by rows for a horizontal rule (the bitset is
+        // by columns), else as they come; each still checked whole.
+        let starts = &mut scan.starts;
+        starts.clear();
+        for (k, &word) in scan.cand.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = (k * 64) as i64 + bits.trailing_zeros() as i64;
+                bits &= bits - 1;
+                let (x, y) = (i / h, i % h);
+                if x < xmin || x >= xmax || y < ymin || y >= ymax {
                     continue;
                 }
-                for y in ymin..ymax {
-                    at(x, y, out);
-                }
+                let key = if horizontal { y * w + x } else { i };
+                starts.push(key as u32);
+            }
+        }
+        if horizontal {
+            starts.sort_unstable();
+            for &k in starts.iter() {
+                let k = k as i64;
+                at(k % w, k / w, out);
+            }
+        } else {
+            for &i in starts.iter() {
+                let i = i as i64;
+                at(i / h, i % h, out);
             }
         }
     }
 
+    /// The cells where a row with `anchors` can start (`d` the step between its
+    /// cells) into `scan.cand`; `false` when there are none.
+    fn starts(&self, anchors: &[Anchor], d: isize, scan: &mut Scan) -> bool {
+        let (o, n) = (&self.occ, self.cells());
+        let cand = &mut scan.cand;
+        cand.clear();
+        cand.extend((0..o.nw).map(|k| valid_word(k, n)));
+        for a in anchors {
+            let by = d * a.offset as isize;
+            for &id in &a.all {
+                and_shifted(cand, o.of(id), by);
+            }
+            for ids in &a.any {
+                let tmp = &mut scan.tmp;
+                tmp.clear();
+                tmp.resize(o.nw, 0);
+                for &id in ids {
+                    for (t, &c) in tmp.iter_mut().zip(o.of(id)) {
+                        *t |= c;
+                    }
+                }
+                and_shifted(cand, tmp, by);
+            }
+            if a.moving {
+                and_shifted(cand, &o.moving, by);
+            }
+            if is_zero(cand) {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Every row's matches, or `None` when a row has none.
-    pub(crate) fn find_matches(&self, r: &Rule) -> Option<Vec<Vec<Match>>> {
+    pub(crate) fn find_matches(&mut self, r: &Rule) -> Option<Vec<Vec<Match>>> {
         let mut rows = vec![];
         self.find_matches_into(r, &mut rows).then(|| {
             rows.truncate(r.rows.len());
@@ -246,26 +273,33 @@ impl Machine<'_> {
 
     /// Every row's matches into `rows[..r.rows.len()]` (reusing its buffers); `false`
     /// when a row has none.
-    pub(crate) fn find_matches_into(&self, r: &Rule, rows: &mut Vec<Vec<Match>>) -> bool {
-        if !all_in(&r.mask, &self.seen.map_obj) {
+    pub(crate) fn find_matches_into(&mut self, r: &Rule, rows: &mut Vec<Vec<Match>>) -> bool {
+        let board = &self.occ.board;
+        if !all_in(&r.mask, board) || r.any_masks.iter().any(|a| !any_common(a, board)) {
+            return false;
+        }
+        if r.row_moving
+            .iter()
+            .any(|mm| !all_in(mm, &self.occ.mov_board))
+        {
             return false;
         }
         if rows.len() < r.rows.len() {
             rows.resize_with(r.rows.len(), Vec::new);
         }
-        for (ri, (row, &e)) in r.rows.iter().zip(&r.ellipses).enumerate() {
-            let (om, mm) = (&r.row_masks[ri], &r.row_moving[ri]);
-            if !all_in(om, &self.seen.map_obj) || !all_in(mm, &self.seen.map_mov) {
-                return false;
-            }
+        let mut scan = std::mem::take(&mut self.scan);
+        let mut found = true;
+        for (ri, &e) in r.ellipses.iter().enumerate() {
             let out = &mut rows[ri];
             out.clear();
-            self.row_matches(row, e, r.dir, om, mm, out);
+            self.row_matches(&r.code[ri], e, r.dir, &r.anchors[ri], &mut scan, out);
             if out.is_empty() {
-                return false;
+                found = false;
+                break;
             }
         }
-        true
+        self.scan = scan;
+        found
     }
 
     /// Applies `r` at one combination of matches (checking it still matches first when
@@ -279,36 +313,67 @@ impl Machine<'_> {
     ) -> bool {
         if check
             && !r
-                .rows
+                .code
                 .iter()
-                .zip(&r.ellipses)
                 .zip(t)
-                .all(|((row, &e), &m)| self.row_matches_at(row, e, r.dir, m))
+                .all(|(row, &m)| self.row_matches_at(row, r.dir, m))
         {
             return false;
         }
         let d = self.step(r.dir);
+        let rigid = if r.rigid { rigid } else { None };
         let mut changed = false;
-        for (row, m) in r.rows.iter().zip(t) {
-            let mut pos = m.start as isize;
-            let mut e = 0;
-            for item in row {
-                match item {
-                    Item::Ellipsis => {
-                        pos += d * m.k[e] as isize;
-                        e += 1;
-                    }
-                    Item::Cell(p) => {
+        for (ri, (row, m)) in r.code.iter().zip(t).enumerate() {
+            let [s1, s2] = row.segments;
+            for (c, cell) in row.cells.iter().enumerate() {
+                let Some(item) = cell.item else { continue };
+                let k = if c >= s2 {
+                    m.k[0] + m.k[1]
+                } else if c >= s1 {
+                    m.k[0]
+                } else {
+                    0
+                };
+                let i = (m.start as isize + d * (k + c) as isize) as usize;
+                if cell.random || rigid.is_some() {
+                    if let Item::Cell(p) = &r.rows[ri][item as usize] {
                         if let Some(x) = &p.replace {
-                            changed |=
-                                self.replace(x, pos as usize, if r.rigid { rigid } else { None });
+                            changed |= self.replace(x, i, rigid);
                         }
-                        pos += d;
                     }
+                } else {
+                    changed |= self.write_cell(row, cell, i);
                 }
             }
         }
         changed
+    }
+
+    /// Writes cell `c`'s replacement at cell `i` (neither random nor rigid); whether
+    /// anything changed.
+    #[inline]
+    fn write_cell(&mut self, row: &RowCode, c: &CellCode, i: usize) -> bool {
+        let (so, sm) = (self.c.so, self.c.sm);
+        let (w0, w1, w2) = (c.write as usize, c.obj_write as usize, c.write_end as usize);
+        let mut changed = false;
+        for x in &row.writes[w0..w1] {
+            let w = x.word as usize;
+            let old = self.objects[i * so + w];
+            changed |= self.write_objects(i, w, (old & !x.clear) | x.set);
+        }
+        let mut moved = false;
+        for x in &row.writes[w1..w2] {
+            let at = i * sm + x.word as usize;
+            let old = self.movements[at];
+            let new = (old & !x.clear) | x.set;
+            moved |= new != old;
+            self.movements[at] = new;
+        }
+        if moved {
+            self.occ
+                .note_moving(i, &self.movements[i * sm..(i + 1) * sm]);
+        }
+        changed | moved
     }
 
     /// Writes a replacement at cell `i`; whether anything changed.
@@ -320,21 +385,22 @@ impl Machine<'_> {
         let mut changed = false;
         for w in 0..so {
             let old = self.objects[i * so + w];
-            let new = (old & !x.clear[w]) | x.set[w];
-            changed |= new != old;
-            self.objects[i * so + w] = new;
+            changed |= self.write_objects(i, w, (old & !x.clear[w]) | x.set[w]);
         }
+        let mut moved = false;
         for w in 0..sm {
             let old = self.movements[i * sm + w];
             let new = (old & !(x.mov_clear[w] | x.mov_layers[w])) | x.mov_set[w];
-            changed |= new != old;
+            moved |= new != old;
             self.movements[i * sm + w] = new;
         }
+        if moved {
+            self.occ
+                .note_moving(i, &self.movements[i * sm..(i + 1) * sm]);
+        }
+        changed |= moved;
         if let Some(g) = rigid {
             changed |= self.mark_rigid(x, i, g);
-        }
-        if changed {
-            self.note(i);
         }
         changed
     }

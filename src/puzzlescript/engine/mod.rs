@@ -14,6 +14,7 @@
 //! stack, the restart point, and the flags (`againing`, `winning`, text mode).
 
 mod matching;
+mod occupancy;
 
 use super::ir::*;
 use super::OnWin;
@@ -80,9 +81,10 @@ pub(crate) struct Machine<'c> {
     /// Runtime warnings (a rule group looping 200 times), counted.
     pub warnings: usize,
     pub rng: Rng,
-    /// Objects and movements present somewhere on the board, in each row and in each
-    /// column, since the turn began (a superset: only ever added to during a turn).
-    pub(crate) seen: Seen,
+    /// Where each object is, kept up to date on every write to `objects` (which is why
+    /// `objects` changes only through the machine's methods, [`Machine::reset_to`] from
+    /// outside), and the cells that may hold movement.
+    pub(crate) occ: occupancy::Occupancy,
     /// Reused buffers (see [`Machine::process_input`]).
     pool: Vec<Vec<u64>>,
     positions: Vec<usize>,
@@ -90,23 +92,14 @@ pub(crate) struct Machine<'c> {
     start: (Vec<u64>, Vec<u64>, Vec<u64>, Vec<u64>),
     banned: Vec<bool>,
     pub(crate) rows: Vec<Vec<matching::Match>>,
+    /// Scratch for finding where rows start (see `matching.rs`).
+    scan: matching::Scan,
     /// Whether turns push the level onto the undo stack (`false` in a search, which
     /// never undoes and must not grow a stack per turn).
     pub keep_undo: bool,
     /// Set when a turn ran a `restart` command (a search takes such a turn as a dead
     /// end); cleared by [`Machine::reset_to`].
     pub restarted: bool,
-}
-
-/// What a turn has seen where (supersets of the level's contents).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Seen {
-    pub map_obj: Vec<u64>,
-    pub map_mov: Vec<u64>,
-    pub row_obj: Vec<u64>,
-    pub row_mov: Vec<u64>,
-    pub col_obj: Vec<u64>,
-    pub col_mov: Vec<u64>,
 }
 
 impl<'c> Machine<'c> {
@@ -134,13 +127,14 @@ impl<'c> Machine<'c> {
             shown: vec![],
             warnings: 0,
             rng: Rng(0x9e37_79b9_7f4a_7c15),
-            seen: Seen::default(),
+            occ: Default::default(),
             pool: vec![],
             positions: vec![],
             moving: vec![],
             start: Default::default(),
             banned: vec![],
             rows: vec![],
+            scan: Default::default(),
             keep_undo: true,
             restarted: false,
         }
@@ -177,6 +171,7 @@ impl<'c> Machine<'c> {
         self.objects = l.cells.clone();
         let n = self.cells();
         self.movements = vec![0; n * self.c.sm];
+        self.occ.load(&self.objects, n, self.c.so, self.c.sm);
         self.rigid_group = vec![0; n * self.c.sm];
         self.rigid_applied = vec![0; n * self.c.sm];
         self.queue.clear();
@@ -211,12 +206,52 @@ impl<'c> Machine<'c> {
     }
 
     fn restore(&mut self, objects: &[u64]) {
-        self.objects.copy_from_slice(objects);
-        self.movements.fill(0);
-        self.rigid_group.fill(0);
-        self.rigid_applied.fill(0);
+        self.set_objects(objects);
+        self.clear_movements();
+        if !self.c.rigid_groups.is_empty() {
+            self.rigid_group.fill(0);
+            self.rigid_applied.fill(0);
+        }
         self.againing = false;
         self.queue.clear();
+    }
+
+    /// Makes the level's objects `objects`, writing only the words that differ.
+    fn set_objects(&mut self, objects: &[u64]) {
+        let so = self.c.so;
+        for (k, (a, &b)) in self.objects.iter_mut().zip(objects).enumerate() {
+            if *a != b {
+                self.occ.change(k / so, k % so, *a ^ b, b);
+                *a = b;
+            }
+        }
+    }
+
+    /// Writes word `w` of cell `i`'s objects; whether it changed.
+    #[inline]
+    fn write_objects(&mut self, i: usize, w: usize, new: u64) -> bool {
+        let so = self.c.so;
+        let old = self.objects[i * so + w];
+        if old == new {
+            return false;
+        }
+        self.objects[i * so + w] = new;
+        self.occ.change(i, w, old ^ new, new);
+        true
+    }
+
+    /// Clears every movement (only cells that may hold some are visited).
+    fn clear_movements(&mut self) {
+        let sm = self.c.sm;
+        for (k, &word) in self.occ.moving.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = k * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.movements[i * sm..(i + 1) * sm].fill(0);
+            }
+        }
+        self.occ.clear_moving();
     }
 
     /// Undo (`force` ignores `noundo`; `skip_same` first drops undo states equal to the
@@ -258,16 +293,12 @@ impl<'c> Machine<'c> {
 
     /// The cells holding the player.
     fn player_positions(&self, out: &mut Vec<usize>) {
-        let so = self.c.so;
         let (mask, all) = (&self.c.player.0, self.c.player.1);
-        for i in 0..self.cells() {
-            let cell = &self.objects[i * so..(i + 1) * so];
-            if if all {
-                all_in(mask, cell)
-            } else {
-                any_common(mask, cell)
-            } {
-                out.push(i);
+        for k in 0..self.occ.nw {
+            let mut bits = self.occ.word_of(mask, all, k, self.cells());
+            while bits != 0 {
+                out.push(k * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
             }
         }
     }
@@ -284,6 +315,8 @@ impl<'c> Machine<'c> {
                     or_layer(&mut self.movements[i * sm..(i + 1) * sm], layer, dir);
                 }
             }
+            self.occ
+                .note_moving(i, &self.movements[i * sm..(i + 1) * sm]);
         }
     }
 
@@ -309,7 +342,6 @@ impl<'c> Machine<'c> {
             self.start_movement(d, &mut positions);
         }
         self.queue.clear();
-        self.compute_seen();
         let rigid = !self.c.rigid_groups.is_empty();
         let mut start = std::mem::take(&mut self.start);
         if rigid {
@@ -330,8 +362,13 @@ impl<'c> Machine<'c> {
             reruns += 1;
             self.apply_rules(false, if rigid { Some(&banned) } else { None });
             if self.resolve_movements(&mut banned) {
-                self.objects.copy_from_slice(&start.0);
+                self.set_objects(&start.0);
                 self.movements.copy_from_slice(&start.1);
+                let sm = self.c.sm;
+                for i in 0..self.cells() {
+                    self.occ
+                        .note_moving(i, &self.movements[i * sm..(i + 1) * sm]);
+                }
                 self.rigid_group.copy_from_slice(&start.2);
                 self.rigid_applied.copy_from_slice(&start.3);
                 self.queue.clear();
@@ -365,63 +402,6 @@ impl<'c> Machine<'c> {
             self.againing = false;
         }
         modified
-    }
-
-    /// What is where, at the start of a turn.
-    fn compute_seen(&mut self) {
-        let (so, sm, w, h) = (self.c.so, self.c.sm, self.width, self.height);
-        let s = &mut self.seen;
-        for (v, n) in [
-            (&mut s.map_obj, so),
-            (&mut s.map_mov, sm),
-            (&mut s.row_obj, h * so),
-            (&mut s.row_mov, h * sm),
-            (&mut s.col_obj, w * so),
-            (&mut s.col_mov, w * sm),
-        ] {
-            v.clear();
-            v.resize(n, 0);
-        }
-        for x in 0..w {
-            for y in 0..h {
-                let i = x * h + y;
-                for k in 0..so {
-                    let o = self.objects[i * so + k];
-                    s.map_obj[k] |= o;
-                    s.row_obj[y * so + k] |= o;
-                    s.col_obj[x * so + k] |= o;
-                }
-                for k in 0..sm {
-                    let m = self.movements[i * sm + k];
-                    s.map_mov[k] |= m;
-                    s.row_mov[y * sm + k] |= m;
-                    s.col_mov[x * sm + k] |= m;
-                }
-            }
-        }
-    }
-
-    /// Notes that cell `i` now holds what it holds.
-    #[inline]
-    pub(crate) fn note(&mut self, i: usize) {
-        let (so, sm, h) = (self.c.so, self.c.sm, self.height);
-        if self.seen.map_obj.len() != so {
-            return;
-        }
-        let (x, y) = (i / h, i % h);
-        let s = &mut self.seen;
-        for k in 0..so {
-            let o = self.objects[i * so + k];
-            s.map_obj[k] |= o;
-            s.row_obj[y * so + k] |= o;
-            s.col_obj[x * so + k] |= o;
-        }
-        for k in 0..sm {
-            let m = self.movements[i * sm + k];
-            s.map_mov[k] |= m;
-            s.row_mov[y * sm + k] |= m;
-            s.col_mov[x * sm + k] |= m;
-        }
     }
 
     fn has(&self, kind: u8) -> bool {
@@ -501,20 +481,21 @@ impl<'c> Machine<'c> {
 
     /// Whether the win conditions hold.
     pub fn conditions_met(&self) -> bool {
-        let so = self.c.so;
-        let test = |m: &(Vec<u64>, bool), cell: &[u64]| {
-            if m.1 {
-                all_in(&m.0, cell)
-            } else {
-                any_common(&m.0, cell)
-            }
-        };
+        let (o, n) = (&self.occ, self.cells());
         self.c.wins.iter().all(|w| {
-            let mut cells = (0..self.cells()).map(|i| &self.objects[i * so..(i + 1) * so]);
+            // Cells where the condition fails (`all`) or holds (`no`, `some`), a word
+            // of cells at a time.
+            let found = (0..o.nw).any(|k| {
+                let what = o.word_of(&w.what.0, w.what.1, k, n);
+                if what == 0 {
+                    return false;
+                }
+                let on = o.word_of(&w.on.0, w.on.1, k, n);
+                what & if w.quantifier == 1 { !on } else { on } != 0
+            });
             match w.quantifier {
-                -1 => !cells.any(|c| test(&w.what, c) && test(&w.on, c)),
-                0 => cells.any(|c| test(&w.what, c) && test(&w.on, c)),
-                _ => !cells.any(|c| test(&w.what, c) && !test(&w.on, c)),
+                0 => found,
+                _ => !found,
             }
         })
     }
@@ -680,8 +661,27 @@ impl<'c> Machine<'c> {
                     changed |= self.apply_at(r, std::slice::from_ref(m), ti > 0, rigid);
                 }
             } else {
-                for (ti, t) in matching::tuples(&rows[..n]).into_iter().enumerate() {
-                    changed |= self.apply_at(r, &t, ti > 0, rigid);
+                // Every combination, the first row varying fastest.
+                let mut idx = vec![0usize; n];
+                let mut t: Vec<matching::Match> = rows[..n].iter().map(|m| m[0]).collect();
+                let mut first = true;
+                loop {
+                    changed |= self.apply_at(r, &t, !first, rigid);
+                    first = false;
+                    let mut k = 0;
+                    while k < n {
+                        idx[k] += 1;
+                        if idx[k] < rows[k].len() {
+                            t[k] = rows[k][idx[k]];
+                            break;
+                        }
+                        idx[k] = 0;
+                        t[k] = rows[k][0];
+                        k += 1;
+                    }
+                    if k == n {
+                        break;
+                    }
                 }
             }
         }
@@ -700,8 +700,15 @@ impl<'c> Machine<'c> {
         // cells that held movement when resolution began are ever visited again.
         let mut moving = std::mem::take(&mut self.moving);
         moving.clear();
-        if !is_zero(&self.seen.map_mov) {
-            moving.extend((0..n).filter(|&i| !is_zero(&self.movements[i * sm..(i + 1) * sm])));
+        for (k, &word) in self.occ.moving.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = k * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if !is_zero(&self.movements[i * sm..(i + 1) * sm]) {
+                    moving.push(i);
+                }
+            }
         }
         loop {
             let mut moved = false;
@@ -737,7 +744,7 @@ impl<'c> Machine<'c> {
             self.rigid_group.fill(0);
             self.rigid_applied.fill(0);
         }
-        self.movements.fill(0);
+        self.clear_movements();
         undo
     }
 
@@ -775,10 +782,9 @@ impl<'c> Machine<'c> {
         }
         for (w, &l) in lm.iter().enumerate() {
             let moving = self.objects[i * so + w] & l;
-            self.objects[i * so + w] &= !l;
-            self.objects[t * so + w] |= moving;
+            self.write_objects(i, w, self.objects[i * so + w] & !l);
+            self.write_objects(t, w, self.objects[t * so + w] | moving);
         }
-        self.note(t);
         true
     }
 
