@@ -287,13 +287,10 @@ pub(crate) struct Rule {
     pub commands: Vec<Cmd>,
     /// Whether its group is random.
     pub random: bool,
-    /// The union of each row's `present` objects (a row cannot match in a line of the
-    /// board that lacks one of them).
-    pub row_masks: Vec<Vec<u64>>,
-    /// The union of each row's `moving` bits, likewise.
-    pub row_moving: Vec<Vec<u64>>,
-    /// The union of the row masks: every object the rule needs present.
+    /// Every object the rule needs present (it cannot match on a board without one).
     pub mask: Vec<u64>,
+    /// Every movement bit the rule needs present, likewise.
+    pub moving: Vec<u64>,
     /// Each property the rule needs (one of its objects somewhere on the board).
     pub any_masks: Vec<Vec<u64>>,
     /// Per row, the cells before its first ellipsis that need something there.
@@ -388,6 +385,9 @@ pub(crate) struct Compiled {
     pub late_loop_point: Vec<Option<usize>>,
     /// Rigid index (1-based) to group index.
     pub rigid_groups: Vec<usize>,
+    /// Per object: the groups (late groups numbered after the others) with a rule that
+    /// needs it somewhere on the board (in its `mask`, or in one of its `any_masks`).
+    pub groups_needing: Vec<Vec<usize>>,
     /// Win conditions.
     pub wins: Vec<WinCond>,
     /// Levels and messages.

@@ -175,33 +175,18 @@ pub(crate) fn build(
     if at_edge {
         return None;
     }
-    let union = |f: &dyn Fn(&CellPattern) -> &Vec<u64>, words: usize| -> Vec<Vec<u64>> {
-        rows.iter()
-            .map(|row: &Vec<Item>| {
-                let mut m = vec![0; words];
-                for it in row {
-                    if let Item::Cell(c) = it {
-                        for (a, b) in m.iter_mut().zip(f(c)) {
-                            *a |= b;
-                        }
-                    }
-                }
-                m
-            })
-            .collect()
-    };
-    let row_masks = union(&|c| &c.present, so);
-    let row_moving = union(&|c| &c.moving, sm);
     let mut mask = vec![0; so];
-    for m in &row_masks {
-        for (a, b) in mask.iter_mut().zip(m) {
-            *a |= b;
-        }
-    }
+    let mut moving = vec![0; sm];
     let mut any_masks: Vec<Vec<u64>> = vec![];
     for row in &rows {
         for it in row {
             if let Item::Cell(c) = it {
+                for (a, b) in mask.iter_mut().zip(&c.present) {
+                    *a |= b;
+                }
+                for (a, b) in moving.iter_mut().zip(&c.moving) {
+                    *a |= b;
+                }
                 for a in &c.any {
                     if !any_masks.contains(a) {
                         any_masks.push(a.clone());
@@ -222,9 +207,8 @@ pub(crate) fn build(
             rigid: r.rigid,
             commands: r.commands.clone(),
             random: r.random,
-            row_masks,
-            row_moving,
             mask,
+            moving,
             any_masks,
             anchors,
             code,

@@ -190,7 +190,16 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
     let loop_point = loop_points(&groups, &loops);
     let late_loop_point = loop_points(&late_groups, &loops);
     let mut rigid_groups = vec![];
-    let mut groups = groups;
+    let (mut groups, mut late_groups) = (groups, late_groups);
+    let groups_needing = (0..nobj)
+        .map(|o| {
+            let needs = |r: &Rule| has_bit(&r.mask, o) || r.any_masks.iter().any(|a| has_bit(a, o));
+            (groups.iter().chain(&late_groups).enumerate())
+                .filter(|(_, g)| g.rules.iter().any(needs))
+                .map(|(k, _)| k)
+                .collect()
+        })
+        .collect();
     for (gi, g) in groups.iter_mut().enumerate() {
         if g.rules.iter().any(|r| r.rigid) {
             rigid_groups.push(gi);
@@ -218,6 +227,7 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
             loop_point,
             late_loop_point,
             rigid_groups,
+            groups_needing,
             wins,
             levels,
             flags,

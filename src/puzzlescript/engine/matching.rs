@@ -50,6 +50,12 @@ pub(crate) fn tuples(rows: &[Vec<Match>]) -> Vec<Vec<Match>> {
     out
 }
 
+/// Bit `i` of `v` (clear past its end).
+#[inline]
+fn bit_of(v: &[u64], i: usize) -> bool {
+    v.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+}
+
 impl Machine<'_> {
     /// Whether cell `i` passes `row`'s tests of cell `c`.
     #[inline]
@@ -262,6 +268,114 @@ impl Machine<'_> {
         true
     }
 
+    /// Brings the table of groups that may match up to date with the objects on the
+    /// board: the groups with a rule that needs an object that came or went are to be
+    /// looked at again (`stale`), and may match until then.
+    #[inline]
+    pub(crate) fn refresh_live(&mut self) {
+        if self.occ.dirty {
+            self.occ.dirty = false;
+            self.refresh_live_now();
+        }
+    }
+
+    fn refresh_live_now(&mut self) {
+        let c = self.c;
+        let so = c.so;
+        if self.live_board.len() != so {
+            let (n, late) = (c.groups.len(), c.late_groups.len());
+            for (li, points) in [&c.loop_point, &c.late_loop_point].into_iter().enumerate() {
+                let len = [n, late][li];
+                let mut all = vec![u64::MAX; len.div_ceil(64)];
+                if len % 64 != 0 {
+                    if let Some(w) = all.last_mut() {
+                        *w = (1 << (len % 64)) - 1;
+                    }
+                }
+                self.live_groups[li].clone_from(&all);
+                self.stale[li] = all;
+                self.loop_ends[li] = vec![0; len.div_ceil(64)];
+                for (gi, p) in points.iter().enumerate() {
+                    if p.is_some() {
+                        set_bit(&mut self.loop_ends[li], gi);
+                    }
+                }
+            }
+            self.live_board = self.occ.board.clone();
+            return;
+        }
+        let n = c.groups.len();
+        for w in 0..so {
+            let diff = self.live_board[w] ^ self.occ.board[w];
+            if diff == 0 {
+                continue;
+            }
+            self.live_board[w] = self.occ.board[w];
+            let mut bits = diff;
+            while bits != 0 {
+                let o = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                for &k in c.groups_needing.get(o).map_or(&[][..], |v| v) {
+                    let (li, gi) = if k < n { (0, k) } else { (1, k - n) };
+                    set_bit(&mut self.live_groups[li], gi);
+                    set_bit(&mut self.stale[li], gi);
+                }
+            }
+        }
+    }
+
+    /// The first group from `from` on (late or not) that may match or ends a loop, or
+    /// `usize::MAX`.
+    #[inline]
+    pub(crate) fn next_group(&self, late: bool, from: usize) -> usize {
+        let li = late as usize;
+        let (a, b) = (&self.live_groups[li], &self.loop_ends[li]);
+        let mut k = from / 64;
+        if k >= a.len() {
+            return usize::MAX;
+        }
+        let mut word = (a[k] | b[k]) & (u64::MAX << (from % 64));
+        loop {
+            if word != 0 {
+                return k * 64 + word.trailing_zeros() as usize;
+            }
+            k += 1;
+            if k >= a.len() {
+                return usize::MAX;
+            }
+            word = a[k] | b[k];
+        }
+    }
+
+    /// Whether some rule of group `gi` (`late` or not), which [`Machine::next_group`]
+    /// gave, may match now: the board holds everything it needs somewhere.
+    #[inline]
+    pub(crate) fn group_may_match(&mut self, late: bool, gi: usize, g: &Group) -> bool {
+        let li = late as usize;
+        if bit_of(&self.stale[li], gi) {
+            let board = &self.occ.board;
+            let live = g.rules.iter().any(|r| {
+                all_in(&r.mask, board) && r.any_masks.iter().all(|a| any_common(a, board))
+            });
+            self.stale[li][gi / 64] &= !(1 << (gi % 64));
+            if !live {
+                self.live_groups[li][gi / 64] &= !(1 << (gi % 64));
+                return false;
+            }
+        }
+        bit_of(&self.live_groups[li], gi) && g.rules.iter().any(|r| self.may_match(r))
+    }
+
+    /// Whether the board holds everything `r` needs somewhere: its objects, one object
+    /// of each of its properties, its movements.
+    #[inline]
+    pub(crate) fn may_match(&self, r: &Rule) -> bool {
+        let board = &self.occ.board;
+        all_in(&r.mask, board)
+            && all_in(&r.moving, &self.occ.mov_board)
+            && r.any_masks.iter().all(|a| any_common(a, board))
+    }
+
     /// Every row's matches, or `None` when a row has none.
     pub(crate) fn find_matches(&mut self, r: &Rule) -> Option<Vec<Vec<Match>>> {
         let mut rows = vec![];
@@ -274,14 +388,7 @@ impl Machine<'_> {
     /// Every row's matches into `rows[..r.rows.len()]` (reusing its buffers); `false`
     /// when a row has none.
     pub(crate) fn find_matches_into(&mut self, r: &Rule, rows: &mut Vec<Vec<Match>>) -> bool {
-        let board = &self.occ.board;
-        if !all_in(&r.mask, board) || r.any_masks.iter().any(|a| !any_common(a, board)) {
-            return false;
-        }
-        if r.row_moving
-            .iter()
-            .any(|mm| !all_in(mm, &self.occ.mov_board))
-        {
+        if !self.may_match(r) {
             return false;
         }
         if rows.len() < r.rows.len() {

@@ -94,6 +94,14 @@ pub(crate) struct Machine<'c> {
     pub(crate) rows: Vec<Vec<matching::Match>>,
     /// Scratch for finding where rows start (see `matching.rs`).
     scan: matching::Scan,
+    /// The groups (then the late groups) with a rule whose objects are on the board as
+    /// it was when last looked at (`live_board`), or that are to be looked at again
+    /// (`stale`: see `matching.rs`).
+    live_board: Vec<u64>,
+    live_groups: [Vec<u64>; 2],
+    stale: [Vec<u64>; 2],
+    /// The groups that end a loop (then the late ones).
+    loop_ends: [Vec<u64>; 2],
     /// Whether turns push the level onto the undo stack (`false` in a search, which
     /// never undoes and must not grow a stack per turn).
     pub keep_undo: bool,
@@ -135,6 +143,10 @@ impl<'c> Machine<'c> {
             banned: vec![],
             rows: vec![],
             scan: Default::default(),
+            live_board: vec![],
+            live_groups: Default::default(),
+            stale: Default::default(),
+            loop_ends: Default::default(),
             keep_undo: true,
             restarted: false,
         }
@@ -483,6 +495,18 @@ impl<'c> Machine<'c> {
     pub fn conditions_met(&self) -> bool {
         let (o, n) = (&self.occ, self.cells());
         self.c.wins.iter().all(|w| {
+            // Without `on` (all objects, any of them), or with one that every cell
+            // holding `what` meets.
+            let on_implied = !w.on.1 && !is_zero(&w.what.0) && all_in(&w.what.0, &w.on.0);
+            let absent = if w.what.1 {
+                !all_in(&w.what.0, &o.board)
+            } else {
+                !any_common(&w.what.0, &o.board)
+            };
+            if absent {
+                // Nowhere on the board.
+                return w.quantifier != 0;
+            }
             // Cells where the condition fails (`all`) or holds (`no`, `some`), a word
             // of cells at a time.
             let found = (0..o.nw).any(|k| {
@@ -490,7 +514,11 @@ impl<'c> Machine<'c> {
                 if what == 0 {
                     return false;
                 }
-                let on = o.word_of(&w.on.0, w.on.1, k, n);
+                let on = if on_implied {
+                    u64::MAX
+                } else {
+                    o.word_of(&w.on.0, w.on.1, k, n)
+                };
                 what & if w.quantifier == 1 { !on } else { on } != 0
             });
             match w.quantifier {
@@ -582,8 +610,14 @@ impl<'c> Machine<'c> {
         let mut propagated = false;
         let mut loops = 0;
         let mut gi = 0;
-        while gi < groups.len() {
-            if !banned.is_some_and(|b| b[gi]) {
+        loop {
+            // Groups none of whose rules has its objects on the board are passed over.
+            self.refresh_live();
+            gi = self.next_group(late, gi);
+            if gi >= groups.len() {
+                break;
+            }
+            if !banned.is_some_and(|b| b[gi]) && self.group_may_match(late, gi, &groups[gi]) {
                 propagated = self.apply_group(&groups[gi]) || propagated;
             }
             if propagated {
@@ -648,6 +682,9 @@ impl<'c> Machine<'c> {
     }
 
     fn try_apply(&mut self, r: &Rule, rigid: Option<u32>) -> bool {
+        if !self.may_match(r) {
+            return false;
+        }
         let mut rows = std::mem::take(&mut self.rows);
         let n = r.rows.len();
         if !self.find_matches_into(r, &mut rows) {

@@ -17,6 +17,8 @@ pub(crate) struct Occupancy {
     count: Vec<u32>,
     /// The objects somewhere on the board (`so` words, exact).
     pub board: Vec<u64>,
+    /// Set when `board` may have changed.
+    pub dirty: bool,
     /// Cells that may hold movement (a superset: set when movement is written, cleared
     /// when every movement is).
     pub moving: Vec<u64>,
@@ -35,6 +37,7 @@ impl Occupancy {
         self.count.resize(ids, 0);
         self.board.clear();
         self.board.resize(so, 0);
+        self.dirty = true;
         self.moving.clear();
         self.moving.resize(self.nw, 0);
         self.mov_board.clear();
@@ -64,12 +67,14 @@ impl Occupancy {
                 self.count[o] += 1;
                 if self.count[o] == 1 {
                     self.board[w] |= 1 << b;
+                    self.dirty = true;
                 }
             } else {
                 self.cells[at] &= !bit;
                 self.count[o] -= 1;
                 if self.count[o] == 0 {
                     self.board[w] &= !(1 << b);
+                    self.dirty = true;
                 }
             }
         }
