@@ -186,9 +186,14 @@ pub(crate) struct RowCode {
     pub writes: Vec<WordWrite>,
 }
 
-/// One cell of a [`RowCode`]: ranges of its row's tables.
+/// One cell of a [`RowCode`]: its first test of an object word and of a movement word
+/// (tests that pass when the pattern tests none), and ranges of its row's tables.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct CellCode {
+    pub obj: WordTest,
+    pub mov: WordTest,
+    /// Whether it has tests besides those two (in `tests`, or property masks).
+    pub more: bool,
     /// Tests `test..obj_test` are of object words, `obj_test..test_end` of movement words.
     pub test: u32,
     pub obj_test: u32,
@@ -208,7 +213,7 @@ pub(crate) struct CellCode {
 }
 
 /// A test of one word of a cell: every bit of `req` set, every bit of `forb` clear.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct WordTest {
     /// The word: of the cell's objects or movements (see [`CellCode`]).
     pub word: u32,
@@ -291,6 +296,9 @@ pub(crate) struct Rule {
     pub mask: Vec<u64>,
     /// Every movement bit the rule needs present, likewise.
     pub moving: Vec<u64>,
+    /// The first words of `mask` and `moving`, and whether the rule needs more (later
+    /// words, or `any_masks`): the engine's quick test.
+    pub need: (u64, u64, bool),
     /// Each property the rule needs (one of its objects somewhere on the board).
     pub any_masks: Vec<Vec<u64>>,
     /// Per row, the cells before its first ellipsis that need something there.

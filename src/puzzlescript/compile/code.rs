@@ -40,6 +40,14 @@ fn one_row(row: &[Item], so: usize, sm: usize) -> RowCode {
             code.anys.extend_from_slice(a);
         }
         c.any_end = (code.anys.len() / so.max(1)) as u32;
+        let (t0, t1, t2) = (c.test as usize, c.obj_test as usize, c.test_end as usize);
+        if t0 < t1 {
+            c.obj = code.tests[t0];
+        }
+        if t1 < t2 {
+            c.mov = code.tests[t1];
+        }
+        c.more = t1 - t0 > 1 || t2 - t1 > 1 || c.any != c.any_end;
         c.write = code.writes.len() as u32;
         c.obj_write = c.write;
         c.write_end = c.write;

@@ -195,6 +195,17 @@ pub(crate) fn build(
             }
         }
     }
+    let more = mask
+        .iter()
+        .skip(1)
+        .chain(moving.iter().skip(1))
+        .any(|&w| w != 0)
+        || !any_masks.is_empty();
+    let need = (
+        mask.first().copied().unwrap_or(0),
+        moving.first().copied().unwrap_or(0),
+        more,
+    );
     let anchors = rows.iter().map(|row| anchors(row, so)).collect();
     let code = code::rows(&rows, so, sm);
     Some((
@@ -209,6 +220,7 @@ pub(crate) fn build(
             random: r.random,
             mask,
             moving,
+            need,
             any_masks,
             anchors,
             code,

@@ -11,7 +11,7 @@
 //! objects' cells, each shifted back by its cell's place in the row), and only those
 //! are tested, in scan order.
 
-use super::occupancy::{and_shifted, valid_word};
+use super::occupancy::{and_shifted, and_shifted_n};
 use super::Machine;
 use crate::puzzlescript::ir::*;
 
@@ -58,8 +58,23 @@ fn bit_of(v: &[u64], i: usize) -> bool {
 
 impl Machine<'_> {
     /// Whether cell `i` passes `row`'s tests of cell `c`.
-    #[inline]
+    #[inline(always)]
     fn cell_matches(&self, row: &RowCode, c: &CellCode, i: usize) -> bool {
+        let (so, sm) = (self.c.so, self.c.sm);
+        let v = self.objects[i * so + c.obj.word as usize];
+        if v & c.obj.req != c.obj.req || v & c.obj.forb != 0 {
+            return false;
+        }
+        let v = self.movements[i * sm + c.mov.word as usize];
+        if v & c.mov.req != c.mov.req || v & c.mov.forb != 0 {
+            return false;
+        }
+        !c.more || self.cell_matches_more(row, c, i)
+    }
+
+    /// [`Machine::cell_matches`] for a cell with more tests (all of them, again).
+    #[inline(never)]
+    fn cell_matches_more(&self, row: &RowCode, c: &CellCode, i: usize) -> bool {
         let (so, sm) = (self.c.so, self.c.sm);
         let (t0, t1, t2) = (c.test as usize, c.obj_test as usize, c.test_end as usize);
         for t in &row.tests[t0..t1] {
@@ -92,7 +107,7 @@ impl Machine<'_> {
     }
 
     /// Whether `row`'s cells `from..to` match, cell `c` being at `base + d * c`.
-    #[inline]
+    #[inline(always)]
     fn span_matches(&self, row: &RowCode, from: usize, to: usize, base: isize, d: isize) -> bool {
         let mut c = from;
         while c < to {
@@ -135,19 +150,61 @@ impl Machine<'_> {
             _ => xmax -= len - 1,
         }
         let d = self.step(dir);
-        let [s1, s2] = row.segments;
+        let horizontal = dir == LEFT || dir == RIGHT;
+        // The cells where the row may start, in scan order: by rows for a horizontal
+        // rule (cells are numbered by columns), else by columns.
+        let Scan { cand, tmp, starts } = scan;
+        starts.clear();
+        if anchors.is_empty() {
+            if horizontal {
+                for y in ymin..ymax {
+                    starts.extend((xmin..xmax).map(|x| (x * h + y) as u32));
+                }
+            } else {
+                for x in xmin..xmax {
+                    starts.extend((ymin..ymax).map(|y| (x * h + y) as u32));
+                }
+            }
+        } else {
+            if !self.starts(anchors, d, cand, tmp) {
+                return;
+            }
+            for (k, &word) in cand.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let i = (k * 64) as i64 + bits.trailing_zeros() as i64;
+                    bits &= bits - 1;
+                    let (x, y) = (i / h, i % h);
+                    if x < xmin || x >= xmax || y < ymin || y >= ymax {
+                        continue;
+                    }
+                    starts.push(if horizontal { y * w + x } else { i } as u32);
+                }
+            }
+            if horizontal {
+                starts.sort_unstable();
+                for k in starts.iter_mut() {
+                    let (x, y) = (*k as i64 % w, *k as i64 / w);
+                    *k = (x * h + y) as u32;
+                }
+            }
+        }
         let n = row.cells.len();
-        let at = |x: i64, y: i64, out: &mut Vec<Match>| {
-            let i = (x * h + y) as isize;
-            if ellipses == 0 {
-                if self.span_matches(row, 0, n, i, d) {
+        if ellipses == 0 {
+            for &i in starts.iter() {
+                if self.span_matches(row, 0, n, i as isize, d) {
                     out.push(Match {
                         start: i as usize,
                         k: [0, 0],
                     });
                 }
-                return;
             }
+            return;
+        }
+        let [s1, s2] = row.segments;
+        for &start in starts.iter() {
+            let (x, y) = (start as i64 / h, start as i64 % h);
+            let i = start as isize;
             let kmax = match dir {
                 LEFT => x - len + 2,
                 RIGHT => w - (x + len) + 1,
@@ -155,7 +212,7 @@ impl Machine<'_> {
                 _ => h - (y + len) + 1,
             };
             if !self.span_matches(row, 0, s1, i, d) {
-                return;
+                continue;
             }
             if ellipses == 1 {
                 for k in 0..kmax.max(0) {
@@ -183,78 +240,106 @@ impl Machine<'_> {
                     }
                 }
             }
-        };
-        let horizontal = dir == LEFT || dir == RIGHT;
-        if anchors.is_empty() {
-            if horizontal {
-                for y in ymin..ymax {
-                    for x in xmin..xmax {
-                        at(x, y, out);
-                    }
-                }
-            } else {
-                for x in xmin..xmax {
-                    for y in ymin..ymax {
-                        at(x, y, out);
-                    }
-                }
-            }
-            return;
-        }
-        if !self.starts(anchors, d, scan) {
-            return;
-        }
-        // The candidates, in scan order: by rows for a horizontal rule (the bitset is
-        // by columns), else as they come; each still checked whole.
-        let starts = &mut scan.starts;
-        starts.clear();
-        for (k, &word) in scan.cand.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let i = (k * 64) as i64 + bits.trailing_zeros() as i64;
-                bits &= bits - 1;
-                let (x, y) = (i / h, i % h);
-                if x < xmin || x >= xmax || y < ymin || y >= ymax {
-                    continue;
-                }
-                let key = if horizontal { y * w + x } else { i };
-                starts.push(key as u32);
-            }
-        }
-        if horizontal {
-            starts.sort_unstable();
-            for &k in starts.iter() {
-                let k = k as i64;
-                at(k % w, k / w, out);
-            }
-        } else {
-            for &i in starts.iter() {
-                let i = i as i64;
-                at(i / h, i % h, out);
-            }
         }
     }
 
     /// The cells where a row with `anchors` can start (`d` the step between its
-    /// cells) into `scan.cand`; `false` when there are none.
-    fn starts(&self, anchors: &[Anchor], d: isize, scan: &mut Scan) -> bool {
-        let (o, n) = (&self.occ, self.cells());
-        let cand = &mut scan.cand;
+    /// cells) into `cand`; `false` when there are none. Every anchor narrows the
+    /// candidates (bits past the last cell that come in are out of the row's range,
+    /// which the caller checks).
+    fn starts(
+        &self,
+        anchors: &[Anchor],
+        d: isize,
+        cand: &mut Vec<u64>,
+        tmp: &mut Vec<u64>,
+    ) -> bool {
+        match self.occ.nw {
+            1 => self.starts_n::<1>(anchors, d, cand),
+            2 => self.starts_n::<2>(anchors, d, cand),
+            3 => self.starts_n::<3>(anchors, d, cand),
+            4 => self.starts_n::<4>(anchors, d, cand),
+            _ => self.starts_any(anchors, d, cand, tmp),
+        }
+    }
+
+    /// [`Machine::starts`] on a board of `64 * N` cells at most.
+    #[inline(always)]
+    fn starts_n<const N: usize>(&self, anchors: &[Anchor], d: isize, out: &mut Vec<u64>) -> bool {
+        let o = &self.occ;
+        let of = |id: usize| -> [u64; N] {
+            let mut a = [0; N];
+            if let Some(s) = o.cells.get(id * N..(id + 1) * N) {
+                a.copy_from_slice(s);
+            }
+            a
+        };
+        let mut cand = [u64::MAX; N];
+        let mut tmp = [0u64; N];
+        let mut last: &[usize] = &[];
+        for a in anchors {
+            let by = d * a.offset as isize;
+            for &id in &a.all {
+                and_shifted_n(&mut cand, &of(id), by);
+            }
+            for ids in &a.any {
+                // A property's cells (the same property twice in a row: once).
+                if ids.as_slice() != last {
+                    tmp = [0; N];
+                    for &id in ids {
+                        let c = of(id);
+                        for k in 0..N {
+                            tmp[k] |= c[k];
+                        }
+                    }
+                    last = ids;
+                }
+                and_shifted_n(&mut cand, &tmp, by);
+            }
+            if a.moving {
+                let mut m = [0; N];
+                if let Some(s) = o.moving.get(..N) {
+                    m.copy_from_slice(s);
+                }
+                and_shifted_n(&mut cand, &m, by);
+            }
+            if cand == [0; N] {
+                return false;
+            }
+        }
+        out.clear();
+        out.extend_from_slice(&cand);
+        true
+    }
+
+    /// [`Machine::starts`] on a board of any size.
+    fn starts_any(
+        &self,
+        anchors: &[Anchor],
+        d: isize,
+        cand: &mut Vec<u64>,
+        tmp: &mut Vec<u64>,
+    ) -> bool {
+        let o = &self.occ;
+        let nw = o.nw;
         cand.clear();
-        cand.extend((0..o.nw).map(|k| valid_word(k, n)));
+        cand.resize(nw, u64::MAX);
+        let mut last: &[usize] = &[];
         for a in anchors {
             let by = d * a.offset as isize;
             for &id in &a.all {
                 and_shifted(cand, o.of(id), by);
             }
             for ids in &a.any {
-                let tmp = &mut scan.tmp;
-                tmp.clear();
-                tmp.resize(o.nw, 0);
-                for &id in ids {
-                    for (t, &c) in tmp.iter_mut().zip(o.of(id)) {
-                        *t |= c;
+                if ids.as_slice() != last {
+                    tmp.clear();
+                    tmp.resize(nw, 0);
+                    for &id in ids {
+                        for (t, &c) in tmp.iter_mut().zip(o.of(id)) {
+                            *t |= c;
+                        }
                     }
+                    last = ids;
                 }
                 and_shifted(cand, tmp, by);
             }
@@ -363,7 +448,7 @@ impl Machine<'_> {
                 return false;
             }
         }
-        bit_of(&self.live_groups[li], gi) && g.rules.iter().any(|r| self.may_match(r))
+        bit_of(&self.live_groups[li], gi)
     }
 
     /// Whether the board holds everything `r` needs somewhere: its objects, one object
@@ -371,9 +456,15 @@ impl Machine<'_> {
     #[inline]
     pub(crate) fn may_match(&self, r: &Rule) -> bool {
         let board = &self.occ.board;
-        all_in(&r.mask, board)
-            && all_in(&r.moving, &self.occ.mov_board)
-            && r.any_masks.iter().all(|a| any_common(a, board))
+        let (obj, mov, more) = r.need;
+        let b0 = board.first().copied().unwrap_or(0);
+        let m0 = self.occ.mov_board.first().copied().unwrap_or(0);
+        b0 & obj == obj
+            && m0 & mov == mov
+            && (!more
+                || (all_in(&r.mask, board)
+                    && all_in(&r.moving, &self.occ.mov_board)
+                    && r.any_masks.iter().all(|a| any_common(a, board))))
     }
 
     /// Every row's matches, or `None` when a row has none.
@@ -388,9 +479,6 @@ impl Machine<'_> {
     /// Every row's matches into `rows[..r.rows.len()]` (reusing its buffers); `false`
     /// when a row has none.
     pub(crate) fn find_matches_into(&mut self, r: &Rule, rows: &mut Vec<Vec<Match>>) -> bool {
-        if !self.may_match(r) {
-            return false;
-        }
         if rows.len() < r.rows.len() {
             rows.resize_with(r.rows.len(), Vec::new);
         }

@@ -92,8 +92,10 @@ pub(crate) struct Machine<'c> {
     start: (Vec<u64>, Vec<u64>, Vec<u64>, Vec<u64>),
     banned: Vec<bool>,
     pub(crate) rows: Vec<Vec<matching::Match>>,
-    /// Scratch for finding where rows start (see `matching.rs`).
+    /// Scratch for finding where rows start (see `matching.rs`), and for combining rows'
+    /// matches.
     scan: matching::Scan,
+    tuple: (Vec<usize>, Vec<matching::Match>),
     /// The groups (then the late groups) with a rule whose objects are on the board as
     /// it was when last looked at (`live_board`), or that are to be looked at again
     /// (`stale`: see `matching.rs`).
@@ -143,6 +145,7 @@ impl<'c> Machine<'c> {
             banned: vec![],
             rows: vec![],
             scan: Default::default(),
+            tuple: Default::default(),
             live_board: vec![],
             live_groups: Default::default(),
             stale: Default::default(),
@@ -368,7 +371,9 @@ impl<'c> Machine<'c> {
         }
         let mut banned = std::mem::take(&mut self.banned);
         banned.clear();
-        banned.resize(self.c.groups.len(), false);
+        if rigid {
+            banned.resize(self.c.groups.len(), false);
+        }
         let mut reruns = 0;
         loop {
             reruns += 1;
@@ -665,6 +670,9 @@ impl<'c> Machine<'c> {
     fn apply_random_group(&mut self, g: &Group) -> bool {
         let mut all: Vec<(usize, Vec<matching::Match>)> = vec![];
         for (ri, r) in g.rules.iter().enumerate() {
+            if !self.may_match(r) {
+                continue;
+            }
             if let Some(rows) = self.find_matches(r) {
                 for t in matching::tuples(&rows) {
                     all.push((ri, t));
@@ -699,8 +707,11 @@ impl<'c> Machine<'c> {
                 }
             } else {
                 // Every combination, the first row varying fastest.
-                let mut idx = vec![0usize; n];
-                let mut t: Vec<matching::Match> = rows[..n].iter().map(|m| m[0]).collect();
+                let (mut idx, mut t) = std::mem::take(&mut self.tuple);
+                idx.clear();
+                idx.resize(n, 0);
+                t.clear();
+                t.extend(rows[..n].iter().map(|m| m[0]));
                 let mut first = true;
                 loop {
                     changed |= self.apply_at(r, &t, !first, rigid);
@@ -720,6 +731,7 @@ impl<'c> Machine<'c> {
                         break;
                     }
                 }
+                self.tuple = (idx, t);
             }
         }
         self.rows = rows;

@@ -140,19 +140,47 @@ pub(crate) fn valid_word(k: usize, n: usize) -> u64 {
     }
 }
 
-/// `out = a & (b shifted so that bit i of the result is bit i + by of b)` (`by` may be
+/// `out &= b` shifted so that bit `i` of the result is bit `i + by` of `b` (`by` may be
 /// negative); bits that come from outside `b` are clear.
 #[inline]
 pub(crate) fn and_shifted(out: &mut [u64], b: &[u64], by: isize) {
-    let nw = out.len();
-    if by == 0 {
-        for (o, &x) in out.iter_mut().zip(b) {
-            *o &= x;
-        }
-        return;
+    and_shifted_any(out, b, by);
+}
+
+/// [`and_shifted`] on bitsets of `N` words (unrolled).
+#[inline(always)]
+pub(crate) fn and_shifted_n<const N: usize>(out: &mut [u64; N], b: &[u64; N], by: isize) {
+    let s = by.unsigned_abs();
+    let (words, bits) = (s / 64, (s % 64) as u32);
+    let at = |j: usize| if j < N { b[j] } else { 0 };
+    for (k, o) in out.iter_mut().enumerate() {
+        let v = if by >= 0 {
+            let lo = at(k + words);
+            if bits == 0 {
+                lo
+            } else {
+                (lo >> bits) | (at(k + words + 1) << (64 - bits))
+            }
+        } else if k < words {
+            0
+        } else {
+            let hi = b[k - words];
+            if bits == 0 {
+                hi
+            } else {
+                let lo = if k > words { b[k - words - 1] } else { 0 };
+                (hi << bits) | (lo >> (64 - bits))
+            }
+        };
+        *o &= v;
     }
+}
+
+/// [`and_shifted`] on bitsets of any size.
+fn and_shifted_any(out: &mut [u64], b: &[u64], by: isize) {
+    let nw = out.len();
     let (words, bits) = (by.unsigned_abs() / 64, (by.unsigned_abs() % 64) as u32);
-    if by > 0 {
+    if by >= 0 {
         // Bit i of the result is bit i + by of b.
         for k in 0..nw {
             let lo = b.get(k + words).copied().unwrap_or(0);
