@@ -144,6 +144,11 @@ enum Command {
         /// Count moves under this metric of the file (`metric NAME { ... }`).
         #[arg(long)]
         metric: Option<String>,
+        /// The file's language; `auto` reads PuzzleScript when the text has its section
+        /// headers on lines of their own. For a game, `--level` is `N` (the entry, messages
+        /// counted, from 0) or `#K` (the K-th playable level).
+        #[arg(long, value_enum, default_value_t = cli::Lang::Auto)]
+        lang: cli::Lang,
         #[command(flatten)]
         search: SearchArgs,
         #[command(flatten)]
@@ -294,6 +299,29 @@ fn run(cli: Cli) -> Result<(), u8> {
         Command::Compile { file, dump, json } => cli::check::compile(&file, dump, json),
         Command::Solve {
             file,
+            level_file,
+            level,
+            steps,
+            json,
+            all,
+            lang,
+            search,
+            dist,
+            ..
+        } if cli::is_puzzlescript(&file, lang) => {
+            let (text, _) = cli::read_as(&file, lang)?;
+            if level_file.is_some() || dist.active() {
+                say!("error: a PuzzleScript game's levels are its own: give --level N or #K, without a level file or the distributed options");
+                return Err(exit::INPUT);
+            }
+            if all {
+                cli::ps::all(&file, text, json, &search)
+            } else {
+                cli::ps::solve(&file, text, level.as_deref(), steps, json, &search)
+            }
+        }
+        Command::Solve {
+            file,
             all: true,
             json,
             search,
@@ -330,6 +358,7 @@ fn run(cli: Cli) -> Result<(), u8> {
             all,
             metric,
             dist,
+            ..
         } => {
             if all {
                 say!("error: --all solves every level in one process; drop --all or the distributed options");

@@ -106,6 +106,7 @@ pub mod dist;
 pub mod graph;
 pub mod judge;
 pub mod play;
+pub mod ps;
 pub mod serve;
 pub mod solve;
 pub mod test;
@@ -196,6 +197,21 @@ pub fn read_as(file: &str, lang: Lang) -> Result<(String, bool), u8> {
         Lang::Auto => puz::puzzlescript::looks_like_puzzlescript(&text),
     };
     Ok((text, puzzlescript))
+}
+
+/// Whether `file` is read as a PuzzleScript game under `lang` (`auto` looks at the text;
+/// an unreadable file is left to the command's own reading, which reports it). Standard
+/// input (`-`) is never looked at here: it can be read only once.
+pub fn is_puzzlescript(file: &str, lang: Lang) -> bool {
+    match lang {
+        Lang::Puz => false,
+        Lang::PuzzleScript => true,
+        Lang::Auto => {
+            file != "-"
+                && std::fs::read_to_string(file)
+                    .is_ok_and(|t| puz::puzzlescript::looks_like_puzzlescript(&t))
+        }
+    }
 }
 
 /// Loads a file's rules for `--all` and `puz test`, leaving each level to be checked

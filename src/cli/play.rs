@@ -144,7 +144,7 @@ pub fn run(
 }
 
 /// The entry `--level` names, or the first playable level.
-fn pick(game: &Game, file: &str, level: Option<LevelPick>) -> Result<usize, u8> {
+pub(super) fn pick(game: &Game, file: &str, level: Option<LevelPick>) -> Result<usize, u8> {
     let found = match level {
         None => game
             .playable(1)

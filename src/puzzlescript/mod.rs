@@ -15,9 +15,12 @@ mod engine;
 mod input;
 mod ir;
 mod parse;
+pub mod search;
+pub mod solve;
 
 pub use input::{Input, InputError};
 pub use parse::parse;
+pub use solve::{solve_level, PsOutcome, PsSolution, PsSolveError, PsSolveOptions};
 
 use std::sync::Arc;
 

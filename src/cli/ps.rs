@@ -1,0 +1,182 @@
+//! `puz solve` and `puz solve --all` on a PuzzleScript game: the fewest inputs that win a
+//! level, one shortest solution in the tie order (up, left, down, right, action), as
+//! PuzzleScript writes inputs.
+
+use puz::puzzlescript::solve::{PsOutcome, PsSolveError};
+use puz::puzzlescript::{Entry, Game, PsSolveOptions};
+use puz::solver::SearchChoice;
+
+use super::play::{load_game, parse_level_pick, pick};
+use super::{emit, exit, output, print_stats};
+use crate::SearchArgs;
+
+/// The options of a search on a game, from the command line's.
+fn options(search: &SearchArgs, boards: bool) -> PsSolveOptions {
+    PsSolveOptions {
+        budget: search.budget(),
+        search: match search.search {
+            SearchChoice::Auto => None,
+            SearchChoice::Backend(b) => Some(b),
+        },
+        boards,
+    }
+}
+
+/// The exit code of a refusal.
+fn refused(e: PsSolveError) -> u8 {
+    output::report(&e);
+    match e {
+        PsSolveError::NotALevel { .. } => exit::INPUT,
+        PsSolveError::Nondeterministic { .. } | PsSolveError::Unavailable { .. } => exit::SEARCH,
+        PsSolveError::Overlap { .. } | PsSolveError::BadPath(_) => exit::INTERNAL,
+    }
+}
+
+/// Loads a game for a search, with its warnings on stderr; refuses options that only a
+/// `.puz` file has.
+fn load(file: &str, text: String, search: &SearchArgs) -> Result<Game, u8> {
+    if !matches!(
+        search.engine,
+        crate::EngineArg::Auto | crate::EngineArg::Interp
+    ) {
+        say!("error: --engine fast: PuzzleScript games have no fast path; drop --engine");
+        return Err(exit::ENGINE);
+    }
+    let (game, warnings) = load_game(super::source_name(file), text)?;
+    if let Some(w) = warnings {
+        output::report(&w);
+    }
+    Ok(game)
+}
+
+/// `puz solve GAME.txt [--level N|#K]`.
+pub fn solve(
+    file: &str,
+    text: String,
+    level: Option<&str>,
+    steps: bool,
+    json: bool,
+    search: &SearchArgs,
+) -> Result<(), u8> {
+    let pick_arg = match level {
+        Some(l) => Some(parse_level_pick(l).map_err(|e| {
+            say!("error: --level {e}");
+            exit::INPUT
+        })?),
+        None => None,
+    };
+    let game = load(file, text, search)?;
+    let index = pick(&game, file, pick_arg)?;
+    let sol =
+        puz::puzzlescript::solve_level(&game, index, &options(search, steps)).map_err(refused)?;
+    if search.limits.stats {
+        print_stats(&sol.stats);
+        say!(
+            "inputs simulated {} (unchanged {}, restarts {}, stuck {}), again turns {}",
+            sol.simulated.simulated,
+            sol.simulated.unchanged,
+            sol.simulated.restarts,
+            sol.simulated.stuck,
+            sol.simulated.again_turns
+        );
+    }
+    if search.verbose {
+        say!("puz: search {}; bound: {}", sol.search, sol.bound);
+    }
+    if matches!(sol.outcome, PsOutcome::Cutoff | PsOutcome::Cancelled) {
+        say!("error: {}", sol.report().trim_end());
+        return Err(exit::CUTOFF);
+    }
+    if json {
+        let text = serde_json::to_string(&sol).map_err(|e| {
+            say!("error: cannot write the answer as JSON: {e}");
+            exit::OUTPUT
+        })?;
+        emit(&(text + "\n"))
+    } else {
+        emit(&sol.report())
+    }
+}
+
+/// `puz solve GAME.txt --all`: every level of the game, one row each. Exit 0 when every
+/// level ran (solved or not), else the highest exit code among the levels that failed.
+pub fn all(file: &str, text: String, json: bool, search: &SearchArgs) -> Result<(), u8> {
+    let game = load(file, text, search)?;
+    let mut worst = exit::OK;
+    let mut rows: Vec<[String; 4]> = vec![];
+    let mut values = vec![];
+    let mut k = 0;
+    for (index, e) in game.entries().iter().enumerate() {
+        if !matches!(e, Entry::Level { .. }) {
+            continue;
+        }
+        k += 1;
+        let name = format!("{index} (#{k})");
+        let t0 = std::time::Instant::now();
+        match puz::puzzlescript::solve_level(&game, index, &options(search, false)) {
+            Ok(s) => {
+                let (cost, error) = match s.outcome {
+                    PsOutcome::Solved => (
+                        s.cost.map_or(String::new(), |c| format!("{c} inputs")),
+                        None,
+                    ),
+                    PsOutcome::Unsolvable => ("no solution".to_string(), None),
+                    _ => {
+                        worst = worst.max(exit::CUTOFF);
+                        let why =
+                            format!("search stopped: {}", s.stopped.clone().unwrap_or_default());
+                        (format!("error (exit {}): {why}", exit::CUTOFF), Some(why))
+                    }
+                };
+                rows.push([
+                    name,
+                    cost,
+                    if error.is_some() {
+                        String::new()
+                    } else {
+                        s.stats.stored.to_string()
+                    },
+                    format!("{:.3}s", s.stats.elapsed.as_secs_f64()),
+                ]);
+                values.push(serde_json::json!({
+                    "level": index, "playable": k,
+                    "solved": s.solved, "outcome": s.outcome, "cost": s.cost,
+                    "inputs": s.solved.then_some(s.inputs.clone()),
+                    "expanded": s.stats.expanded, "stored": s.stats.stored,
+                    "seconds": s.stats.elapsed.as_secs_f64(), "error": error,
+                }));
+            }
+            Err(e) => {
+                let why = e.to_string();
+                let code = refused(e);
+                worst = worst.max(code);
+                rows.push([
+                    name,
+                    format!("error (exit {code}): {why}"),
+                    String::new(),
+                    format!("{:.3}s", t0.elapsed().as_secs_f64()),
+                ]);
+                values.push(serde_json::json!({
+                    "level": index, "playable": k, "solved": null, "cost": null,
+                    "error": why, "exit": code,
+                }));
+            }
+        }
+    }
+    if k == 0 {
+        say!("error: {file} has no levels");
+        return Err(exit::INPUT);
+    }
+    let text = if json {
+        let v = serde_json::json!({"game": game.title().unwrap_or(game.name()), "levels": values});
+        format!("{v}\n")
+    } else {
+        super::all::table(&["level", "inputs", "states", "time"], &rows)
+    };
+    emit(&text)?;
+    if worst == exit::OK {
+        Ok(())
+    } else {
+        Err(worst)
+    }
+}
