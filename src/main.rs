@@ -156,9 +156,13 @@ enum Command {
     },
     /// Check the `expect` answers of every level of the files; exit 1 on any mismatch.
     Test {
-        /// The `.puz` files.
+        /// The `.puz` files, or PuzzleScript games (checked against their `.expect` file).
         #[arg(required = true)]
         files: Vec<String>,
+        /// The files' language; `auto` reads a file as PuzzleScript when its text has the
+        /// section headers on lines of their own.
+        #[arg(long, value_enum, default_value_t = cli::Lang::Auto)]
+        lang: cli::Lang,
         #[command(flatten)]
         search: SearchArgs,
     },
@@ -329,7 +333,11 @@ fn run(cli: Cli) -> Result<(), u8> {
             dist,
             ..
         } if !dist.active() => cli::all::run(&file, json, &search, metric.as_deref()),
-        Command::Test { files, search } => cli::test::run(&files, &search),
+        Command::Test {
+            files,
+            lang,
+            search,
+        } => cli::test::run(&files, lang, &search),
         Command::Serve {
             path,
             port,

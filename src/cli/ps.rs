@@ -180,3 +180,100 @@ pub fn all(file: &str, text: String, json: bool, search: &SearchArgs) -> Result<
         Err(worst)
     }
 }
+
+/// What `puz test` counted on one game.
+#[derive(Default)]
+pub struct Tally {
+    /// Expectations that held.
+    pub passed: usize,
+    /// Expectations that did not, or could not be checked.
+    pub failed: usize,
+    /// Levels without an expectation.
+    pub open: usize,
+}
+
+/// `puz test GAME.txt`: the expectations of the game's sidecar file (see
+/// `puz::puzzlescript::expect`) checked level by level; levels without one are listed.
+/// `Err` when the game or its expectations do not load (reported), with the exit code.
+pub fn test(file: &str, text: String, search: &SearchArgs) -> Result<Tally, u8> {
+    use puz::puzzlescript::expect::{self, Want};
+    let game = load(file, text, search)?;
+    let path = expect::sidecar_path(std::path::Path::new(file));
+    let wants = match std::fs::read_to_string(&path) {
+        Ok(t) => expect::parse(&game, &path.display().to_string(), std::sync::Arc::new(t))
+            .map_err(|e| {
+                output::report(&e);
+                exit::RULES
+            })?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => vec![],
+        Err(e) => {
+            say!("error: cannot read {}: {e}", path.display());
+            return Err(exit::INPUT);
+        }
+    };
+    let mut t = Tally::default();
+    let mut k = 0;
+    for (index, e) in game.entries().iter().enumerate() {
+        if !matches!(e, Entry::Level { .. }) {
+            continue;
+        }
+        k += 1;
+        let what = format!("level {index} (#{k})");
+        let Some(want) = wants.iter().find(|w| w.level == index) else {
+            t.open += 1;
+            emit(&format!("-     {file} {what}: no expectation\n"))?;
+            continue;
+        };
+        let want = &want.want;
+        let line = match puz::puzzlescript::solve_level(&game, index, &options(search, false)) {
+            Ok(s) => {
+                let time = s.stats.elapsed.as_secs_f64();
+                let got = match s.outcome {
+                    PsOutcome::Solved => Some(Want::Solution(s.inputs.clone())),
+                    PsOutcome::Unsolvable => Some(Want::Unsolvable),
+                    _ => None,
+                };
+                let ok = match (want, &s.outcome) {
+                    (Want::Inputs(n), PsOutcome::Solved) => s.cost == Some(*n),
+                    (Want::Solvable, PsOutcome::Solved) => true,
+                    (Want::Unsolvable, PsOutcome::Unsolvable) => true,
+                    (Want::Solution(w), PsOutcome::Solved) => *w == s.inputs,
+                    _ => false,
+                };
+                let shown = |g: &Want| match (want, g) {
+                    (Want::Inputs(_) | Want::Solvable, Want::Solution(x)) => {
+                        format!("{} ({x})", Want::Inputs(x.len()))
+                    }
+                    (_, g) => g.to_string(),
+                };
+                if ok {
+                    t.passed += 1;
+                    format!(
+                        "pass  {file} {what}: {} ({time:.3}s)",
+                        got.as_ref().map_or(want.to_string(), shown)
+                    )
+                } else {
+                    t.failed += 1;
+                    match got {
+                        Some(g) => format!(
+                            "FAIL  {file} {what}: expected {want}, got {} ({time:.3}s)",
+                            shown(&g)
+                        ),
+                        None => format!(
+                            "FAIL  {file} {what}: expected {want}, got no answer: {} ({time:.3}s)",
+                            s.stopped.unwrap_or_default()
+                        ),
+                    }
+                }
+            }
+            Err(e) => {
+                t.failed += 1;
+                let line = format!("FAIL  {file} {what}: expected {want}, got no answer: {e}");
+                refused(e);
+                line
+            }
+        };
+        emit(&(line + "\n"))?;
+    }
+    Ok(t)
+}

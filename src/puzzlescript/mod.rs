@@ -12,6 +12,7 @@
 pub mod ast;
 mod compile;
 mod engine;
+pub mod expect;
 mod input;
 mod ir;
 mod parse;
