@@ -119,6 +119,10 @@ enum Command {
         /// Print the compiled model as JSON.
         #[arg(long, conflicts_with = "dump")]
         json: bool,
+        /// The file's language; `auto` reads PuzzleScript when the text has its section
+        /// headers on lines of their own. For a game, `--level` is `N` or `#K`.
+        #[arg(long, value_enum, default_value_t = cli::Lang::Auto)]
+        lang: cli::Lang,
     },
     /// Solve a level: the file's first level, `--level NAME`, or a level file.
     Solve {
@@ -187,6 +191,10 @@ enum Command {
         max_output: u64,
         #[command(flatten)]
         limits: RunLimits,
+        /// The file's language; `auto` reads PuzzleScript when the text has its section
+        /// headers on lines of their own. For a game, `--level` is `N` or `#K`.
+        #[arg(long, value_enum, default_value_t = cli::Lang::Auto)]
+        lang: cli::Lang,
     },
     /// Report what a designer wants to know of a level's state graph.
     Analyze {
@@ -209,6 +217,10 @@ enum Command {
         limits: RunLimits,
         #[command(flatten)]
         dist: DistArgs,
+        /// The file's language; `auto` reads PuzzleScript when the text has its section
+        /// headers on lines of their own. For a game, `--level` is `N` or `#K`.
+        #[arg(long, value_enum, default_value_t = cli::Lang::Auto)]
+        lang: cli::Lang,
     },
     /// Play inputs on a level of a PuzzleScript game: prints `win after N` (N counts the
     /// inputs from 1) or `no win`, as PuzzleScript's oracle `replay` does; inputs after the
@@ -300,7 +312,12 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), u8> {
     match cli.command {
         Command::Check { file, lang } => cli::check::check(&file, lang),
-        Command::Compile { file, dump, json } => cli::check::compile(&file, dump, json),
+        Command::Compile {
+            file,
+            dump,
+            json,
+            lang,
+        } => cli::check::compile(&file, dump, json, lang),
         Command::Solve {
             file,
             level_file,
@@ -392,6 +409,57 @@ fn run(cli: Cli) -> Result<(), u8> {
             max_output,
             limits,
             metric,
+            lang,
+        } if cli::is_puzzlescript(&file, lang) => {
+            let (text, _) = cli::read_as(&file, lang)?;
+            ps_only(level_file.is_some(), metric.is_some(), false)?;
+            cli::ps::graph(
+                &file,
+                text,
+                level.as_deref(),
+                max_states,
+                &limits,
+                cli::graph::GraphOutput::Export {
+                    format: match format {
+                        GraphFormat::Dot => puz::io::graph::Format::Dot,
+                        GraphFormat::Json => puz::io::graph::Format::Json,
+                    },
+                    max_bytes: max_output.saturating_mul(1 << 20),
+                },
+            )
+        }
+        Command::Analyze {
+            file,
+            level_file,
+            level,
+            max_states,
+            json,
+            limits,
+            metric,
+            dist,
+            lang,
+        } if cli::is_puzzlescript(&file, lang) => {
+            let (text, _) = cli::read_as(&file, lang)?;
+            ps_only(level_file.is_some(), metric.is_some(), dist.active())?;
+            cli::ps::graph(
+                &file,
+                text,
+                level.as_deref(),
+                max_states,
+                &limits,
+                cli::graph::GraphOutput::Analysis { json },
+            )
+        }
+        Command::Graph {
+            file,
+            level_file,
+            level,
+            format,
+            max_states,
+            max_output,
+            limits,
+            metric,
+            ..
         } => cli::graph::graph_cmd(
             &file,
             level_file,
@@ -416,6 +484,7 @@ fn run(cli: Cli) -> Result<(), u8> {
             limits,
             metric,
             dist,
+            ..
         } if dist.active() => {
             if metric.is_some() {
                 say!("error: --metric is not searched across processes; drop it or the distributed options");
@@ -455,6 +524,22 @@ fn run(cli: Cli) -> Result<(), u8> {
             lang,
         } => cli::play::run(&file, lang, level, &inputs, print_level, json),
     }
+}
+
+/// Refuses what a PuzzleScript game has no use for: a level file (its levels are its
+/// own), `--metric` (its cost is the number of inputs) and the distributed options.
+fn ps_only(level_file: bool, metric: bool, dist: bool) -> Result<(), u8> {
+    let what = if level_file {
+        "a level file: a game's levels are its own (give --level N or #K)"
+    } else if metric {
+        "--metric: a game's cost is the number of inputs"
+    } else if dist {
+        "the distributed options: PuzzleScript levels are searched in one process"
+    } else {
+        return Ok(());
+    };
+    say!("error: a PuzzleScript game takes no {what}");
+    Err(exit::INPUT)
 }
 
 /// Time and memory limits, and statistics: of `puz solve` and `puz judge` (with the state

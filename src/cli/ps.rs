@@ -117,7 +117,9 @@ pub fn all(file: &str, text: String, json: bool, search: &SearchArgs) -> Result<
             Ok(s) => {
                 let (cost, error) = match s.outcome {
                     PsOutcome::Solved => (
-                        s.cost.map_or(String::new(), |c| format!("{c} inputs")),
+                        s.cost.map_or(String::new(), |c| {
+                            puz::diagnostics::quantity(c as u64, "inputs")
+                        }),
                         None,
                     ),
                     PsOutcome::Unsolvable => ("no solution".to_string(), None),
@@ -276,4 +278,105 @@ pub fn test(file: &str, text: String, search: &SearchArgs) -> Result<Tally, u8> 
         emit(&(line + "\n"))?;
     }
     Ok(t)
+}
+
+/// `puz graph GAME.txt` and `puz analyze GAME.txt`: a level's reachable states (the level
+/// after each whole turn; a won level is a goal), exported or studied, under the limits.
+pub fn graph(
+    file: &str,
+    text: String,
+    level: Option<&str>,
+    max_states: u64,
+    limits: &crate::RunLimits,
+    what: super::graph::GraphOutput,
+) -> Result<(), u8> {
+    use puz::puzzlescript::search::PsSpace;
+    use puz::search::graph::{GraphError, StateGraph};
+    use puz::search::Budget;
+    let t0 = std::time::Instant::now();
+    let pick_arg = match level {
+        Some(l) => Some(parse_level_pick(l).map_err(|e| {
+            say!("error: --level {e}");
+            exit::INPUT
+        })?),
+        None => None,
+    };
+    let (game, warnings) = load_game(super::source_name(file), text)?;
+    if let Some(w) = warnings {
+        output::report(&w);
+    }
+    let index = pick(&game, file, pick_arg)?;
+    if let Some(why) = puz::puzzlescript::solve::nondeterminism(&game) {
+        return Err(refused(PsSolveError::Nondeterministic {
+            game: game.name().to_string(),
+            why,
+        }));
+    }
+    let budget = Budget {
+        max_states: Some(max_states as usize),
+        deadline: limits.timeout.map(|t| t0 + t),
+        max_bytes: limits.max_memory.map(|m| m << 20),
+        max_depth: None,
+        progress: None,
+        cancel: None,
+    };
+    let mut space = PsSpace::new(&game, index).ok_or(exit::INPUT)?;
+    let stats = |graph: Option<(usize, usize)>| {
+        if limits.stats {
+            let peak = puz::search::peak_bytes().map_or("unknown".to_string(), |b| {
+                format!("{:.1} MiB", b as f64 / 1048576.0)
+            });
+            let size = graph.map_or("graph not built".to_string(), |(n, m)| {
+                format!("states {n}, inputs {m}")
+            });
+            say!(
+                "stats: {size}, peak memory {peak}, time {:.3}s",
+                t0.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let g = StateGraph::build(&mut space, &budget).map_err(|e| {
+        output::report(&e);
+        stats(None);
+        match e {
+            GraphError::TooLarge { .. } => exit::GRAPH,
+            GraphError::Cutoff(_) => exit::CUTOFF,
+        }
+    })?;
+    if let Some(o) = space.overlap() {
+        return Err(refused(o));
+    }
+    let size = (g.graph.node_count(), g.graph.edge_count());
+    let labels = puz::io::graph::PsLabels { space: &space };
+    let result = match what {
+        super::graph::GraphOutput::Export { format, max_bytes } => {
+            let out = std::io::BufWriter::new(std::io::stdout().lock());
+            match puz::io::graph::export(&g, &labels, format, out, &budget, max_bytes) {
+                Ok(()) => Ok(()),
+                Err(puz::io::graph::ExportError::Io(e)) => Err(output::write_failed(e)),
+                Err(e) => {
+                    output::report(&e);
+                    Err(match e {
+                        puz::io::graph::ExportError::Cutoff(_) => exit::CUTOFF,
+                        _ => exit::GRAPH,
+                    })
+                }
+            }
+        }
+        super::graph::GraphOutput::Analysis { json } => match g.analyze(&budget) {
+            Err(c) => {
+                say!("error: the analysis stopped: {c}");
+                Err(exit::CUTOFF)
+            }
+            Ok(a) if json => emit(
+                &(serde_json::to_string_pretty(&a).map_err(|e| {
+                    say!("error: cannot write the analysis as JSON: {e}");
+                    exit::OUTPUT
+                })? + "\n"),
+            ),
+            Ok(a) => emit(&super::graph::analysis_text(&a, &g, &labels, "inputs")),
+        },
+    };
+    stats(Some(size));
+    result
 }

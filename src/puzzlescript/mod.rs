@@ -11,6 +11,7 @@
 
 pub mod ast;
 mod compile;
+mod dump;
 mod engine;
 pub mod expect;
 mod input;
@@ -268,8 +269,8 @@ pub enum OnWin {
     NextLevel,
 }
 
-/// One level being played.
-#[derive(Debug)]
+/// One level being played. A clone plays on from the same point (undo stack included).
+#[derive(Clone, Debug)]
 pub struct Session<'g> {
     game: &'g Game,
     machine: Machine<'g>,

@@ -50,6 +50,8 @@ struct StoredLayer {
     ids: Vec<usize>,
     /// Bits of the code.
     bits: u32,
+    /// The collision layer.
+    layer: usize,
 }
 
 /// Which layers a turn can change, from the rules: a layer that receives movement (the
@@ -181,7 +183,12 @@ impl Packing {
                 }
             }
             let bits = u32::BITS - (ids.len() as u32).leading_zeros();
-            layers.push(StoredLayer { words, ids, bits });
+            layers.push(StoredLayer {
+                words,
+                ids,
+                bits,
+                layer: l,
+            });
         }
         let per_cell: u64 = layers.iter().map(|l| l.bits as u64).sum();
         let total = per_cell * cells as u64;
@@ -220,13 +227,16 @@ impl Packing {
         let mut k = 0;
         for i in 0..self.cells {
             let cell = &objects[i * so..(i + 1) * so];
-            for (li, l) in self.layers.iter().enumerate() {
+            for l in &self.layers {
                 let mut code = 0u64;
                 for &(w, m, before) in &l.words {
                     let x = cell[w] & m;
                     if x != 0 {
                         if code != 0 || x & (x - 1) != 0 {
-                            return Err(Overlap { cell: i, layer: li });
+                            return Err(Overlap {
+                                cell: i,
+                                layer: l.layer,
+                            });
                         }
                         let low = x & x.wrapping_neg();
                         code = (before + (m & (low - 1)).count_ones() + 1) as u64;
@@ -330,7 +340,10 @@ impl<'g> PsSpace<'g> {
         let objects = machine.objects.clone();
         let packing = Packing::new(&game.compiled, &objects);
         let mut start = vec![0; packing.words()];
-        let overlap = packing.pack(&objects, false, &mut start).err();
+        // A level can be won as it loads (its level-start rules win it): then it is
+        // solved by no input, as PuzzleScript's player has it.
+        let won = machine.winning;
+        let overlap = packing.pack(&objects, won, &mut start).err();
         let inputs = if game.compiled.flags.noaction { 4 } else { 5 };
         let bound = Bound::derive(&game.compiled, &packing, &objects, machine.width);
         Some(PsSpace {
@@ -363,6 +376,23 @@ impl<'g> PsSpace<'g> {
         out
     }
 
+    /// Why the search cannot store some level a turn made (two objects on one layer of
+    /// a cell), if that happened.
+    pub fn overlap(&self) -> Option<super::solve::PsSolveError> {
+        let rows = self.machine.height.max(1);
+        self.overlap.map(|o| super::solve::PsSolveError::Overlap {
+            layer: o.layer,
+            row: o.cell % rows,
+            col: o.cell / rows,
+        })
+    }
+
+    /// A state drawn in the game's legend characters, row by row.
+    pub fn draw(&self, s: &[u32]) -> String {
+        let (w, h) = self.size();
+        super::solve::draw(&self.game.compiled, w, h, &self.objects(s))
+    }
+
     /// Whether a state is won.
     pub fn won(&self, s: &[u32]) -> bool {
         self.packing.won(s)
@@ -379,7 +409,7 @@ impl<'g> PsSpace<'g> {
     /// The lower bound A* is guided by, or why it runs without one.
     pub fn bound_description(&self) -> String {
         match &self.bound {
-            Ok(_) => "the farthest object a win condition counts from the nearest cell it must reach (walls that never move avoided), at least one input".into(),
+            Ok(_) => "the inputs the objects a win condition counts need to reach their cells, one cell a turn around what never moves (the farthest for `all`, the nearest for `some`), at least one".into(),
             Err(why) => format!("none: {why}"),
         }
     }
@@ -486,15 +516,35 @@ pub(crate) struct Bound {
 /// One `all X on Y` or `some X on Y` condition's part of a [`Bound`].
 #[derive(Clone, Debug)]
 struct CondBound {
-    /// `all` (the farthest X counts) or `some` (the nearest).
+    /// `all` (the farthest counts) or `some` (the nearest).
     all: bool,
-    /// Per stored layer, per code: the distance map (index into `maps`) of that object
-    /// when it is an X.
-    codes: Vec<Vec<Option<usize>>>,
-    /// Per layer an X is on: inputs from each cell to the nearest Y (`u32::MAX`: none).
-    maps: Vec<Vec<u32>>,
-    /// The X objects on layers not stored (they never move): their part, fixed.
-    fixed: Option<u32>,
+    /// How the distance is measured.
+    kind: CondKind,
+}
+
+/// Which side of a condition moves.
+#[derive(Clone, Debug)]
+enum CondKind {
+    /// The Xs move to the Ys, which never change.
+    Movers {
+        /// Per stored layer, per code: the distance map (index into `maps`) of that
+        /// object when it is an X.
+        codes: Vec<Vec<Option<usize>>>,
+        /// Per layer an X is on: inputs from each cell to the nearest Y (`u32::MAX`:
+        /// none).
+        maps: Vec<Vec<u32>>,
+        /// The Xs on layers not stored (they never move): their part, fixed.
+        fixed: Option<u32>,
+    },
+    /// The Xs never change; Ys move onto them.
+    Anchors {
+        /// Per stored layer, per code: whether that object is a Y.
+        codes: Vec<Vec<bool>>,
+        /// Per X cell: inputs from each cell to it, for a Y.
+        maps: Vec<Vec<u32>>,
+        /// Per X cell, the nearest Y on a layer not stored (it never moves).
+        fixed: Vec<u32>,
+    },
 }
 
 /// Breadth-first distances over the cells from every `from` cell, through cells not in
@@ -576,9 +626,7 @@ impl Bound {
         let stored: Vec<bool> = {
             let mut v = vec![false; c.layers];
             for l in &p.layers {
-                if let Some(&id) = l.ids.first() {
-                    v[c.objects[id].layer] = true;
-                }
+                v[l.layer] = true;
             }
             v
         };
@@ -598,79 +646,117 @@ impl Bound {
                 // `some X` / `all X` without `on`.
                 continue;
             }
-            if let Some(&x) = xs.iter().find(|&&x| changed[x]) {
-                return Err(format!(
-                    "a rule creates or destroys {}, which a win condition counts",
-                    c.objects[x].name
-                ));
-            }
-            if let Some(&y) = ys.iter().find(|&&y| stored[c.objects[y].layer]) {
-                return Err(format!(
-                    "{} changes during play, and a win condition counts it",
-                    c.objects[y].name
-                ));
-            }
-            let targets: Vec<usize> = (0..p.cells)
-                .filter(|&i| any_common(&w.on.0, &p.base[i * so..(i + 1) * so]))
-                .collect();
-            let mut maps = vec![];
-            let mut map_of_layer: Vec<Option<usize>> = vec![None; c.layers];
-            for &x in &xs {
-                let l = c.objects[x].layer;
-                if map_of_layer[l].is_none() {
-                    // Cells an object that never changes holds on X's layer.
-                    let blocked: Vec<bool> = (0..p.cells)
-                        .map(|i| {
-                            (0..n).any(|id| {
-                                c.objects[id].layer == l
-                                    && !changed[id]
-                                    && !moves[id]
-                                    && has_bit(&start[i * so..(i + 1) * so], id)
-                            })
-                        })
-                        .collect();
-                    map_of_layer[l] = Some(maps.len());
-                    maps.push(distances(width, height, &targets, &blocked));
-                }
-            }
-            let codes = p
-                .layers
-                .iter()
-                .map(|sl| {
-                    sl.ids
-                        .iter()
-                        .map(|&id| {
-                            xs.contains(&id)
-                                .then(|| map_of_layer[c.objects[id].layer])
-                                .flatten()
-                        })
-                        .collect()
-                })
-                .collect();
             let all = w.quantifier > 0;
-            let mut fixed: Option<u32> = None;
-            for &x in &xs {
-                let l = c.objects[x].layer;
-                if stored[l] {
-                    continue;
+            let cell = |i: usize| &start[i * so..(i + 1) * so];
+            // Cells an object that never changes holds on layer `l`: no mover enters.
+            let blocked = |l: usize| -> Vec<bool> {
+                (0..p.cells)
+                    .map(|i| {
+                        (0..n).any(|id| {
+                            c.objects[id].layer == l
+                                && !changed[id]
+                                && !moves[id]
+                                && has_bit(cell(i), id)
+                        })
+                    })
+                    .collect()
+            };
+            let static_x = xs.iter().all(|&x| !stored[c.objects[x].layer]);
+            let static_y = ys.iter().all(|&y| !stored[c.objects[y].layer]);
+            let kind = if static_y {
+                if let Some(&x) = xs.iter().find(|&&x| changed[x]) {
+                    return Err(format!(
+                        "a rule creates or destroys {}, which a win condition counts",
+                        c.objects[x].name
+                    ));
                 }
-                let Some(m) = map_of_layer[l] else { continue };
-                for (i, &d) in maps[m].iter().enumerate() {
-                    if has_bit(&p.base[i * so..(i + 1) * so], x) {
-                        fixed = Some(match fixed {
-                            None => d,
-                            Some(f) if all => f.max(d),
-                            Some(f) => f.min(d),
-                        });
+                let targets: Vec<usize> = (0..p.cells)
+                    .filter(|&i| any_common(&w.on.0, &p.base[i * so..(i + 1) * so]))
+                    .collect();
+                let mut maps = vec![];
+                let mut map_of_layer: Vec<Option<usize>> = vec![None; c.layers];
+                for &x in &xs {
+                    let l = c.objects[x].layer;
+                    if map_of_layer[l].is_none() {
+                        map_of_layer[l] = Some(maps.len());
+                        maps.push(distances(width, height, &targets, &blocked(l)));
                     }
                 }
-            }
-            conds.push(CondBound {
-                all,
-                codes,
-                maps,
-                fixed,
-            });
+                let codes = p
+                    .layers
+                    .iter()
+                    .map(|sl| {
+                        sl.ids
+                            .iter()
+                            .map(|&id| {
+                                xs.contains(&id)
+                                    .then(|| map_of_layer[c.objects[id].layer])
+                                    .flatten()
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let mut fixed: Option<u32> = None;
+                for &x in &xs {
+                    let l = c.objects[x].layer;
+                    if stored[l] {
+                        continue;
+                    }
+                    let Some(m) = map_of_layer[l] else { continue };
+                    for (i, &d) in maps[m].iter().enumerate() {
+                        if has_bit(&p.base[i * so..(i + 1) * so], x) {
+                            fixed = Some(match fixed {
+                                None => d,
+                                Some(f) if all => f.max(d),
+                                Some(f) => f.min(d),
+                            });
+                        }
+                    }
+                }
+                CondKind::Movers { codes, maps, fixed }
+            } else if static_x {
+                if let Some(&y) = ys.iter().find(|&&y| changed[y]) {
+                    return Err(format!(
+                        "a rule creates or destroys {}, which a win condition counts",
+                        c.objects[y].name
+                    ));
+                }
+                let layer = c.objects[ys[0]].layer;
+                if ys.iter().any(|&y| c.objects[y].layer != layer) {
+                    return Err("a win condition counts objects on several layers".into());
+                }
+                let anchors: Vec<usize> = (0..p.cells)
+                    .filter(|&i| any_common(&w.what.0, cell(i)))
+                    .collect();
+                let block = blocked(layer);
+                let maps: Vec<Vec<u32>> = anchors
+                    .iter()
+                    .map(|&t| distances(width, height, &[t], &block))
+                    .collect();
+                let codes = p
+                    .layers
+                    .iter()
+                    .map(|sl| sl.ids.iter().map(|id| ys.contains(id)).collect())
+                    .collect();
+                let fixed = maps
+                    .iter()
+                    .map(|m| {
+                        (0..p.cells)
+                            .filter(|&i| any_common(&w.on.0, &p.base[i * so..(i + 1) * so]))
+                            .map(|i| m[i])
+                            .min()
+                            .unwrap_or(u32::MAX)
+                    })
+                    .collect();
+                CondKind::Anchors { codes, maps, fixed }
+            } else {
+                let y = ys.iter().find(|&&y| stored[c.objects[y].layer]).copied();
+                return Err(format!(
+                    "both sides of a win condition change during play ({})",
+                    y.map_or(String::new(), |y| c.objects[y].name.clone())
+                ));
+            };
+            conds.push(CondBound { all, kind });
         }
         if conds.is_empty() {
             return Err("no win condition is `all X on Y` or `some X on Y`".into());
@@ -678,10 +764,25 @@ impl Bound {
         Ok(Bound { conds })
     }
 
-    /// The bound for packed state `s` of `p` (not won): `u32::MAX` when some X can reach
-    /// no Y.
+    /// The bound for packed state `s` of `p` (not won): `u32::MAX` when the win
+    /// conditions can no longer all hold.
     fn estimate(&self, p: &Packing, s: &[u32]) -> u32 {
-        let mut acc: Vec<Option<u32>> = self.conds.iter().map(|c| c.fixed).collect();
+        let mut acc: Vec<Option<u32>> = self
+            .conds
+            .iter()
+            .map(|c| match &c.kind {
+                CondKind::Movers { fixed, .. } => *fixed,
+                CondKind::Anchors { .. } => None,
+            })
+            .collect();
+        let mut best: Vec<Vec<u32>> = self
+            .conds
+            .iter()
+            .map(|c| match &c.kind {
+                CondKind::Anchors { fixed, .. } => fixed.clone(),
+                CondKind::Movers { .. } => vec![],
+            })
+            .collect();
         let mut bits: u64 = 0;
         let mut have = 0u32;
         let mut k = 0;
@@ -698,21 +799,37 @@ impl Bound {
                 if code == 0 {
                     continue;
                 }
-                for (cb, a) in self.conds.iter().zip(acc.iter_mut()) {
-                    if let Some(Some(m)) = cb.codes[li].get(code - 1) {
-                        let d = cb.maps[*m][i];
-                        *a = Some(match *a {
-                            None => d,
-                            Some(f) if cb.all => f.max(d),
-                            Some(f) => f.min(d),
-                        });
+                for ((cb, a), b) in self.conds.iter().zip(acc.iter_mut()).zip(best.iter_mut()) {
+                    match &cb.kind {
+                        CondKind::Movers { codes, maps, .. } => {
+                            if let Some(Some(m)) = codes[li].get(code - 1) {
+                                let d = maps[*m][i];
+                                *a = Some(match *a {
+                                    None => d,
+                                    Some(f) if cb.all => f.max(d),
+                                    Some(f) => f.min(d),
+                                });
+                            }
+                        }
+                        CondKind::Anchors { codes, maps, .. } => {
+                            if codes[li].get(code - 1).copied().unwrap_or(false) {
+                                for (t, m) in maps.iter().enumerate() {
+                                    b[t] = b[t].min(m[i]);
+                                }
+                            }
+                        }
                     }
                 }
             }
         }
         let mut h = 1;
-        for (cb, a) in self.conds.iter().zip(acc) {
-            match a {
+        for ((cb, a), b) in self.conds.iter().zip(acc).zip(best) {
+            let part = match &cb.kind {
+                CondKind::Movers { .. } => a,
+                CondKind::Anchors { .. } if cb.all => b.iter().copied().max(),
+                CondKind::Anchors { .. } => b.iter().copied().min(),
+            };
+            match part {
                 Some(d) => h = h.max(d),
                 // `some X on Y` with no X left can never hold.
                 None if !cb.all => return u32::MAX,

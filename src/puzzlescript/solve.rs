@@ -225,14 +225,7 @@ pub fn solve_level(
         index,
         what: "not a level".into(),
     })?;
-    let overlap = |space: &PsSpace<'_>| {
-        space.overlap.map(|o| PsSolveError::Overlap {
-            layer: o.layer,
-            row: o.cell % rows.max(1),
-            col: o.cell / rows.max(1),
-        })
-    };
-    if let Some(e) = overlap(&space) {
+    if let Some(e) = space.overlap() {
         return Err(e);
     }
     let costs = unit_costs();
@@ -252,7 +245,7 @@ pub fn solve_level(
                 name: backend.info().name,
                 why: r.to_string(),
             })?;
-    if let Some(e) = overlap(&space) {
+    if let Some(e) = space.overlap() {
         return Err(e);
     }
     let playable = game.entries[..=index]
