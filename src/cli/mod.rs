@@ -143,12 +143,13 @@ pub fn load_text(file: &str, text: String) -> Result<Puzzle, u8> {
     })
 }
 
-/// A PuzzleScript game given to a command that reads only `.puz` files so far.
+/// A PuzzleScript game read where a `.puz` file was expected: standard input (whose
+/// language `auto` does not guess, as it can be read only once) or `--lang puz`.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("{file} is a PuzzleScript game: this command does not read PuzzleScript games yet")]
+#[error("{file} is a PuzzleScript game, read here as a .puz file")]
 #[diagnostic(
-    code(puz::ps::not_searchable_yet),
-    help("`puz check` checks it and `puz play` plays it exactly as PuzzleScript does; solving, testing and analysing PuzzleScript levels are not built yet")
+    code(puz::ps::read_as_puz),
+    help("give --lang puzzlescript to read it as a game (a file path is recognised by itself; standard input is not)")
 )]
 struct PuzzleScriptNotYet {
     file: String,

@@ -32,18 +32,18 @@ pub const MAX_INPUTS: usize = 100_000;
 /// Replaying the inputs may take this long; a game slower than that is refused (422).
 pub const REPLAY_TIME: Duration = Duration::from_secs(10);
 
-/// The code of the refusal to search a PuzzleScript game, the CLI's.
-pub(in crate::serve) const NOT_SEARCHABLE: &str = "puz::ps::not_searchable_yet";
+/// The code of the refusal to run a game's tests from the page.
+pub(in crate::serve) const NOT_SEARCHABLE: &str = "puz::ps::tests_need_sidecar";
 
-/// The refusal of a solve, analysis or test on a PuzzleScript game, with the message the
-/// CLI gives (`puz::ps::not_searchable_yet`).
+/// The refusal of `what` (the tests) on a PuzzleScript game: its expectations live in a
+/// file beside it, which the page does not send.
 pub(in crate::serve) fn not_searchable(what: &str) -> ApiError {
     ApiError::unprocessable(
         NOT_SEARCHABLE,
         format!(
-            "this is a PuzzleScript game: {what} does not read PuzzleScript games yet; \
-             the Play tab plays it exactly as PuzzleScript does, and solving, testing and \
-             analysing PuzzleScript levels are not built yet"
+            "this is a PuzzleScript game: {what} needs its expectations, which live in the \
+             .expect file beside the game (`puz test GAME.txt` checks them); Solve and \
+             Analyze work on the game's levels"
         ),
     )
 }

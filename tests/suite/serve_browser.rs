@@ -742,7 +742,7 @@ async fn ps_scenario(c: &Client, url: &str) -> Step {
                 20,
             )
             .await?;
-            // Solving a game says it is not built yet, with the CLI's message.
+            // Solving a game runs the search on the level being played.
             find(c, "#tab-solve")
                 .await?
                 .click()
@@ -753,11 +753,13 @@ async fn ps_scenario(c: &Client, url: &str) -> Step {
                 .click()
                 .await
                 .map_err(|e| format!("click solve: {e}"))?;
+            // The game's level is solved as `puz solve` solves it: the fewest inputs,
+            // each listed with what it moved.
             wait_for(
                 c,
-                "document.querySelector('#solve-progress').textContent.includes('PuzzleScript')",
-                "the refusal to solve a PuzzleScript game",
-                20,
+                "document.querySelector('#solve-summary').textContent.includes('won in') && document.querySelectorAll('#moves li').length > 0",
+                "the answer to a PuzzleScript level",
+                60,
             )
             .await?;
             find(c, "#tab-play")

@@ -381,18 +381,55 @@ async fn ps_play_refuses_hostile_requests() {
     assert_eq!(v["inputs"], 40_000);
 }
 
+/// Solve and Analyze run on a game's level as `puz solve` and `puz analyze` do; the
+/// tests are refused (a game's expectations live in its `.expect` file, which the page
+/// does not send).
 #[tokio::test]
-async fn ps_searching_is_refused_with_the_cli_code() {
+async fn ps_solve_and_analyze_run_and_tests_are_refused() {
     let app = app();
-    for route in ["/api/solve", "/api/analyze", "/api/test"] {
-        let (status, v) = post(&app, route, json!({"text": GAME, "level": 1})).await;
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{route}: {v}");
-        assert_eq!(v["error"]["code"], "puz::ps::not_searchable_yet", "{route}");
-        assert!(v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("PuzzleScript"));
+    let (status, v) = post(&app, "/api/test", json!({"text": GAME, "level": 1})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert_eq!(v["error"]["code"], "puz::ps::tests_need_sidecar");
+    assert!(v["error"]["message"].as_str().unwrap().contains(".expect"));
+    let (status, v) = post(&app, "/api/solve", json!({"text": GAME, "level": 2})).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{v}");
+    let r = finished(&app, v["job"].as_str().unwrap()).await;
+    assert_eq!(r["outcome"], "solved", "{r}");
+    // Through the bell (it vanishes, with a message), then the crate onto the target.
+    assert_eq!(r["inputs"], "rrr", "{r}");
+    assert_eq!(r["cost"]["inputs"], 3, "{r}");
+    assert_eq!(r["moves"][0]["letter"], "r", "{r}");
+    assert!(
+        r["message"].as_str().unwrap().contains("won in 3 inputs"),
+        "{r}"
+    );
+    let (status, v) = post(&app, "/api/analyze", json!({"text": GAME, "level": 1})).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{v}");
+    let r = finished(&app, v["job"].as_str().unwrap()).await;
+    assert_eq!(r["outcome"], "done", "{r}");
+    assert_eq!(r["optimal_moves"], 1, "{r}");
+    // A message entry is not a level.
+    let (_, v) = post(&app, "/api/solve", json!({"text": GAME, "level": 0})).await;
+    let r = finished(&app, v["job"].as_str().unwrap()).await;
+    assert_eq!(r["outcome"], "error", "{r}");
+}
+
+/// The result of a job, once it is done.
+async fn finished(app: &axum::Router, id: &str) -> Value {
+    for _ in 0..500 {
+        let (status, v) = send(app, Method::GET, &format!("/api/jobs/{id}"), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        if v["state"] == "done" {
+            return v["result"].clone();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
+    panic!("job {id} did not finish");
+}
+
+#[tokio::test]
+async fn ps_level_and_play_routes_refuse_games() {
+    let app = app();
     for route in ["/api/level", "/api/play"] {
         let (status, v) = post(&app, route, json!({"text": GAME, "level": 1})).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{route}: {v}");
