@@ -138,6 +138,9 @@ pub(crate) struct Packing {
     object_words: usize,
     /// The bits used in the last object word (0: it is full).
     last_bits: u32,
+    /// When every stored layer's objects are consecutive bits of one word: per layer, the
+    /// word, the shift of its first object and the mask of its objects shifted down.
+    contiguous: Option<Vec<(usize, u32, u64)>>,
 }
 
 /// Two objects on one layer of a cell: a level no PuzzleScript turn makes, so one the
@@ -190,6 +193,16 @@ impl Packing {
                 layer: l,
             });
         }
+        let contiguous = layers
+            .iter()
+            .map(|l| match l.words.as_slice() {
+                &[(w, m, 0)] => {
+                    let low = m >> m.trailing_zeros();
+                    (low & low.wrapping_add(1) == 0).then_some((w, m.trailing_zeros(), low))
+                }
+                _ => None,
+            })
+            .collect();
         let per_cell: u64 = layers.iter().map(|l| l.bits as u64).sum();
         let total = per_cell * cells as u64;
         Packing {
@@ -199,6 +212,7 @@ impl Packing {
             base,
             object_words: total.div_ceil(32) as usize,
             last_bits: (total % 32) as u32,
+            contiguous,
         }
     }
 
@@ -221,6 +235,9 @@ impl Packing {
 
     /// Packs `objects` into `out` (`words()` words), with the won flag.
     pub(crate) fn pack(&self, objects: &[u64], won: bool, out: &mut [u32]) -> Result<(), Overlap> {
+        if let Some(fast) = &self.contiguous {
+            return self.pack_contiguous(fast, objects, won, out);
+        }
         let so = self.so;
         let mut acc: u64 = 0;
         let mut have = 0u32;
@@ -257,6 +274,52 @@ impl Packing {
             k += 1;
         }
         debug_assert_eq!(k, self.object_words);
+        out[self.object_words] = u32::from(won);
+        Ok(())
+    }
+
+    /// [`Packing::pack`] when each stored layer's objects are consecutive bits of one
+    /// word (object ids come in layer order, so they usually are): a layer's code is its
+    /// bits shifted down, a single bit's position plus one.
+    fn pack_contiguous(
+        &self,
+        fast: &[(usize, u32, u64)],
+        objects: &[u64],
+        won: bool,
+        out: &mut [u32],
+    ) -> Result<(), Overlap> {
+        let so = self.so;
+        let mut acc: u64 = 0;
+        let mut have = 0u32;
+        let mut k = 0;
+        for i in 0..self.cells {
+            let cell = &objects[i * so..(i + 1) * so];
+            for (l, &(w, shift, low)) in self.layers.iter().zip(fast) {
+                let x = (cell[w] >> shift) & low;
+                if x & x.wrapping_sub(1) != 0 {
+                    return Err(Overlap {
+                        cell: i,
+                        layer: l.layer,
+                    });
+                }
+                let code = if x == 0 {
+                    0
+                } else {
+                    x.trailing_zeros() as u64 + 1
+                };
+                acc |= code << have;
+                have += l.bits;
+                if have >= 32 {
+                    out[k] = acc as u32;
+                    k += 1;
+                    acc >>= 32;
+                    have -= 32;
+                }
+            }
+        }
+        if have > 0 {
+            out[k] = acc as u32;
+        }
         out[self.object_words] = u32::from(won);
         Ok(())
     }
