@@ -170,9 +170,15 @@ pub enum WhyNot {
     },
     /// There is no player object on the level, so a direction moves nothing.
     NoPlayer,
-    /// The turn (or its again turns) changed the level, but it ended as it started.
+    /// Rules fired, or the turn (or its again turns) changed the level, but it ended as
+    /// it started.
     EndedWhereItStarted {
-        /// The rules that changed something, in the order they first did (at most 8).
+        /// Whether the level was different at some point (after a turn, or after the
+        /// movements of the input's turn); else the rules changed only movements that
+        /// came to nothing, or changed nothing.
+        changed: bool,
+        /// The rules that changed the level or its movements, in the order they first
+        /// did (at most 8).
         rules: Vec<RuleRef>,
         /// Again turns after the input.
         again_turns: usize,
@@ -330,17 +336,32 @@ impl fmt::Display for WhyNot {
                 object,
                 at,
                 dir,
+            } if *dir == "action" => write!(
+                f,
+                "the rule on {rule} took the action of {} away",
+                object_at(object, *at)
+            ),
+            WhyNot::MovementRemoved {
+                rule, object, at, dir,
             } => write!(
                 f,
                 "the rule on {rule} stopped {} moving {dir}",
                 object_at(object, *at)
             ),
             WhyNot::NoPlayer => write!(f, "there is no player on the level"),
-            WhyNot::EndedWhereItStarted { rules, again_turns } => {
-                write!(f, "the level changed but ended as it started")?;
+            WhyNot::EndedWhereItStarted {
+                changed,
+                rules,
+                again_turns,
+            } => {
+                if *changed {
+                    write!(f, "the level changed but ended as it started")?;
+                } else {
+                    write!(f, "rules fired but left the level as it was")?;
+                }
                 let mut parts = vec![];
                 if !rules.is_empty() {
-                    parts.push(format!("the rules on {} changed it", lines(rules)));
+                    parts.push(format!("the rules on {} fired", lines(rules)));
                 }
                 if *again_turns > 0 {
                     parts.push(format!(

@@ -232,7 +232,28 @@ fn whynot_says_when_the_turn_ended_where_it_started() {
         "PO",
     );
     let why = refused(&g, &[Input::Right]);
-    assert_eq!(why.kind(), "ended_where_it_started", "{why}");
+    let lines: Vec<String> = ["[ > Player | Target ] -> [ > Player A | Target ]", rule, "late [ A ] -> [ Player ]"]
+        .iter()
+        .map(|r| line_of(&g, r).to_string())
+        .collect();
+    assert_eq!(
+        why.to_string(),
+        format!(
+            "the level changed but ended as it started (the rules on lines {} fired)",
+            lines.join(", ")
+        )
+    );
+    // Two objects moving into each other block each other, once.
+    let g = game(
+        "",
+        &format!("{PUSH}\n[ > Player | ... | Crate ] -> [ > Player | ... | < Crate ]"),
+        "P*",
+    );
+    assert_eq!(
+        refused(&g, &[Input::Right]).to_string(),
+        "the player at 0,0 cannot move right: the crate at 1,0 is in the way, \
+         and the crate cannot move left: the player at 0,0 is in the way"
+    );
 }
 
 /// Every A becomes B and every B becomes A, each turn, with `again`: a cycle.
@@ -297,4 +318,65 @@ fn a_session_budget_stops_long_turns() {
     // Later inputs are refused at once, and say why.
     assert!(s.input(Input::Tick).cutoff.is_some());
     assert_eq!(s.why_not(Input::Tick).map(|w| w.kind()), Some("cut_off"));
+}
+
+/// On every deterministic demo game's first level, a fixed pseudo-random walk: before
+/// each input, `why_not` predicts whether it changes nothing, and the input agrees; the
+/// explanation of each refused input has a message.
+#[test]
+fn whynot_agrees_with_play_on_every_demo() {
+    let Some(root) = crate::common::ps_data::reference_or_skip("whynot_agrees_with_play_on_every_demo")
+    else {
+        return;
+    };
+    let mut files: Vec<_> = std::fs::read_dir(root.join("src/demo"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    let mut kinds = std::collections::BTreeMap::new();
+    let mut seed = 0x2545_f491_u64;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let (g, _) = Game::load(&f.display().to_string(), Arc::new(text)).unwrap();
+        if g.is_random() {
+            continue;
+        }
+        let Some(entry) = g.playable(1) else { continue };
+        let mut s = Session::new(&g, entry, OnWin::Stop).unwrap();
+        for step in 0..150 {
+            if !s.playing() {
+                break;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let input = [Input::Up, Input::Left, Input::Down, Input::Right, Input::Action]
+                [(seed % 5) as usize];
+            let why = s.why_not(input);
+            let t = s.input(input);
+            let refused = !t.changed && !t.won && !t.stuck;
+            if t.stuck {
+                assert!(matches!(why, Some(WhyNot::Stuck { .. })), "{}: {why:?}", f.display());
+            } else {
+                assert_eq!(
+                    why.is_some(),
+                    refused,
+                    "{} input {step} {input:?}: {why:?}, turn {t:?}",
+                    f.display()
+                );
+            }
+            if let Some(w) = &why {
+                assert!(!w.to_string().is_empty());
+                *kinds.entry(w.kind()).or_insert(0) += 1;
+                // Asked after the refused input, the same reason.
+                if refused {
+                    assert_eq!(s.why_not(input).as_ref(), Some(w), "{}", f.display());
+                }
+            }
+        }
+    }
+    assert!(kinds.contains_key("blocked"), "{kinds:?}");
+    eprintln!("why-not reasons on the demos: {kinds:?}");
 }

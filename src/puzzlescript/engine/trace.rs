@@ -239,6 +239,7 @@ impl<'c> Machine<'c> {
         let mut out: Vec<Block> = vec![];
         let h = self.height as i64;
         let mut name = mover.map(str::to_string);
+        let mut seen = vec![];
         loop {
             let (i, l, bits) = at;
             let Some(object) = name.take().or_else(|| self.object_on(i, l).map(str::to_string))
@@ -267,8 +268,12 @@ impl<'c> Machine<'c> {
                 at: self.cell_of(ti),
             };
             out.push(block);
+            // Two objects moving into each other block each other: the chain ends where
+            // it comes back.
+            seen.push(i);
+            let back = seen.contains(&ti);
             match t.blocked.iter().find(|b| b.0 == ti && b.1 == l) {
-                Some(&next) if out.len() < self.cells() && next.2 != ACTION => at = next,
+                Some(&next) if !back && next.2 != ACTION => at = next,
                 _ => break,
             }
         }
@@ -381,6 +386,7 @@ impl<'c> Machine<'c> {
         }
         if t.left_start || again_turns > 0 || !t.changers.is_empty() {
             return Some(WhyNot::EndedWhereItStarted {
+                changed: t.left_start,
                 rules: t.changers.iter().map(|&l| rule(l)).collect(),
                 again_turns,
             });
