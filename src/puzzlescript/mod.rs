@@ -452,10 +452,7 @@ impl<'g> Session<'g> {
             return Some(WhyNot::Won);
         }
         if let Some((n, cycle)) = self.stuck {
-            let mut p = m.probe(m.rng.clone());
-            p.againing = true;
-            Self::again(&mut p, STUCK_WINDOW);
-            return Some(p.explain_stuck(n, cycle, source));
+            return Some(Self::stuck_why(m, n, cycle, source));
         }
         let flags = &m.c.flags;
         let stop = m.on_win == OnWin::Stop;
@@ -484,8 +481,35 @@ impl<'g> Session<'g> {
             false,
             false,
         );
-        let (n, stuck) = Self::settle(&mut p);
-        p.explain(direction, stuck, n, source)
+        match Self::settle(&mut p) {
+            (_, Some((n, cycle))) => Some(Self::stuck_why(&p, n, cycle, source)),
+            (n, None) => p.explain(direction, n, source),
+        }
+    }
+
+    /// Why a machine stuck in again turns (after `n` of them; `cycle`: a level repeated)
+    /// is stuck: the rules that fire in the next [`STUCK_WINDOW`] again turns, played on
+    /// a copy.
+    fn stuck_why(m: &Machine<'_>, n: usize, cycle: bool, source: &str) -> WhyNot {
+        let mut p = m.probe(m.rng.clone());
+        p.againing = true;
+        let (watched, _) = Self::again(&mut p, STUCK_WINDOW);
+        if let Some(c) = p.watch.as_ref().and_then(|w| w.cutoff) {
+            return WhyNot::CutOff {
+                limit: c.to_string(),
+            };
+        }
+        p.explain_stuck(n, cycle, watched, source)
+    }
+
+    /// Whether inputs keep the undo stack (on by default). Off, `undo` has nothing to
+    /// undo and memory no longer grows with the inputs played: for a list of inputs
+    /// with no undo in it, which then plays exactly as with the stack.
+    pub fn keep_undo(&mut self, keep: bool) {
+        self.machine.keep_undo = keep;
+        if !keep {
+            self.machine.backups = Vec::new();
+        }
     }
 
     /// The budget that ran out, if one did: the session then takes no more inputs.

@@ -14,6 +14,9 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::Game;
+use crate::diagnostics::NeverSettles;
+
 /// A rule of the game's source: its 1-based line and the line's text.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RuleRef {
@@ -105,6 +108,16 @@ pub struct Firing {
     pub turns: usize,
 }
 
+impl Firing {
+    /// The label of the rule in a report: how often it fired.
+    fn label(&self, watched: usize) -> String {
+        format!(
+            "fired in {} of the {watched} again turns watched",
+            self.turns
+        )
+    }
+}
+
 /// Why an input changes nothing ([`super::Session::why_not`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -119,7 +132,10 @@ pub enum WhyNot {
         /// Whether a level repeated (a cycle, proved) rather than the cap on again turns
         /// being reached.
         cycle: bool,
-        /// The rules that fired in the last again turns watched, in line order.
+        /// Again turns watched after that to see which rules fire (64, fewer if they
+        /// settled or the budget ran out).
+        watched: usize,
+        /// The rules that fired in the again turns watched, in line order.
         rules: Vec<Firing>,
     },
     /// The game declares `noaction`: the action key does nothing.
@@ -249,6 +265,52 @@ impl WhyNot {
     }
 }
 
+impl WhyNot {
+    /// The coded report of again turns that never settle (`puz::ps::never_settles`),
+    /// labelled on the rules that keep firing, when this is [`WhyNot::Stuck`]. `input`
+    /// is the 1-based number of the input after which they began, 0 as the level started.
+    pub fn never_settles(&self, game: &Game, input: usize) -> Option<NeverSettles> {
+        let WhyNot::Stuck {
+            again_turns,
+            cycle,
+            watched,
+            rules,
+        } = self
+        else {
+            return None;
+        };
+        let when = match input {
+            0 => "as the level starts".to_string(),
+            n => format!("after input {n}"),
+        };
+        let how = if *cycle {
+            format!("the level repeats after {again_turns} again turns")
+        } else {
+            format!("puz stopped them after {again_turns}")
+        };
+        let named = if rules.is_empty() {
+            String::new()
+        } else {
+            let r: Vec<RuleRef> = rules.iter().map(|f| f.rule.clone()).collect();
+            format!("; the rules on {} keep firing", lines(&r))
+        };
+        Some(NeverSettles {
+            src: miette::NamedSource::new(game.name(), game.source().to_string()),
+            rules: rules
+                .iter()
+                .map(|f| {
+                    miette::LabeledSpan::new(
+                        Some(f.label(*watched)),
+                        f.rule.span.0,
+                        f.rule.span.1 - f.rule.span.0,
+                    )
+                })
+                .collect(),
+            what: format!("{when}, the again turns never settle: {how}{named}"),
+        })
+    }
+}
+
 /// "the crate at 3,2", "a wall at 4,2".
 fn object_at(name: &str, at: Cell) -> String {
     format!("the {name} at {at}")
@@ -272,6 +334,7 @@ impl fmt::Display for WhyNot {
                 again_turns,
                 cycle,
                 rules,
+                ..
             } => {
                 write!(
                     f,

@@ -326,22 +326,28 @@ impl<'c> Machine<'c> {
     }
 
     /// The explanation for again turns that never settle, after `again_turns` of them
-    /// (`cycle`: a level repeated).
-    pub(crate) fn explain_stuck(&self, again_turns: usize, cycle: bool, source: &str) -> WhyNot {
+    /// (`cycle`: a level repeated), once this probe watched `watched` more.
+    pub(crate) fn explain_stuck(
+        &self,
+        again_turns: usize,
+        cycle: bool,
+        watched: usize,
+        source: &str,
+    ) -> WhyNot {
         WhyNot::Stuck {
             again_turns,
             cycle,
+            watched,
             rules: self.kept_firing(source),
         }
     }
 
     /// Why the traced input (a direction when `direction`) changed nothing, once it and
-    /// its again turns were played; `None` when it changed the level or won it.
-    /// `stuck`: the again turns never settled (how many ran, and whether in a cycle).
+    /// its `again_turns` were played (and settled); `None` when it changed the level or
+    /// won it.
     pub(crate) fn explain(
         &self,
         direction: bool,
-        stuck: Option<(usize, bool)>,
         again_turns: usize,
         source: &str,
     ) -> Option<WhyNot> {
@@ -350,15 +356,13 @@ impl<'c> Machine<'c> {
                 limit: c.to_string(),
             });
         }
-        if let Some((n, cycle)) = stuck {
-            return Some(self.explain_stuck(n, cycle, source));
-        }
         let t = self.trace.as_deref()?;
         if self.winning || self.objects != t.start {
             return None;
         }
         let rule = |line| RuleRef::at(source, line);
-        let player = self.player_reason(t, source);
+        // The action key moves nothing, and rules take its movement away to use it.
+        let player = direction.then(|| self.player_reason(t, source)).flatten();
         if t.unmoved {
             return Some(WhyNot::PlayerDidNotMove {
                 because: player.map(Box::new),
@@ -373,16 +377,16 @@ impl<'c> Machine<'c> {
         if let Some(p) = player {
             return Some(p);
         }
-        if t.players.is_empty() {
+        if !direction || t.players.is_empty() {
             if let Some(&b) = t.blocked.first() {
                 let chain = self.chain(t, b, None);
                 if !chain.is_empty() {
                     return Some(WhyNot::Blocked { chain, others: 0 });
                 }
             }
-            if direction {
-                return Some(WhyNot::NoPlayer);
-            }
+        }
+        if direction && t.players.is_empty() {
+            return Some(WhyNot::NoPlayer);
         }
         if t.left_start || again_turns > 0 || !t.changers.is_empty() {
             return Some(WhyNot::EndedWhereItStarted {
