@@ -324,7 +324,9 @@ pub fn run(
 #[error("{file}: stopped {at}: {cutoff} (inputs played to their end: {played})")]
 #[diagnostic(
     code(puz::play::cutoff),
-    help("give it more room with --timeout SECONDS or --max-memory MIB (defaults 60 s and 2048 MiB)")
+    help(
+        "give it more room with --timeout SECONDS or --max-memory MIB (defaults 60 s and 2048 MiB)"
+    )
 )]
 struct CutOff {
     file: String,

@@ -405,7 +405,10 @@ impl fmt::Display for WhyNot {
                 object_at(object, *at)
             ),
             WhyNot::MovementRemoved {
-                rule, object, at, dir,
+                rule,
+                object,
+                at,
+                dir,
             } => write!(
                 f,
                 "the rule on {rule} stopped {} moving {dir}",

@@ -70,7 +70,10 @@ fn run(args: &[&str], code: i32, secs: u64) -> (String, String) {
 
 /// The line of `rule` in `text`, from 1.
 fn line_of(text: &str, rule: &str) -> usize {
-    text.lines().position(|l| l.trim() == rule).expect("the rule") + 1
+    text.lines()
+        .position(|l| l.trim() == rule)
+        .expect("the rule")
+        + 1
 }
 
 #[test]
@@ -117,7 +120,11 @@ fn puzzlescript_play_says_why_inputs_change_nothing() {
 }
 
 /// Every A becomes B and every B becomes A, each turn, with `again`: a cycle.
-const SWAP: [&str; 3] = ["[ A ] -> [ C ]", "[ B ] -> [ A ] again", "[ C ] -> [ B ] again"];
+const SWAP: [&str; 3] = [
+    "[ A ] -> [ C ]",
+    "[ B ] -> [ A ] again",
+    "[ C ] -> [ B ] again",
+];
 
 #[test]
 fn puzzlescript_play_reports_again_turns_that_never_settle() {
@@ -133,7 +140,10 @@ fn puzzlescript_play_reports_again_turns_that_never_settle() {
         "{out}"
     );
     assert!(
-        out.contains(&format!("the rules on lines {} keep firing", lines.join(", "))),
+        out.contains(&format!(
+            "the rules on lines {} keep firing",
+            lines.join(", ")
+        )),
         "{out}"
     );
     assert!(err.contains("puz::ps::never_settles"), "{err}");
@@ -144,7 +154,10 @@ fn puzzlescript_play_reports_again_turns_that_never_settle() {
     for r in SWAP {
         assert!(err.contains(r), "the report shows `{r}`:\n{err}");
     }
-    assert!(err.contains("fired in 64 of the 64 again turns watched"), "{err}");
+    assert!(
+        err.contains("fired in 64 of the 64 again turns watched"),
+        "{err}"
+    );
     let (out, _) = run(&["play", g.path(), "--inputs", "rrl", "--json"], 0, 30);
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
     assert_eq!(v["applied"], 1, "{v}");
@@ -170,7 +183,10 @@ fn big_level(rows: usize, cols: usize) -> String {
 
 /// The report's words, whatever the width it wraps at.
 fn words(err: &str) -> String {
-    err.replace('│', " ").split_whitespace().collect::<Vec<_>>().join(" ")
+    err.replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn assert_cut(err: &str, limit: &str) {
@@ -185,7 +201,11 @@ fn puzzlescript_play_stops_a_huge_level_at_its_budget() {
     // A million cells, each rewritten 200 times a turn by a group that never settles.
     let text = game("[ A ] -> [ B ]\n+ [ B ] -> [ A ]", &big_level(1000, 1000));
     let g = TempGame::new("huge", &text);
-    let (out, err) = run(&["play", g.path(), "--inputs", "rrr", "--timeout", "1"], 3, 60);
+    let (out, err) = run(
+        &["play", g.path(), "--inputs", "rrr", "--timeout", "1"],
+        3,
+        60,
+    );
     assert_eq!(out, "");
     assert_cut(&err, "the time limit was reached");
     assert!(words(&err).contains("in input 1 of 3"), "{err}");
@@ -196,7 +216,11 @@ fn puzzlescript_play_stops_thousands_of_rules_at_their_budget() {
     let rules = "[ A ] -> [ B ]\n+ [ B ] -> [ A ]\n".repeat(3000);
     let text = game(&rules, &big_level(100, 100));
     let g = TempGame::new("rules", &text);
-    let (_, err) = run(&["play", g.path(), "--inputs", "rrr", "--timeout", "1"], 3, 60);
+    let (_, err) = run(
+        &["play", g.path(), "--inputs", "rrr", "--timeout", "1"],
+        3,
+        60,
+    );
     assert_cut(&err, "the time limit was reached");
 }
 
@@ -208,7 +232,11 @@ fn puzzlescript_play_stops_a_long_again_chain_at_its_budget() {
     level.replace_range(level.len() - 1.., "2");
     let text = game(&SWAP.join("\n"), &level);
     let g = TempGame::new("again", &text);
-    let (_, err) = run(&["play", g.path(), "--inputs", "r", "--timeout", "1"], 3, 60);
+    let (_, err) = run(
+        &["play", g.path(), "--inputs", "r", "--timeout", "1"],
+        3,
+        60,
+    );
     assert_cut(&err, "the time limit was reached");
 }
 
@@ -218,10 +246,19 @@ fn puzzlescript_play_stops_a_million_inputs_at_their_budget() {
     // million, in any build.
     let text = game("[ A ] -> [ B ]\n[ B ] -> [ A ]", &big_level(50, 50));
     let g = TempGame::new("million", &text);
-    let moves: String = (0..1_000_000).map(|i| ['u', 'l', 'd', 'r'][(i * 7 + i / 3) % 4]).collect();
+    let moves: String = (0..1_000_000)
+        .map(|i| ['u', 'l', 'd', 'r'][(i * 7 + i / 3) % 4])
+        .collect();
     let inputs = TempGame::new("million-inputs", &moves);
     let (_, err) = run(
-        &["play", g.path(), "--inputs-file", inputs.path(), "--timeout", "2"],
+        &[
+            "play",
+            g.path(),
+            "--inputs-file",
+            inputs.path(),
+            "--timeout",
+            "2",
+        ],
         3,
         60,
     );
@@ -230,14 +267,25 @@ fn puzzlescript_play_stops_a_million_inputs_at_their_budget() {
     assert!(!words(&err).contains("in input 1 of"), "{err}");
     // A small list plays out under the same budget, read from the file too.
     let few = TempGame::new("few-inputs", "r r d\nd");
-    let (out, _) = run(&["play", g.path(), "--inputs-file", few.path(), "--json"], 0, 30);
+    let (out, _) = run(
+        &["play", g.path(), "--inputs-file", few.path(), "--json"],
+        0,
+        30,
+    );
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
     assert_eq!(v["applied"], 4, "{v}");
     // A typo in the file names the file.
     let bad = TempGame::new("bad-inputs", "r r q");
     let (_, err) = run(&["play", g.path(), "--inputs-file", bad.path()], 2, 30);
-    assert!(words(&err).contains("`q` is not an input (at byte 4 of"), "{err}");
+    assert!(
+        words(&err).contains("`q` is not an input (at byte 4 of"),
+        "{err}"
+    );
     // The memory limit.
-    let (_, err) = run(&["play", g.path(), "--inputs", "rrdd", "--max-memory", "1"], 3, 30);
+    let (_, err) = run(
+        &["play", g.path(), "--inputs", "rrdd", "--max-memory", "1"],
+        3,
+        30,
+    );
     assert_cut(&err, "the memory limit of 1 MiB was reached");
 }

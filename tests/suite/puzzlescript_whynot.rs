@@ -28,7 +28,10 @@ fn game(prelude: &str, rules: &str, level: &str) -> Game {
     );
     match Game::load("t.txt", Arc::new(text)) {
         Ok((g, _)) => g,
-        Err(d) => panic!("{:?}", d.problems.iter().map(|p| p.to_string()).collect::<Vec<_>>()),
+        Err(d) => panic!(
+            "{:?}",
+            d.problems.iter().map(|p| p.to_string()).collect::<Vec<_>>()
+        ),
     }
 }
 
@@ -195,7 +198,10 @@ fn whynot_noaction_undo_restart() {
     );
     let g = game("noundo\nnorestart", PUSH, "P.");
     assert_eq!(refused(&g, &[Input::Right, Input::Undo]), WhyNot::NoUndo);
-    assert_eq!(refused(&g, &[Input::Right, Input::Restart]), WhyNot::NoRestart);
+    assert_eq!(
+        refused(&g, &[Input::Right, Input::Restart]),
+        WhyNot::NoRestart
+    );
     // Without noaction, an action no rule reads changes nothing.
     let g = game("", PUSH, "P.");
     assert_eq!(refused(&g, &[Input::Action]), WhyNot::NothingHappened);
@@ -232,10 +238,14 @@ fn whynot_says_when_the_turn_ended_where_it_started() {
         "PO",
     );
     let why = refused(&g, &[Input::Right]);
-    let lines: Vec<String> = ["[ > Player | Target ] -> [ > Player A | Target ]", rule, "late [ A ] -> [ Player ]"]
-        .iter()
-        .map(|r| line_of(&g, r).to_string())
-        .collect();
+    let lines: Vec<String> = [
+        "[ > Player | Target ] -> [ > Player A | Target ]",
+        rule,
+        "late [ A ] -> [ Player ]",
+    ]
+    .iter()
+    .map(|r| line_of(&g, r).to_string())
+    .collect();
     assert_eq!(
         why.to_string(),
         format!(
@@ -285,7 +295,10 @@ fn whynot_names_the_rules_of_again_turns_that_never_settle() {
 #[test]
 fn whynot_won() {
     let g = game("", PUSH, "P*.");
-    let text = g.source().replace("WINCONDITIONS\n==============\n", "WINCONDITIONS\n==============\nsome crate\n");
+    let text = g.source().replace(
+        "WINCONDITIONS\n==============\n",
+        "WINCONDITIONS\n==============\nsome crate\n",
+    );
     let (g, _) = Game::load("t.txt", Arc::new(text)).unwrap();
     let mut s = Session::new(&g, 0, OnWin::Stop).unwrap();
     assert!(s.input(Input::Left).won);
@@ -325,7 +338,8 @@ fn a_session_budget_stops_long_turns() {
 /// explanation of each refused input has a message.
 #[test]
 fn whynot_agrees_with_play_on_every_demo() {
-    let Some(root) = crate::common::ps_data::reference_or_skip("whynot_agrees_with_play_on_every_demo")
+    let Some(root) =
+        crate::common::ps_data::reference_or_skip("whynot_agrees_with_play_on_every_demo")
     else {
         return;
     };
@@ -352,13 +366,22 @@ fn whynot_agrees_with_play_on_every_demo() {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let input = [Input::Up, Input::Left, Input::Down, Input::Right, Input::Action]
-                [(seed % 5) as usize];
+            let input = [
+                Input::Up,
+                Input::Left,
+                Input::Down,
+                Input::Right,
+                Input::Action,
+            ][(seed % 5) as usize];
             let why = s.why_not(input);
             let t = s.input(input);
             let refused = !t.changed && !t.won && !t.stuck;
             if t.stuck {
-                assert!(matches!(why, Some(WhyNot::Stuck { .. })), "{}: {why:?}", f.display());
+                assert!(
+                    matches!(why, Some(WhyNot::Stuck { .. })),
+                    "{}: {why:?}",
+                    f.display()
+                );
             } else {
                 assert_eq!(
                     why.is_some(),

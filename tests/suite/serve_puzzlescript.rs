@@ -300,10 +300,12 @@ async fn ps_play_replays_like_a_session() {
 async fn ps_play_names_the_rule_that_refused() {
     let app = app();
     let rule = "[ up Player ] -> cancel";
-    let text = GAME.replace("title Tiny Push", "title Tiny Push \u{2713}").replace(
-        "[ > Player | Bell ]",
-        &format!("{rule}\n[ > Player | Bell ]"),
-    );
+    let text = GAME
+        .replace("title Tiny Push", "title Tiny Push \u{2713}")
+        .replace(
+            "[ > Player | Bell ]",
+            &format!("{rule}\n[ > Player | Bell ]"),
+        );
     let v = play(&app, &text, 2, "u").await;
     assert_eq!(v["why"]["kind"], "cancelled", "{v}");
     let line = text.lines().position(|l| l == rule).unwrap() + 1;

@@ -100,9 +100,10 @@ impl<'c> Machine<'c> {
     /// Hook: a turn begins (`nested` for a turn run inside another).
     #[cold]
     pub(super) fn trace_turn(&mut self, dir: Option<u64>, nested: bool) {
-        let changed = self.trace.as_ref().is_some_and(|t| {
-            !nested && t.turn > 0 && !t.left_start && t.start != self.objects
-        });
+        let changed = self
+            .trace
+            .as_ref()
+            .is_some_and(|t| !nested && t.turn > 0 && !t.left_start && t.start != self.objects);
         let mut players = vec![];
         if !nested && dir.is_some() && self.trace.as_ref().is_some_and(|t| t.turn == 0) {
             let mut positions = vec![];
@@ -242,7 +243,9 @@ impl<'c> Machine<'c> {
         let mut seen = vec![];
         loop {
             let (i, l, bits) = at;
-            let Some(object) = name.take().or_else(|| self.object_on(i, l).map(str::to_string))
+            let Some(object) = name
+                .take()
+                .or_else(|| self.object_on(i, l).map(str::to_string))
             else {
                 break;
             };

@@ -1266,7 +1266,8 @@ function psDescribe(r, c) {
   const res = ps && ps.res;
   if (!res || res.kind !== "level" || !ps.looks) return "\u00a0";
   const ids = res.board[r * res.width + c] || [];
-  return `(${r},${c}) ` + ids.map((id) => ps.looks[id] && ps.looks[id].name).join(" + ");
+  // x,y (column, row), as the server's why-not messages name cells.
+  return `${c},${r}: ` + ids.map((id) => ps.looks[id] && ps.looks[id].name).join(" + ");
 }
 
 // ---------------------------------------------------------------- jobs (solve, analyze, test)
