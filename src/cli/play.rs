@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use miette::{NamedSource, SourceSpan};
 use puz::puzzlescript::{Entry, Game, Input, OnWin, Session, WhyNot};
-use puz::search::Budget;
+use puz::search::{Budget, Pacer, CHECK_EVERY};
 
 use super::{emit, exit, output, read_as, source_name, Lang};
 
@@ -165,7 +165,7 @@ pub fn run(
         });
         return Err(exit::INPUT);
     }
-    let (game, warnings) = load_game(source_name(file), text)?;
+    let (game, warnings) = load_within(source_name(file), text, &budget)?;
     if let Some(w) = warnings {
         output::report(&w);
     }
@@ -456,6 +456,47 @@ struct MessageEntry {
 struct NotPuzzleScript {
     file: String,
     lang: Lang,
+}
+
+/// [`load_game`] under the budget: compiling is not budgeted inside (a game of thousands
+/// of rules that each expand into thousands takes minutes), so it runs on a thread of its
+/// own while this one checks the clock and the memory every 50 ms; when the budget runs
+/// out the run ends at once (`puz::play::cutoff`, exit 3), the thread with it.
+fn load_within(
+    name: &str,
+    text: String,
+    budget: &Budget,
+) -> Result<(Game, Option<puz::diagnostics::Warnings>), u8> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let owned = name.to_string();
+    let worker = std::thread::spawn(move || {
+        let _ = tx.send(load_game(&owned, text));
+    });
+    let mut pacer = Pacer::default();
+    loop {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(loaded) => return loaded,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                // The loader panicked: a bug, reported as any panic is (exit 101).
+                if let Err(panic) = worker.join() {
+                    std::panic::resume_unwind(panic);
+                }
+                say!("error: loading {name} ended without a result");
+                return Err(exit::INTERNAL);
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        // A whole slow check (clock and memory) on every wake-up.
+        if let Err(c) = pacer.tick(CHECK_EVERY, budget) {
+            output::report(&CutOff {
+                file: name.to_string(),
+                at: "while loading the game".to_string(),
+                played: 0,
+                cutoff: c.to_string(),
+            });
+            return Err(exit::CUTOFF);
+        }
+    }
 }
 
 /// Reads a PuzzleScript game's text, shared with the loaders.
