@@ -224,7 +224,8 @@ enum Command {
     },
     /// Play inputs on a level of a PuzzleScript game: prints `win after N` (N counts the
     /// inputs from 1) or `no win`, as PuzzleScript's oracle `replay` does; inputs after the
-    /// win are not played.
+    /// win are not played. Says why the last input changed nothing, when it did (every
+    /// such input with --why), and which rules keep firing when again turns never settle.
     Play {
         /// The game (a PuzzleScript source; `-` reads standard input).
         file: String,
@@ -237,13 +238,27 @@ enum Command {
         /// letters may be run together (`uldrx`). It is words when an item is a whole word.
         #[arg(long, default_value = "", allow_hyphen_values = true)]
         inputs: String,
+        /// Read the inputs from this file instead (`-`: standard input), written as for
+        /// --inputs: for lists longer than a command line holds.
+        #[arg(long, conflicts_with = "inputs")]
+        inputs_file: Option<String>,
         /// Print the final level in PuzzleScript's serialization (`convertLevelToString`).
         #[arg(long)]
         print_level: bool,
         /// Print the outcome as JSON: won, won_after, level, inputs, applied, messages,
-        /// serialization.
+        /// stuck, refused, serialization.
         #[arg(long)]
         json: bool,
+        /// Say why every input that changed nothing changed nothing (by default only the
+        /// last input is explained, when it changed nothing).
+        #[arg(long)]
+        why: bool,
+        /// Stop after this many seconds (exit code 3).
+        #[arg(long, value_parser = parse_seconds, default_value = "60")]
+        timeout: Duration,
+        /// Stop when memory use passes this many MiB (exit code 3).
+        #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..))]
+        max_memory: u64,
         /// The file's language; `auto` reads PuzzleScript when the text has its section
         /// headers.
         #[arg(long, value_enum, default_value_t = cli::Lang::Auto)]
@@ -519,10 +534,31 @@ fn run(cli: Cli) -> Result<(), u8> {
             file,
             level,
             inputs,
+            inputs_file,
             print_level,
             json,
+            why,
+            timeout,
+            max_memory,
             lang,
-        } => cli::play::run(&file, lang, level, &inputs, print_level, json),
+        } => cli::play::run(
+            &file,
+            lang,
+            level,
+            cli::play::Inputs {
+                text: inputs,
+                file: inputs_file,
+            },
+            cli::play::Show {
+                print_level,
+                json,
+                why,
+            },
+            cli::play::Limits {
+                timeout,
+                max_memory,
+            },
+        ),
     }
 }
 

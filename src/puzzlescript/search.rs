@@ -539,6 +539,17 @@ impl Space for PsSpace<'_> {
         }
     }
 
+    fn set_deadline(&mut self, deadline: Option<web_time::Instant>) {
+        // Checked inside turns too: one input of a hostile game (thousands of rule
+        // groups, a huge level, long again chains) can run for a long time.
+        self.machine.watch = deadline.map(|d| {
+            Box::new(super::engine::watch::Watch::new(crate::search::Budget {
+                deadline: Some(d),
+                ..crate::search::Budget::default()
+            }))
+        });
+    }
+
     fn successors(&mut self, s: &[u32], out: &mut Successors) {
         out.states.clear();
         out.actions.clear();
@@ -550,7 +561,21 @@ impl Space for PsSpace<'_> {
         self.packing.unpack(s, &mut self.cur);
         let again_before = self.counts.again_turns;
         for k in 0..self.inputs {
-            let Some(won) = self.play(k) else { continue };
+            let played = self.play(k);
+            if self
+                .machine
+                .watch
+                .as_ref()
+                .is_some_and(|w| w.cutoff.is_some())
+            {
+                // Past the deadline inside a turn: its level means nothing. Report more
+                // work than any budget check skips, so the search stops before using it.
+                out.states.clear();
+                out.actions.clear();
+                out.work = 1 << 40;
+                return;
+            }
+            let Some(won) = played else { continue };
             let at = out.states.len();
             out.states.resize(at + words, 0);
             match self
