@@ -54,6 +54,7 @@ mod puzzlescript_conformance;
 mod puzzlescript_diagnostics;
 mod puzzlescript_parse;
 mod puzzlescript_play;
+mod puzzlescript_prove;
 mod robust_check;
 mod robust_engine;
 mod robust_fast;
