@@ -330,7 +330,9 @@ impl<'g> PsSpace<'g> {
         let objects = machine.objects.clone();
         let packing = Packing::new(&game.compiled, &objects);
         let mut start = vec![0; packing.words()];
-        let overlap = packing.pack(&objects, false, &mut start).err();
+        // A level can be won as it loads (a `win` command among the rules run on level
+        // start, or their again turns): its start is then the goal, with no input.
+        let overlap = packing.pack(&objects, machine.winning, &mut start).err();
         let inputs = if game.compiled.flags.noaction { 4 } else { 5 };
         let bound = Bound::derive(&game.compiled, &packing, &objects, machine.width);
         Some(PsSpace {

@@ -6,9 +6,16 @@
 //!
 //! It needs node, python3 and the reference folder; without them it is skipped with a
 //! note, and fails when the environment variable `CI` is set (`.ci/run` installs node).
+//!
+//! The bugs the proof found are kept here as small games checked without node, each with
+//! what PuzzleScript's engine says of it.
 
 use std::path::Path;
 use std::process::Command;
+use std::sync::Arc;
+
+use puz::puzzlescript::{solve_level, Game, PsOutcome, PsSolveOptions};
+use puz::search::Backend;
 
 use crate::common::ps_data;
 
@@ -93,4 +100,94 @@ fn sample_answers_replay_and_agree_in_puzzlescripts_engine() {
         levels.iter().any(|l| l["puz"]["status"] == "refused"),
         "the sample has a game puz refuses (randomness):\n{report}"
     );
+}
+
+/// A level won as it loads: the rules run on level start sprout the seed and ask for an
+/// again turn, whose rules grow it and `win` (a `win` in the start turn itself would not
+/// count: PuzzleScript runs that turn with wins ignored). Reduced from cratopia's entries
+/// 21-23, where puz found a one-input answer and then refused it ("won before input 1").
+/// PuzzleScript's engine: `replay won.txt 0 ""` prints `win after 0`, and
+/// `bfs won.txt 0` prints `optimal: 0`.
+const WON_AS_IT_LOADS: &str = "\
+title Won as it loads
+run_rules_on_level_start
+
+========
+OBJECTS
+========
+
+Background
+black
+
+Player
+green
+
+Seed
+yellow
+
+Sprout
+orange
+
+Tree
+darkgreen
+
+=======
+LEGEND
+=======
+
+. = Background
+P = Player
+S = Seed
+
+=======
+SOUNDS
+=======
+
+================
+COLLISIONLAYERS
+================
+
+Background
+Seed, Sprout, Tree
+Player
+
+======
+RULES
+======
+
+[ Sprout ] -> [ Tree ]
+[ Seed ] -> [ Sprout ] again
+[ Tree ] -> [ Tree ] win
+
+==============
+WINCONDITIONS
+==============
+
+=======
+LEVELS
+=======
+
+PS.
+";
+
+#[test]
+fn a_level_won_as_it_loads_is_solved_with_no_input() {
+    let (game, _) = Game::load("won.txt", Arc::new(WON_AS_IT_LOADS.to_string())).unwrap();
+    for search in [
+        None,
+        Some(Backend::Bfs),
+        Some(Backend::Astar),
+        Some(Backend::Dijkstra),
+        Some(Backend::Iddfs),
+    ] {
+        let opts = PsSolveOptions {
+            search,
+            ..PsSolveOptions::default()
+        };
+        let sol = solve_level(&game, 0, &opts).unwrap_or_else(|e| panic!("{search:?}: {e}"));
+        assert_eq!(sol.outcome, PsOutcome::Solved, "{search:?}");
+        assert_eq!(sol.cost, Some(0), "{search:?}");
+        assert_eq!(sol.inputs, "", "{search:?}");
+        assert!(sol.verified && sol.steps.is_empty(), "{search:?}");
+    }
 }
