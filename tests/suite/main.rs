@@ -57,6 +57,7 @@ mod puzzlescript_play;
 mod puzzlescript_play_budget;
 mod puzzlescript_solve;
 mod puzzlescript_whynot;
+mod puzzlescript_prove;
 mod robust_check;
 mod robust_engine;
 mod robust_fast;
