@@ -119,6 +119,10 @@ enum Command {
         /// Print the compiled model as JSON.
         #[arg(long, conflicts_with = "dump")]
         json: bool,
+        /// The file's language; `auto` reads PuzzleScript when the text has its section
+        /// headers on lines of their own. For a game, `--level` is `N` or `#K`.
+        #[arg(long, value_enum, default_value_t = cli::Lang::Auto)]
+        lang: cli::Lang,
     },
     /// Solve a level: the file's first level, `--level NAME`, or a level file.
     Solve {
@@ -144,6 +148,11 @@ enum Command {
         /// Count moves under this metric of the file (`metric NAME { ... }`).
         #[arg(long)]
         metric: Option<String>,
+        /// The file's language; `auto` reads PuzzleScript when the text has its section
+        /// headers on lines of their own. For a game, `--level` is `N` (the entry, messages
+        /// counted, from 0) or `#K` (the K-th playable level).
+        #[arg(long, value_enum, default_value_t = cli::Lang::Auto)]
+        lang: cli::Lang,
         #[command(flatten)]
         search: SearchArgs,
         #[command(flatten)]
@@ -151,9 +160,13 @@ enum Command {
     },
     /// Check the `expect` answers of every level of the files; exit 1 on any mismatch.
     Test {
-        /// The `.puz` files.
+        /// The `.puz` files, or PuzzleScript games (checked against their `.expect` file).
         #[arg(required = true)]
         files: Vec<String>,
+        /// The files' language; `auto` reads a file as PuzzleScript when its text has the
+        /// section headers on lines of their own.
+        #[arg(long, value_enum, default_value_t = cli::Lang::Auto)]
+        lang: cli::Lang,
         #[command(flatten)]
         search: SearchArgs,
     },
@@ -178,6 +191,10 @@ enum Command {
         max_output: u64,
         #[command(flatten)]
         limits: RunLimits,
+        /// The file's language; `auto` reads PuzzleScript when the text has its section
+        /// headers on lines of their own. For a game, `--level` is `N` or `#K`.
+        #[arg(long, value_enum, default_value_t = cli::Lang::Auto)]
+        lang: cli::Lang,
     },
     /// Report what a designer wants to know of a level's state graph.
     Analyze {
@@ -200,10 +217,15 @@ enum Command {
         limits: RunLimits,
         #[command(flatten)]
         dist: DistArgs,
+        /// The file's language; `auto` reads PuzzleScript when the text has its section
+        /// headers on lines of their own. For a game, `--level` is `N` or `#K`.
+        #[arg(long, value_enum, default_value_t = cli::Lang::Auto)]
+        lang: cli::Lang,
     },
     /// Play inputs on a level of a PuzzleScript game: prints `win after N` (N counts the
     /// inputs from 1) or `no win`, as PuzzleScript's oracle `replay` does; inputs after the
-    /// win are not played.
+    /// win are not played. Says why the last input changed nothing, when it did (every
+    /// such input with --why), and which rules keep firing when again turns never settle.
     Play {
         /// The game (a PuzzleScript source; `-` reads standard input).
         file: String,
@@ -216,13 +238,27 @@ enum Command {
         /// letters may be run together (`uldrx`). It is words when an item is a whole word.
         #[arg(long, default_value = "", allow_hyphen_values = true)]
         inputs: String,
+        /// Read the inputs from this file instead (`-`: standard input), written as for
+        /// --inputs: for lists longer than a command line holds.
+        #[arg(long, conflicts_with = "inputs")]
+        inputs_file: Option<String>,
         /// Print the final level in PuzzleScript's serialization (`convertLevelToString`).
         #[arg(long)]
         print_level: bool,
         /// Print the outcome as JSON: won, won_after, level, inputs, applied, messages,
-        /// serialization.
+        /// stuck, refused, serialization.
         #[arg(long)]
         json: bool,
+        /// Say why every input that changed nothing changed nothing (by default only the
+        /// last input is explained, when it changed nothing).
+        #[arg(long)]
+        why: bool,
+        /// Stop after this many seconds (exit code 3).
+        #[arg(long, value_parser = parse_seconds, default_value = "60")]
+        timeout: Duration,
+        /// Stop when memory use passes this many MiB (exit code 3).
+        #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..))]
+        max_memory: u64,
         /// The file's language; `auto` reads PuzzleScript when the text has its section
         /// headers.
         #[arg(long, value_enum, default_value_t = cli::Lang::Auto)]
@@ -291,7 +327,35 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), u8> {
     match cli.command {
         Command::Check { file, lang } => cli::check::check(&file, lang),
-        Command::Compile { file, dump, json } => cli::check::compile(&file, dump, json),
+        Command::Compile {
+            file,
+            dump,
+            json,
+            lang,
+        } => cli::check::compile(&file, dump, json, lang),
+        Command::Solve {
+            file,
+            level_file,
+            level,
+            steps,
+            json,
+            all,
+            lang,
+            search,
+            dist,
+            ..
+        } if cli::is_puzzlescript(&file, lang) => {
+            let (text, _) = cli::read_as(&file, lang)?;
+            if level_file.is_some() || dist.active() {
+                say!("error: a PuzzleScript game's levels are its own: give --level N or #K, without a level file or the distributed options");
+                return Err(exit::INPUT);
+            }
+            if all {
+                cli::ps::all(&file, text, json, &search)
+            } else {
+                cli::ps::solve(&file, text, level.as_deref(), steps, json, &search)
+            }
+        }
         Command::Solve {
             file,
             all: true,
@@ -301,7 +365,11 @@ fn run(cli: Cli) -> Result<(), u8> {
             dist,
             ..
         } if !dist.active() => cli::all::run(&file, json, &search, metric.as_deref()),
-        Command::Test { files, search } => cli::test::run(&files, &search),
+        Command::Test {
+            files,
+            lang,
+            search,
+        } => cli::test::run(&files, lang, &search),
         Command::Serve {
             path,
             port,
@@ -330,6 +398,7 @@ fn run(cli: Cli) -> Result<(), u8> {
             all,
             metric,
             dist,
+            ..
         } => {
             if all {
                 say!("error: --all solves every level in one process; drop --all or the distributed options");
@@ -355,6 +424,57 @@ fn run(cli: Cli) -> Result<(), u8> {
             max_output,
             limits,
             metric,
+            lang,
+        } if cli::is_puzzlescript(&file, lang) => {
+            let (text, _) = cli::read_as(&file, lang)?;
+            ps_only(level_file.is_some(), metric.is_some(), false)?;
+            cli::ps::graph(
+                &file,
+                text,
+                level.as_deref(),
+                max_states,
+                &limits,
+                cli::graph::GraphOutput::Export {
+                    format: match format {
+                        GraphFormat::Dot => puz::io::graph::Format::Dot,
+                        GraphFormat::Json => puz::io::graph::Format::Json,
+                    },
+                    max_bytes: max_output.saturating_mul(1 << 20),
+                },
+            )
+        }
+        Command::Analyze {
+            file,
+            level_file,
+            level,
+            max_states,
+            json,
+            limits,
+            metric,
+            dist,
+            lang,
+        } if cli::is_puzzlescript(&file, lang) => {
+            let (text, _) = cli::read_as(&file, lang)?;
+            ps_only(level_file.is_some(), metric.is_some(), dist.active())?;
+            cli::ps::graph(
+                &file,
+                text,
+                level.as_deref(),
+                max_states,
+                &limits,
+                cli::graph::GraphOutput::Analysis { json },
+            )
+        }
+        Command::Graph {
+            file,
+            level_file,
+            level,
+            format,
+            max_states,
+            max_output,
+            limits,
+            metric,
+            ..
         } => cli::graph::graph_cmd(
             &file,
             level_file,
@@ -379,6 +499,7 @@ fn run(cli: Cli) -> Result<(), u8> {
             limits,
             metric,
             dist,
+            ..
         } if dist.active() => {
             if metric.is_some() {
                 say!("error: --metric is not searched across processes; drop it or the distributed options");
@@ -413,11 +534,48 @@ fn run(cli: Cli) -> Result<(), u8> {
             file,
             level,
             inputs,
+            inputs_file,
             print_level,
             json,
+            why,
+            timeout,
+            max_memory,
             lang,
-        } => cli::play::run(&file, lang, level, &inputs, print_level, json),
+        } => cli::play::run(
+            &file,
+            lang,
+            level,
+            cli::play::Inputs {
+                text: inputs,
+                file: inputs_file,
+            },
+            cli::play::Show {
+                print_level,
+                json,
+                why,
+            },
+            cli::play::Limits {
+                timeout,
+                max_memory,
+            },
+        ),
     }
+}
+
+/// Refuses what a PuzzleScript game has no use for: a level file (its levels are its
+/// own), `--metric` (its cost is the number of inputs) and the distributed options.
+fn ps_only(level_file: bool, metric: bool, dist: bool) -> Result<(), u8> {
+    let what = if level_file {
+        "a level file: a game's levels are its own (give --level N or #K)"
+    } else if metric {
+        "--metric: a game's cost is the number of inputs"
+    } else if dist {
+        "the distributed options: PuzzleScript levels are searched in one process"
+    } else {
+        return Ok(());
+    };
+    say!("error: a PuzzleScript game takes no {what}");
+    Err(exit::INPUT)
 }
 
 /// Time and memory limits, and statistics: of `puz solve` and `puz judge` (with the state

@@ -154,7 +154,7 @@ pub fn run(file: &str, json: bool, search: &SearchArgs, metric: Option<&str>) ->
 /// A plain table: a header, then rows; columns padded to their widest cell, numbers
 /// (the last two columns) right-aligned. A row whose third cell is empty is an error
 /// row: its second cell runs to the end of the line.
-fn table(header: &[&str; 4], rows: &[[String; 4]]) -> String {
+pub(super) fn table(header: &[&str; 4], rows: &[[String; 4]]) -> String {
     let width = |k: usize| {
         rows.iter()
             .filter(|r| k != 1 || !r[2].is_empty())

@@ -39,7 +39,24 @@ pub fn check(file: &str, lang: Lang) -> Result<(), u8> {
 }
 
 /// `puz compile FILE`: the compiled model, dumped or as JSON.
-pub fn compile(file: &str, dump: bool, json: bool) -> Result<(), u8> {
+pub fn compile(file: &str, dump: bool, json: bool, lang: Lang) -> Result<(), u8> {
+    if super::is_puzzlescript(file, lang) {
+        let (text, _) = read_as(file, lang)?;
+        let (game, warnings) = play::load_game(source_name(file), text)?;
+        if let Some(w) = &warnings {
+            output::report(w);
+        }
+        return if json {
+            say!("error: --json prints a .puz model; for a PuzzleScript game use --dump");
+            Err(exit::INPUT)
+        } else if dump {
+            emit(&game.dump())
+        } else {
+            emit(&format!(
+                "{file}: compiled; use --dump to print what the compiler made of it\n"
+            ))
+        };
+    }
     let p = load(file)?;
     if json {
         let text = serde_json::to_string_pretty(&p.model).map_err(|e| {

@@ -3,7 +3,6 @@
 use std::time::Instant;
 
 use puz::diagnostics::quantity;
-use puz::io::render::render;
 use puz::search::Budget;
 
 use super::dist::DistArgs;
@@ -83,7 +82,8 @@ pub fn graph_cmd(
         GraphOutput::Export { format, max_bytes } => {
             let stdout = std::io::stdout();
             let out = std::io::BufWriter::new(stdout.lock());
-            match puz::io::graph::export(&g, &exp, form, format, out, &budget, max_bytes) {
+            let labels = puz::io::graph::PuzLabels { exp: &exp, form };
+            match puz::io::graph::export(&g, &labels, format, out, &budget, max_bytes) {
                 Ok(()) => Ok(()),
                 // A closed pipe ends quietly (0); a full disk is lost output (8).
                 Err(puz::io::graph::ExportError::Io(e)) => Err(output::write_failed(e)),
@@ -104,7 +104,12 @@ pub fn graph_cmd(
             Ok(a) if json => {
                 emit(&(serde_json::to_string_pretty(&a).expect("analysis serializes") + "\n"))
             }
-            Ok(a) => emit(&analysis_text(&a, &g, &exp, form)),
+            Ok(a) => emit(&analysis_text(
+                &a,
+                &g,
+                &puz::io::graph::PuzLabels { exp: &exp, form },
+                "moves",
+            )),
         },
     };
     stats(Some((states, moves)));
@@ -112,11 +117,11 @@ pub fn graph_cmd(
 }
 
 /// The figures of `puz analyze` as text, with the farthest state drawn.
-fn analysis_text(
+pub(super) fn analysis_text(
     a: &puz::search::graph::Analysis,
     g: &puz::search::graph::StateGraph,
-    exp: &puz::engine::Expander,
-    form: puz::compile::GridForm,
+    labels: &dyn puz::io::graph::Labels,
+    unit: &str,
 ) -> String {
     let mut o = String::new();
     outln!(
@@ -150,7 +155,7 @@ fn analysis_text(
     match (a.optimal_moves, &a.optimal_solutions) {
         (Some(m), Some(n)) => outln!(
             o,
-            "fewest moves to a goal: {m} ({n} distinct optimal {})",
+            "fewest {unit} to a goal: {m} ({n} distinct optimal {})",
             if n.to_string() == "1" {
                 "solution"
             } else {
@@ -162,14 +167,14 @@ fn analysis_text(
     outln!(
         o,
         "farthest reachable state: {}",
-        quantity(a.farthest_distance as u64, "moves")
+        quantity(a.farthest_distance as u64, unit)
     );
     if let Some(far) = g
         .graph
         .node_indices()
         .find(|&n| g.graph[n].depth == a.farthest_distance)
     {
-        out!(o, "{}", render(exp, &g.state(far), form));
+        out!(o, "{}", labels.board(&g.state(far)));
     }
     let layers: Vec<String> = a.states_at_distance.iter().map(|n| n.to_string()).collect();
     outln!(o, "states at each distance: {}", layers.join(" "));

@@ -106,6 +106,7 @@ pub mod dist;
 pub mod graph;
 pub mod judge;
 pub mod play;
+pub mod ps;
 pub mod serve;
 pub mod solve;
 pub mod test;
@@ -142,12 +143,13 @@ pub fn load_text(file: &str, text: String) -> Result<Puzzle, u8> {
     })
 }
 
-/// A PuzzleScript game given to a command that reads only `.puz` files so far.
+/// A PuzzleScript game read where a `.puz` file was expected: standard input (whose
+/// language `auto` does not guess, as it can be read only once) or `--lang puz`.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("{file} is a PuzzleScript game: this command does not read PuzzleScript games yet")]
+#[error("{file} is a PuzzleScript game, read here as a .puz file")]
 #[diagnostic(
-    code(puz::ps::not_searchable_yet),
-    help("`puz check` checks it and `puz play` plays it exactly as PuzzleScript does; solving, testing and analysing PuzzleScript levels are not built yet")
+    code(puz::ps::read_as_puz),
+    help("give --lang puzzlescript to read it as a game (a file path is recognised by itself; standard input is not)")
 )]
 struct PuzzleScriptNotYet {
     file: String,
@@ -196,6 +198,21 @@ pub fn read_as(file: &str, lang: Lang) -> Result<(String, bool), u8> {
         Lang::Auto => puz::puzzlescript::looks_like_puzzlescript(&text),
     };
     Ok((text, puzzlescript))
+}
+
+/// Whether `file` is read as a PuzzleScript game under `lang` (`auto` looks at the text;
+/// an unreadable file is left to the command's own reading, which reports it). Standard
+/// input (`-`) is never looked at here: it can be read only once.
+pub fn is_puzzlescript(file: &str, lang: Lang) -> bool {
+    match lang {
+        Lang::Puz => false,
+        Lang::PuzzleScript => true,
+        Lang::Auto => {
+            file != "-"
+                && std::fs::read_to_string(file)
+                    .is_ok_and(|t| puz::puzzlescript::looks_like_puzzlescript(&t))
+        }
+    }
 }
 
 /// Loads a file's rules for `--all` and `puz test`, leaving each level to be checked

@@ -11,7 +11,7 @@ use crate::SearchArgs;
 /// every level's lints on stderr (counted on the summary line). Exit 0 when every
 /// expectation holds, 1 when one does not (a different answer, or no answer within the
 /// limits) or a file has errors, 2 when a file cannot be read.
-pub fn run(files: &[String], search: &SearchArgs) -> Result<(), u8> {
+pub fn run(files: &[String], lang: super::Lang, search: &SearchArgs) -> Result<(), u8> {
     let (mut passed, mut failed, mut open, mut warned) = (0usize, 0usize, 0usize, 0usize);
     let mut worst = exit::OK;
     // `"classic"` for the plain count, `"classic" [slides]` under a metric.
@@ -24,6 +24,32 @@ pub fn run(files: &[String], search: &SearchArgs) -> Result<(), u8> {
             .map_or("no solution".to_string(), Cost::to_string)
     };
     for file in files {
+        if super::is_puzzlescript(file, lang) {
+            let text = match super::read_as(file, lang) {
+                Ok((t, _)) => t,
+                Err(code) => {
+                    emit(&format!("FAIL  {file}: the file does not load\n"))?;
+                    failed += 1;
+                    worst = worst.max(code);
+                    continue;
+                }
+            };
+            match super::ps::test(file, text, search) {
+                Ok(t) => {
+                    passed += t.passed;
+                    failed += t.failed;
+                    open += t.open;
+                }
+                Err(code) => {
+                    emit(&format!(
+                        "FAIL  {file}: the game or its expectations do not load\n"
+                    ))?;
+                    failed += 1;
+                    worst = worst.max(code);
+                }
+            }
+            continue;
+        }
         let p = match load_rules(file) {
             Ok(p) => p,
             Err(code) => {

@@ -14,7 +14,7 @@ mod report;
 mod words;
 
 pub use catalogue::Problem;
-pub use puzzlescript::PsProblem;
+pub use puzzlescript::{NeverSettles, PsProblem};
 #[cfg(feature = "render")]
 pub use render::render_plain;
 pub use render::render_with;

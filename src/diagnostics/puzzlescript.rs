@@ -4,7 +4,8 @@
 //! rest are what it does not say.
 //!
 //! They reach reports through [`super::Problem::PuzzleScript`], so a game's problems are
-//! one [`super::Diagnostics`] like a `.puz` file's.
+//! one [`super::Diagnostics`] like a `.puz` file's. One more, [`NeverSettles`], is found
+//! while playing, not compiling: a report of its own.
 
 use miette::{Diagnostic, SourceSpan};
 use thiserror::Error;
@@ -1221,4 +1222,34 @@ pub enum PsProblem {
         /// The symbol.
         glyph: char,
     },
+}
+
+/// `puz::ps::never_settles`: after an input (or as the level starts), the again turns
+/// never settle: the level repeats, or they pass the cap of 20,000. PuzzleScript's player
+/// would animate forever and accept no input. Found while playing (`puz play`), so it is
+/// a report of its own, labelled on the rules that keep firing; for example
+///
+/// ```text
+/// [ A ] -> [ C ]
+/// [ B ] -> [ A ] again
+/// [ C ] -> [ B ] again
+/// ```
+///
+/// swaps every `A` and `B` in every turn, and asks for another turn every time.
+#[derive(Debug, Error, Diagnostic)]
+#[error("{what}")]
+#[diagnostic(
+    code(puz::ps::never_settles),
+    severity(Warning),
+    help("every again turn runs the rules again without input, and asks for another while an `again` rule matches and the turn changes the level: make such a rule stop matching once its work is done")
+)]
+pub struct NeverSettles {
+    /// The game's source.
+    #[source_code]
+    pub src: miette::NamedSource<String>,
+    /// The rules that keep firing, each labelled with how often.
+    #[label(collection)]
+    pub rules: Vec<miette::LabeledSpan>,
+    /// The message.
+    pub what: String,
 }

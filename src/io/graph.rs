@@ -13,7 +13,7 @@ use std::io::Write;
 use petgraph::visit::EdgeRef;
 
 use crate::compile::GridForm;
-use crate::engine::Expander;
+use crate::engine::{Action, Expander};
 use crate::io::render::render;
 use crate::search::graph::StateGraph;
 use crate::search::{Budget, Cutoff, Pacer};
@@ -71,25 +71,107 @@ fn mib(bytes: u64) -> u64 {
     bytes.div_ceil(1 << 20)
 }
 
+/// What an export writes of a state graph's states and moves: the boards and the move
+/// labels of a `.puz` level ([`PuzLabels`]) or of a PuzzleScript level ([`PsLabels`]).
+pub trait Labels {
+    /// A state's board, as text.
+    fn board(&self, s: &[u32]) -> String;
+    /// A move's label in DOT.
+    fn dot_label(&self, a: Action) -> String;
+    /// A move's fields in JSON (besides `from` and `to`).
+    fn json_fields(&self, a: Action) -> serde_json::Map<String, serde_json::Value>;
+    /// The cost components' names.
+    fn costs(&self) -> Vec<String>;
+    /// The longest move label, in bytes (for the estimate).
+    fn label_len(&self) -> usize;
+}
+
+/// The boards and moves of a `.puz` level, drawn by its interpreter.
+pub struct PuzLabels<'a, 'm> {
+    /// The interpreter.
+    pub exp: &'a Expander<'m>,
+    /// How its boards are drawn.
+    pub form: GridForm,
+}
+
+impl Labels for PuzLabels<'_, '_> {
+    fn board(&self, s: &[u32]) -> String {
+        render(self.exp, s, self.form)
+    }
+    fn dot_label(&self, a: Action) -> String {
+        let model = self.exp.model;
+        format!("{} {}", model.moves[a.mv().index()].name, model.arg_text(a))
+    }
+    fn json_fields(&self, a: Action) -> serde_json::Map<String, serde_json::Value> {
+        let model = self.exp.model;
+        let v = serde_json::json!({
+            "move": model.moves[a.mv().index()].name,
+            "dir": model.arg_text(a), "letter": model.letter(a),
+            "cost": crate::solver::path_cost(model, &[a]),
+        });
+        match v {
+            serde_json::Value::Object(m) => m,
+            _ => serde_json::Map::new(),
+        }
+    }
+    fn costs(&self) -> Vec<String> {
+        let model = self.exp.model;
+        if model.costs.is_empty() {
+            vec!["moves".to_string()]
+        } else {
+            model.costs.clone()
+        }
+    }
+    fn label_len(&self) -> usize {
+        let model = self.exp.model;
+        model.moves.iter().map(|m| m.name.len()).max().unwrap_or(0)
+            + model.dirs.iter().map(|d| d.name.len()).max().unwrap_or(0)
+            + 16 * model.costs.len().max(1)
+    }
+}
+
+/// The boards (in the game's legend characters) and inputs of a PuzzleScript level.
+pub struct PsLabels<'a, 'g> {
+    /// The level's state space.
+    pub space: &'a crate::puzzlescript::search::PsSpace<'g>,
+}
+
+impl Labels for PsLabels<'_, '_> {
+    fn board(&self, s: &[u32]) -> String {
+        self.space.draw(s)
+    }
+    fn dot_label(&self, a: Action) -> String {
+        crate::puzzlescript::search::input_of(a).word().to_string()
+    }
+    fn json_fields(&self, a: Action) -> serde_json::Map<String, serde_json::Value> {
+        let i = crate::puzzlescript::search::input_of(a);
+        let mut m = serde_json::Map::new();
+        m.insert("input".into(), i.word().into());
+        m.insert("letter".into(), i.letter().to_string().into());
+        m
+    }
+    fn costs(&self) -> Vec<String> {
+        vec!["inputs".to_string()]
+    }
+    fn label_len(&self) -> usize {
+        6 + 16
+    }
+}
+
 /// Estimated bytes of an export: every board as long as the start's, escaped, plus the
 /// fixed text of each node and edge. Returns the estimate and the start board's length.
-pub fn estimate(g: &StateGraph, exp: &Expander, form: GridForm, format: Format) -> (u64, usize) {
-    let model = exp.model;
+pub fn estimate(g: &StateGraph, labels: &dyn Labels, format: Format) -> (u64, usize) {
     let start = g.graph.node_indices().next().map(|n| g.state(n));
-    let board = start.map_or(0, |s| escaped(&render(exp, &s, form), format).len());
+    let board = start.map_or(0, |s| escaped(&labels.board(&s), format).len());
     let nodes = g.graph.node_count() as u64;
     let edges = g.graph.edge_count() as u64;
     let digits = nodes.max(1).ilog10() as u64 + 1;
-    let names = model.moves.iter().map(|m| m.name.len()).max().unwrap_or(0)
-        + model.dirs.iter().map(|d| d.name.len()).max().unwrap_or(0);
+    let names = labels.label_len() as u64;
     let (per_node, per_edge) = match format {
         // `  sN [label="..."];` and `  sN -> sM [label="move dir"];`
-        Format::Dot => (14 + digits, 22 + 2 * digits + names as u64),
+        Format::Dot => (14 + digits, 22 + 2 * digits + names),
         // `{"board":"...","depth":D,"goal":false,"id":N},` and the edge object.
-        Format::Json => (
-            40 + 2 * digits,
-            70 + 2 * digits + names as u64 + 16 * model.costs.len().max(1) as u64,
-        ),
+        Format::Json => (40 + 2 * digits, 70 + 2 * digits + names),
     };
     let total = nodes * (board as u64 + per_node) + edges * per_edge;
     (total, board)
@@ -135,14 +217,13 @@ impl<W: Write> Write for Capped<W> {
 /// passes the limit.
 pub fn export<W: Write>(
     g: &StateGraph,
-    exp: &Expander,
-    form: GridForm,
+    labels: &dyn Labels,
     format: Format,
     out: W,
     budget: &Budget,
     max_bytes: u64,
 ) -> Result<(), ExportError> {
-    let (estimate, board_bytes) = estimate(g, exp, form, format);
+    let (estimate, board_bytes) = estimate(g, labels, format);
     if estimate > max_bytes {
         return Err(ExportError::TooLarge {
             estimate,
@@ -158,8 +239,8 @@ pub fn export<W: Write>(
         passed: false,
     };
     let res = match format {
-        Format::Dot => write_dot(g, exp, form, &mut capped, budget),
-        Format::Json => write_json(g, exp, form, &mut capped, budget),
+        Format::Dot => write_dot(g, labels, &mut capped, budget),
+        Format::Json => write_json(g, labels, &mut capped, budget),
     }
     .and_then(|()| capped.flush().map_err(ExportError::Io));
     match res {
@@ -172,12 +253,10 @@ pub fn export<W: Write>(
 
 fn write_dot<W: Write>(
     g: &StateGraph,
-    exp: &Expander,
-    form: GridForm,
+    labels: &dyn Labels,
     o: &mut W,
     budget: &Budget,
 ) -> Result<(), ExportError> {
-    let model = exp.model;
     let io = ExportError::Io;
     let mut pacer = Pacer::default();
     let path: HashSet<_> = g.shortest_path_edges().into_iter().collect();
@@ -186,7 +265,7 @@ fn write_dot<W: Write>(
     for n in g.graph.node_indices() {
         pacer.tick(1, budget).map_err(ExportError::Cutoff)?;
         let w = &g.graph[n];
-        let board = escaped(&render(exp, &g.state(n), form), Format::Dot);
+        let board = escaped(&labels.board(&g.state(n)), Format::Dot);
         let mut attrs = format!("label=\"{board}\"");
         if n.index() == 0 {
             attrs.push_str(", style=bold");
@@ -206,11 +285,10 @@ fn write_dot<W: Write>(
         };
         writeln!(
             o,
-            "  s{} -> s{} [label=\"{} {}\"{style}];",
+            "  s{} -> s{} [label=\"{}\"{style}];",
             e.source().index(),
             e.target().index(),
-            model.moves[a.mv().index()].name,
-            model.arg_text(a),
+            labels.dot_label(a),
         )
         .map_err(io)?;
     }
@@ -219,19 +297,13 @@ fn write_dot<W: Write>(
 
 fn write_json<W: Write>(
     g: &StateGraph,
-    exp: &Expander,
-    form: GridForm,
+    labels: &dyn Labels,
     o: &mut W,
     budget: &Budget,
 ) -> Result<(), ExportError> {
-    let model = exp.model;
     let io = |e: serde_json::Error| ExportError::Io(e.into());
     let mut pacer = Pacer::default();
-    let costs = if model.costs.is_empty() {
-        vec!["moves".to_string()]
-    } else {
-        model.costs.clone()
-    };
+    let costs = labels.costs();
     write!(o, "{{\"costs\":").map_err(ExportError::Io)?;
     serde_json::to_writer(&mut *o, &costs).map_err(io)?;
     write!(o, ",\"nodes\":[").map_err(ExportError::Io)?;
@@ -243,7 +315,7 @@ fn write_json<W: Write>(
         }
         let node = serde_json::json!({
             "id": n.index(), "depth": w.depth, "goal": w.goal,
-            "board": render(exp, &g.state(n), form),
+            "board": labels.board(&g.state(n)),
         });
         serde_json::to_writer(&mut *o, &node).map_err(io)?;
     }
@@ -254,12 +326,10 @@ fn write_json<W: Write>(
             write!(o, ",").map_err(ExportError::Io)?;
         }
         let a = *e.weight();
-        let edge = serde_json::json!({
-            "from": e.source().index(), "to": e.target().index(),
-            "move": model.moves[a.mv().index()].name,
-            "dir": model.arg_text(a), "letter": model.letter(a),
-            "cost": crate::solver::path_cost(model, &[a]),
-        });
+        let mut edge = serde_json::Map::new();
+        edge.insert("from".into(), e.source().index().into());
+        edge.insert("to".into(), e.target().index().into());
+        edge.extend(labels.json_fields(a));
         serde_json::to_writer(&mut *o, &edge).map_err(io)?;
     }
     let path: Vec<usize> = g.shortest_path_edges().iter().map(|e| e.index()).collect();

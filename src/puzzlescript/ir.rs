@@ -404,6 +404,11 @@ pub(crate) struct Compiled {
     pub flags: Flags,
     /// Whether any rule uses randomness (`random` groups, `random`, `randomdir`).
     pub random: bool,
+    /// The characters a level can be drawn with: each with the objects it stands for,
+    /// as the source writes it (levels' characters first, in order of use).
+    pub glyphs: Vec<(char, Vec<u64>)>,
+    /// The background's layer (a level fills it where no glyph puts anything there).
+    pub background_layer: Option<usize>,
 }
 
 impl Compiled {

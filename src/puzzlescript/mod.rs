@@ -11,18 +11,28 @@
 
 pub mod ast;
 mod compile;
+mod dump;
 mod engine;
+pub mod expect;
 mod input;
 mod ir;
 mod parse;
+pub mod search;
+pub mod solve;
+mod whynot;
 
 pub use input::{Input, InputError};
 pub use parse::parse;
+pub use solve::{solve_level, PsOutcome, PsSolution, PsSolveError, PsSolveOptions};
+pub use whynot::{Block, Cell, Firing, Obstacle, RuleRef, WhyNot};
 
 use std::sync::Arc;
 
 use crate::diagnostics::{Diagnostics, Problem, Warnings};
-use engine::Machine;
+use crate::engine::budget::{Budget, Cutoff};
+use engine::trace::STUCK_WINDOW;
+use engine::watch::Watch;
+use engine::{Machine, Rng};
 use ir::{Compiled, LevelEntry};
 
 /// Again turns after one input beyond which the game is taken never to settle.
@@ -32,6 +42,8 @@ pub const AGAIN_CAP: usize = 20_000;
 #[derive(Debug)]
 pub struct Game {
     name: String,
+    /// The source, for the rules an explanation names.
+    source: Arc<String>,
     entries: Vec<Entry>,
     compiled: Compiled,
     /// The prelude's settings as written: keyword (lowercased) and value.
@@ -99,7 +111,7 @@ impl Game {
         }
     }
 
-    fn build(name: &str, text: &str) -> (Option<Game>, Vec<Problem>, Vec<Problem>) {
+    fn build(name: &str, text: &Arc<String>) -> (Option<Game>, Vec<Problem>, Vec<Problem>) {
         let wrap = |v: Vec<crate::diagnostics::PsProblem>| -> Vec<Problem> {
             v.into_iter().map(Problem::PuzzleScript).collect()
         };
@@ -125,6 +137,7 @@ impl Game {
             .collect();
         let game = Game {
             name: name.to_string(),
+            source: text.clone(),
             entries,
             compiled,
             prelude,
@@ -135,6 +148,11 @@ impl Game {
     /// The source's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The source text.
+    pub fn source(&self) -> &str {
+        &self.source
     }
 
     /// The LEVELS section's entries, numbered as PuzzleScript numbers them.
@@ -264,14 +282,21 @@ pub enum OnWin {
     NextLevel,
 }
 
-/// One level being played.
-#[derive(Debug)]
+/// One level being played. A clone plays on from the same point (undo stack and budget
+/// included).
+///
+/// A session may carry a time and memory budget ([`Session::with_budget`]), checked
+/// between inputs and inside turns; once it runs out the session stops taking inputs
+/// ([`Session::cutoff`]).
+#[derive(Clone, Debug)]
 pub struct Session<'g> {
     game: &'g Game,
     machine: Machine<'g>,
-    stuck: bool,
-    /// The level before the input being played (a buffer kept between inputs).
-    before: Vec<u64>,
+    /// The again turns never settled: how many ran, and whether a level repeated.
+    stuck: Option<(usize, bool)>,
+    /// The random generator a replay of the last input starts from: as it was before
+    /// that input when it changed nothing (the level is then as it was), else as it is.
+    probe_rng: Rng,
 }
 
 /// What one input did.
@@ -288,24 +313,45 @@ pub struct Turn {
     /// Whether the again turns never settled (cut off after [`AGAIN_CAP`] turns, or a
     /// repeated level): the game would animate forever and accept no input.
     pub stuck: bool,
+    /// The session's budget ran out (before or during the input): the input was not
+    /// played, or not to its end, and the session takes no more inputs.
+    pub cutoff: Option<Cutoff>,
 }
 
 impl<'g> Session<'g> {
     /// Starts entry `index` of `game` (`run_rules_on_level_start` and its again turns
     /// included). `None` when there is no such entry.
     pub fn new(game: &'g Game, index: usize, on_win: OnWin) -> Option<Session<'g>> {
+        Self::with_budget(game, index, on_win, Budget::default())
+    }
+
+    /// [`Session::new`] under a budget: its deadline, memory limit and cancel flag are
+    /// checked between inputs and inside turns (once per pass of a rule group, and after
+    /// every again turn), cheaply; its state limit means nothing here. A budget that
+    /// runs out, even while the level starts, stops the session ([`Session::cutoff`]).
+    pub fn with_budget(
+        game: &'g Game,
+        index: usize,
+        on_win: OnWin,
+        budget: Budget,
+    ) -> Option<Session<'g>> {
         if index >= game.entries.len() {
             return None;
         }
         let mut machine = Machine::new(&game.compiled, on_win);
+        if budget.deadline.is_some() || budget.max_bytes.is_some() || budget.cancel.is_some() {
+            machine.watch = Some(Box::new(Watch::new(budget)));
+        }
         machine.load_level(index);
+        let probe_rng = machine.rng.clone();
         let mut s = Session {
             game,
             machine,
-            stuck: false,
-            before: vec![],
+            stuck: None,
+            probe_rng,
         };
-        s.settle(&mut Turn::default());
+        let (_, stuck) = Self::settle(&mut s.machine);
+        s.stuck = stuck;
         Some(s)
     }
 
@@ -319,14 +365,23 @@ impl<'g> Session<'g> {
         }
     }
 
-    fn settle(&mut self, turn: &mut Turn) {
-        Self::dismiss(&mut self.machine);
-        let (n, ok) = self.machine.run_again(AGAIN_CAP, Self::dismiss);
-        turn.again_turns += n;
-        if !ok {
-            turn.stuck = true;
-            self.stuck = true;
-        }
+    /// What follows a turn: its message dismissed, its again turns run (up to `cap`),
+    /// each dismissed in turn, the budget checked after each. How many ran, and when
+    /// they never settle, how many ran and whether in a cycle.
+    fn again(m: &mut Machine<'_>, cap: usize) -> (usize, Option<(usize, bool)>) {
+        Self::dismiss(m);
+        let (n, ok) = m.run_again(cap, |m| {
+            Self::dismiss(m);
+            let cells = m.width * m.height;
+            if m.watch.as_deref_mut().is_some_and(|w| w.spend(cells)) {
+                m.againing = false;
+            }
+        });
+        (n, (!ok).then_some((n, n < cap)))
+    }
+
+    fn settle(m: &mut Machine<'_>) -> (usize, Option<(usize, bool)>) {
+        Self::again(m, AGAIN_CAP)
     }
 
     /// Plays one input (with every again turn it causes, as PuzzleScript does before
@@ -334,47 +389,138 @@ impl<'g> Session<'g> {
     pub fn input(&mut self, input: Input) -> Turn {
         let mut turn = Turn::default();
         let m = &mut self.machine;
-        if m.on_win == OnWin::Stop && (m.winning || self.stuck) {
+        let cells = m.width * m.height;
+        if let Some(w) = m.watch.as_deref_mut() {
+            if w.spend(cells) {
+                turn.cutoff = w.cutoff;
+                return turn;
+            }
+        }
+        if m.on_win == OnWin::Stop && (m.winning || self.stuck.is_some()) {
             return turn;
         }
-        let mut before = std::mem::take(&mut self.before);
-        before.clone_from(&m.objects);
+        let before = m.objects.clone();
+        let rng = m.rng.clone();
         let stop = m.on_win == OnWin::Stop;
+        let mut settle = true;
         match input {
             Input::Undo => {
                 m.undo(false, true);
-                if stop {
-                    turn.changed = m.objects != before;
-                    self.before = before;
-                    return turn;
-                }
+                settle = !stop;
             }
             Input::Restart => {
                 m.restart(false);
-                if stop {
-                    turn.changed = m.objects != before;
-                    self.before = before;
-                    return turn;
-                }
+                settle = !stop;
             }
             Input::Tick => {
                 m.process_input(None, false, false);
             }
-            Input::Action if stop && m.c.flags.noaction => {
-                self.before = before;
-                return turn;
-            }
+            Input::Action if stop && m.c.flags.noaction => settle = false,
             dir => {
                 m.process_input(Some(dir.movement()), false, false);
             }
         }
-        self.settle(&mut turn);
-        let m = &mut self.machine;
-        turn.messages = std::mem::take(&mut m.shown);
-        turn.won = m.winning;
+        if settle {
+            let (n, stuck) = Self::settle(m);
+            turn.again_turns = n;
+            turn.stuck = stuck.is_some();
+            if stuck.is_some() {
+                self.stuck = stuck;
+            }
+            turn.messages = std::mem::take(&mut m.shown);
+            turn.won = m.winning;
+        }
         turn.changed = m.objects != before;
-        self.before = before;
+        turn.cutoff = m.watch.as_ref().and_then(|w| w.cutoff);
+        self.probe_rng = if turn.changed { m.rng.clone() } else { rng };
         turn
+    }
+
+    /// Why playing `input` now would change nothing: `None` when it would change the
+    /// level or win it. A refused input leaves the level as it was, so asked right after
+    /// one, this is why it was refused.
+    ///
+    /// Computed on demand: the input is played again on a copy of the level with the
+    /// engine's tracing on (`engine/trace.rs`); the session is not touched and its own
+    /// turns never trace. When the session is stuck in again turns that never settle,
+    /// the answer is [`WhyNot::Stuck`] (whatever the input), with the rules that fire in
+    /// the next again turns; an input that would get it stuck answers the same way even
+    /// when it changes the level. The copy runs under the session's budget.
+    pub fn why_not(&self, input: Input) -> Option<WhyNot> {
+        let m = &self.machine;
+        let source = self.game.source();
+        if let Some(c) = self.cutoff() {
+            return Some(WhyNot::CutOff {
+                limit: c.to_string(),
+            });
+        }
+        if m.on_win == OnWin::Stop && m.winning {
+            return Some(WhyNot::Won);
+        }
+        if let Some((n, cycle)) = self.stuck {
+            return Some(Self::stuck_why(m, n, cycle, source));
+        }
+        let flags = &m.c.flags;
+        let stop = m.on_win == OnWin::Stop;
+        match input {
+            Input::Undo if flags.noundo => return Some(WhyNot::NoUndo),
+            Input::Undo => {
+                return m
+                    .backups
+                    .iter()
+                    .all(|b| *b == m.objects)
+                    .then_some(WhyNot::NothingToUndo)
+            }
+            Input::Restart if flags.norestart => return Some(WhyNot::NoRestart),
+            Input::Restart => {
+                let mut p = m.probe(self.probe_rng.clone());
+                p.restart(false);
+                return (p.objects == m.objects).then_some(WhyNot::AtRestartPoint);
+            }
+            Input::Action if stop && flags.noaction => return Some(WhyNot::NoAction),
+            _ => {}
+        }
+        let mut p = m.probe(self.probe_rng.clone());
+        let direction = !matches!(input, Input::Tick | Input::Action);
+        p.process_input(
+            (input != Input::Tick).then(|| input.movement()),
+            false,
+            false,
+        );
+        match Self::settle(&mut p) {
+            (_, Some((n, cycle))) => Some(Self::stuck_why(&p, n, cycle, source)),
+            (n, None) => p.explain(direction, n, source),
+        }
+    }
+
+    /// Why a machine stuck in again turns (after `n` of them; `cycle`: a level repeated)
+    /// is stuck: the rules that fire in the next [`STUCK_WINDOW`] again turns, played on
+    /// a copy.
+    fn stuck_why(m: &Machine<'_>, n: usize, cycle: bool, source: &str) -> WhyNot {
+        let mut p = m.probe(m.rng.clone());
+        p.againing = true;
+        let (watched, _) = Self::again(&mut p, STUCK_WINDOW);
+        if let Some(c) = p.watch.as_ref().and_then(|w| w.cutoff) {
+            return WhyNot::CutOff {
+                limit: c.to_string(),
+            };
+        }
+        p.explain_stuck(n, cycle, watched, source)
+    }
+
+    /// Whether inputs keep the undo stack (on by default). Off, `undo` has nothing to
+    /// undo and memory no longer grows with the inputs played: for a list of inputs
+    /// with no undo in it, which then plays exactly as with the stack.
+    pub fn keep_undo(&mut self, keep: bool) {
+        self.machine.keep_undo = keep;
+        if !keep {
+            self.machine.backups = Vec::new();
+        }
+    }
+
+    /// The budget that ran out, if one did: the session then takes no more inputs.
+    pub fn cutoff(&self) -> Option<Cutoff> {
+        self.machine.watch.as_ref().and_then(|w| w.cutoff)
     }
 
     /// Whether the level has been won (with [`OnWin::Stop`]).
@@ -422,7 +568,9 @@ impl<'g> Session<'g> {
     /// Whether the level can still take inputs (not won, with [`OnWin::Stop`], and not
     /// stuck in again turns that never settle).
     pub fn playing(&self) -> bool {
-        !(self.stuck || (self.machine.on_win == OnWin::Stop && self.machine.winning))
+        !(self.stuck.is_some()
+            || self.cutoff().is_some()
+            || (self.machine.on_win == OnWin::Stop && self.machine.winning))
     }
 
     /// The level in PuzzleScript's own serialization (`convertLevelToString`): the

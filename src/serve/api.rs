@@ -480,7 +480,18 @@ async fn solve(
     ApiJson(req): ApiJson<SolveReq>,
 ) -> Result<Response, ApiError> {
     if crate::puzzlescript::looks_like_puzzlescript(&req.text) {
-        return Err(super::ps::not_searchable("Solve"));
+        let search = match req.search.as_deref().unwrap_or("auto") {
+            "auto" => None,
+            name => Some(
+                crate::search::Backend::from_name(name)
+                    .ok_or_else(|| ApiError::bad_request(format!("unknown search {name:?}")))?,
+            ),
+        };
+        let (eff, budget) = req.budget.capped(&state.caps);
+        let id = state.jobs.start("solve", budget, move |ctx: &Ctx| {
+            super::ps_work::solve_job(ctx, &req.text, req.level, search)
+        })?;
+        return Ok(started(id, eff));
     }
     let engine = match req.engine.as_deref().unwrap_or("auto") {
         "auto" => crate::solver::EngineChoice::Auto,
@@ -512,7 +523,11 @@ async fn analyze(
     ApiJson(req): ApiJson<AnalyzeReq>,
 ) -> Result<Response, ApiError> {
     if crate::puzzlescript::looks_like_puzzlescript(&req.text) {
-        return Err(super::ps::not_searchable("Analyze"));
+        let (eff, budget) = req.budget.capped(&state.caps);
+        let id = state.jobs.start("analyze", budget, move |ctx: &Ctx| {
+            super::ps_work::analyze_job(ctx, &req.text, req.level)
+        })?;
+        return Ok(started(id, eff));
     }
     let (eff, budget) = req.budget.capped(&state.caps);
     let id = state.jobs.start("analyze", budget, move |ctx: &Ctx| {

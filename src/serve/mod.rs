@@ -23,6 +23,7 @@ mod jobs;
 mod play;
 mod ps;
 mod ps_colors;
+mod ps_work;
 mod work;
 
 use std::net::{IpAddr, SocketAddr};

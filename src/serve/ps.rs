@@ -21,7 +21,8 @@ use serde_json::{json, Value};
 use super::api::{blocking, diagnostics_json, ApiJson, LineIndex};
 use super::ps_colors::{ALIASES, PALETTES};
 use super::ApiError;
-use crate::puzzlescript::{looks_like_puzzlescript, Entry, Game, Input, OnWin, Session};
+use crate::engine::budget::Budget;
+use crate::puzzlescript::{looks_like_puzzlescript, Entry, Game, Input, OnWin, Session, WhyNot};
 
 /// The name diagnostics give a game's text.
 pub(in crate::serve) const GAME_NAME: &str = "game.txt";
@@ -32,18 +33,18 @@ pub const MAX_INPUTS: usize = 100_000;
 /// Replaying the inputs may take this long; a game slower than that is refused (422).
 pub const REPLAY_TIME: Duration = Duration::from_secs(10);
 
-/// The code of the refusal to search a PuzzleScript game, the CLI's.
-pub(in crate::serve) const NOT_SEARCHABLE: &str = "puz::ps::not_searchable_yet";
+/// The code of the refusal to run a game's tests from the page.
+pub(in crate::serve) const NOT_SEARCHABLE: &str = "puz::ps::tests_need_sidecar";
 
-/// The refusal of a solve, analysis or test on a PuzzleScript game, with the message the
-/// CLI gives (`puz::ps::not_searchable_yet`).
+/// The refusal of `what` (the tests) on a PuzzleScript game: its expectations live in a
+/// file beside it, which the page does not send.
 pub(in crate::serve) fn not_searchable(what: &str) -> ApiError {
     ApiError::unprocessable(
         NOT_SEARCHABLE,
         format!(
-            "this is a PuzzleScript game: {what} does not read PuzzleScript games yet; \
-             the Play tab plays it exactly as PuzzleScript does, and solving, testing and \
-             analysing PuzzleScript levels are not built yet"
+            "this is a PuzzleScript game: {what} needs its expectations, which live in the \
+             .expect file beside the game (`puz test GAME.txt` checks them); Solve and \
+             Analyze work on the game's levels"
         ),
     )
 }
@@ -175,20 +176,27 @@ fn yes() -> bool {
     true
 }
 
-/// Why an input that changed nothing changed nothing, as far as the session tells.
-fn refusal(input: Input, was_playing: bool, was_won: bool, game: &Game) -> &'static str {
-    if was_won {
-        "the level is won"
-    } else if !was_playing {
-        "the game is stuck in again turns that never settle"
-    } else {
-        match input {
-            Input::Action if game.noaction() => "this game has no action key (noaction)",
-            Input::Undo => "nothing to undo",
-            Input::Restart => "the level is as it started",
-            _ => "nothing moved",
+/// Why the last input changed nothing (or got the game stuck), as the page shows it:
+/// [`WhyNot`]'s fields (`kind` and its details), the sentence (`message`), the rule it
+/// names as a `span` (UTF-16 offsets, with its lines and columns under `where`), and
+/// the `cells` to mark (`[x, y]`, from the top-left corner).
+fn why_json(text: &str, idx: &LineIndex, why: &WhyNot) -> Value {
+    let mut v = serde_json::to_value(why).unwrap_or_default();
+    v["message"] = why.to_string().into();
+    let (span, place) = match why.rule() {
+        Some(r) => {
+            let (a, b) = (idx.locate(text, r.span.0), idx.locate(text, r.span.1));
+            (
+                json!([a.utf16, b.utf16]),
+                json!({"start": a.utf16, "end": b.utf16, "line": a.line, "col": a.col, "end_line": b.line, "end_col": b.col}),
+            )
         }
-    }
+        None => (Value::Null, Value::Null),
+    };
+    v["span"] = span;
+    v["where"] = place;
+    v["cells"] = why.cells().iter().map(|c| json!([c.x, c.y])).collect();
+    v
 }
 
 /// `POST /api/puzzlescript`: starts entry `entry` of the game and replays `inputs`.
@@ -256,23 +264,35 @@ fn play_game(req: PsPlayReq) -> Result<Value, ApiError> {
         v["text"] = m.clone().into();
         return Ok(v);
     }
-    let mut s = Session::new(&game, req.entry, OnWin::Stop)
+    // The replay's budget, checked between inputs and inside turns: a game whose turns
+    // run long (a huge level, again turns that take their time) is stopped on time.
+    let budget = Budget {
+        deadline: Some(t0 + REPLAY_TIME),
+        ..Budget::default()
+    };
+    let slow = |i: usize| {
+        ApiError::unprocessable(
+            "slow",
+            format!(
+                "replaying the inputs took over {} s (stopped at input {i} of {})",
+                REPLAY_TIME.as_secs(),
+                inputs.len()
+            ),
+        )
+    };
+    let mut s = Session::with_budget(&game, req.entry, OnWin::Stop, budget)
         .ok_or_else(|| ApiError::internal("the entry cannot be started"))?;
+    s.keep_undo(inputs.contains(&Input::Undo));
     let mut last = None;
     for (i, &input) in inputs.iter().enumerate() {
-        if i % 256 == 255 && t0.elapsed() > REPLAY_TIME {
-            return Err(ApiError::unprocessable(
-                "slow",
-                format!(
-                    "replaying the inputs took over {} s (stopped at input {i} of {})",
-                    REPLAY_TIME.as_secs(),
-                    inputs.len()
-                ),
-            ));
-        }
-        let (was_playing, was_won) = (s.playing(), s.won());
         let turn = s.input(input);
-        last = Some((input, was_playing, was_won, turn));
+        if turn.cutoff.is_some() {
+            return Err(slow(i));
+        }
+        last = Some((input, turn));
+    }
+    if s.cutoff().is_some() {
+        return Err(slow(0));
     }
     let (w, h) = s.size();
     v["kind"] = "level".into();
@@ -282,17 +302,26 @@ fn play_game(req: PsPlayReq) -> Result<Value, ApiError> {
     v["won"] = s.won().into();
     v["playing"] = s.playing().into();
     v["inputs"] = inputs.len().into();
-    let (changed, messages, refused, again, stuck) = match last {
-        None => (false, vec![], None, 0, false),
-        Some((input, was_playing, was_won, t)) => {
-            let refused = (!t.changed && !t.won && t.messages.is_empty())
-                .then(|| refusal(input, was_playing, was_won, &game));
-            (t.changed, t.messages, refused, t.again_turns, t.stuck)
+    let (changed, messages, refused, why, again, stuck) = match last {
+        None => (false, vec![], None, None, 0, false),
+        Some((input, t)) => {
+            let refused = !t.changed && !t.won && t.messages.is_empty();
+            let why = if refused || !s.playing() && !s.won() {
+                s.why_not(input)
+            } else {
+                None
+            };
+            let sentence = refused.then(|| {
+                why.as_ref()
+                    .map_or("nothing changed".to_string(), |w| w.to_string())
+            });
+            (t.changed, t.messages, sentence, why, t.again_turns, t.stuck)
         }
     };
     v["changed"] = changed.into();
     v["messages"] = messages.into();
     v["refused"] = refused.into();
+    v["why"] = why.map_or(Value::Null, |w| why_json(&text, &idx, &w));
     v["again_turns"] = again.into();
     v["stuck"] = stuck.into();
     if req.looks {

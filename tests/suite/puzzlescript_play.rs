@@ -299,11 +299,13 @@ fn puzzlescript_check_reads_games_and_other_commands_refuse_them_clearly() {
     assert!(err.contains("puz::ps::unknown_name"), "{err}");
     assert!(err.contains("`crates` is not declared"), "{err}");
     let _ = std::fs::remove_file(&broken);
-    // Commands that do not read games yet say so, instead of .puz syntax errors.
-    for cmd in ["solve", "test"] {
-        let (_, err) = run(&[cmd, SOKOBAN], 2);
-        assert!(err.contains("puz::ps::not_searchable_yet"), "{cmd}: {err}");
-    }
+    // Solving reads games too (tested in `puzzlescript_solve`); forced as .puz, a game
+    // is refused with the option that reads it.
+    let (out, _) = run(&["solve", SOKOBAN], 0);
+    assert!(out.contains("cost: 33 inputs"), "{out}");
+    let (_, err) = run(&["solve", SOKOBAN, "--lang", "puz"], 2);
+    assert!(err.contains("puz::ps::read_as_puz"), "{err}");
+    assert!(err.contains("--lang puzzlescript"), "{err}");
 }
 
 /// Every demo game loads without errors (PuzzleScript compiles them all), and the ones

@@ -625,6 +625,60 @@ const PS_WINS: [(&str, usize, &str); 3] = [
     ("limerick.txt", 1, "rrrruurrrruuruurrrr"),
 ];
 
+/// A game whose rule cancels a move up: the page names the rule and underlines it.
+const PS_CANCEL: &str = "title Cancel
+
+========
+OBJECTS
+========
+
+Background
+black
+
+Wall
+brown
+
+Player
+blue
+
+=======
+LEGEND
+=======
+
+. = Background
+# = Wall
+P = Player
+
+=======
+SOUNDS
+=======
+
+================
+COLLISIONLAYERS
+================
+
+Background
+Player, Wall
+
+======
+RULES
+======
+
+[ up Player ] -> cancel
+
+==============
+WINCONDITIONS
+==============
+
+=======
+LEVELS
+=======
+
+....
+.P..
+....
+";
+
 fn ps_key(letter: char) -> String {
     match letter {
         'u' => char::from(Key::Up).to_string(),
@@ -675,16 +729,21 @@ async fn ps_scenario(c: &Client, url: &str) -> Step {
             .await
             .map_err(|e| format!("click board: {e}"))?;
         if n == 0 {
-            // Left, pushing the crate into the wall: nothing moves, and the page says so.
+            // Left, pushing the crate into the wall: nothing moves, the page says why
+            // (the player blocked by the crate, the crate by the wall) and outlines the
+            // three cells.
             board
                 .send_keys(&ps_key('l'))
                 .await
                 .map_err(|e| format!("key: {e}"))?;
             wait_for(
                 c,
-                "document.querySelector('#status').textContent === 'nothing moved' \
+                "document.querySelector('#status').textContent === 'the player at 2,3 cannot move left: \
+                 the crate at 1,3 is in the way, and the crate cannot move left: the wall at 0,3 is in the way' \
+                 && document.querySelector('#status').classList.contains('blocked') \
+                 && document.querySelector('#board').dataset.why === '2,3 1,3 0,3' \
                  && document.querySelector('#move-count').textContent === '1'",
-                "the refusal of a move into a wall",
+                "the refusal of a move into a wall, and why",
                 10,
             )
             .await?;
@@ -742,7 +801,7 @@ async fn ps_scenario(c: &Client, url: &str) -> Step {
                 20,
             )
             .await?;
-            // Solving a game says it is not built yet, with the CLI's message.
+            // Solving a game runs the search on the level being played.
             find(c, "#tab-solve")
                 .await?
                 .click()
@@ -753,11 +812,13 @@ async fn ps_scenario(c: &Client, url: &str) -> Step {
                 .click()
                 .await
                 .map_err(|e| format!("click solve: {e}"))?;
+            // The game's level is solved as `puz solve` solves it: the fewest inputs,
+            // each listed with what it moved.
             wait_for(
                 c,
-                "document.querySelector('#solve-progress').textContent.includes('PuzzleScript')",
-                "the refusal to solve a PuzzleScript game",
-                20,
+                "document.querySelector('#solve-summary').textContent.includes('won in') && document.querySelectorAll('#moves li').length > 0",
+                "the answer to a PuzzleScript level",
+                60,
             )
             .await?;
             find(c, "#tab-play")
@@ -767,6 +828,45 @@ async fn ps_scenario(c: &Client, url: &str) -> Step {
                 .map_err(|e| format!("open the Play tab: {e}"))?;
         }
     }
+    // A rule that cancels the move: named in the status, underlined in the editor.
+    c.goto(&format!("{url}?file=cancel.txt"))
+        .await
+        .map_err(|e| format!("open cancel.txt: {e}"))?;
+    wait_for(
+        c,
+        "document.body.classList.contains('ps') \
+         && document.querySelector('#board').dataset.entry === '0' \
+         && document.querySelectorAll('#key li').length > 2",
+        "cancel.txt: its level drawn",
+        30,
+    )
+    .await?;
+    let board = find(c, "#board").await?;
+    board
+        .click()
+        .await
+        .map_err(|e| format!("click board: {e}"))?;
+    board
+        .send_keys(&ps_key('u'))
+        .await
+        .map_err(|e| format!("key: {e}"))?;
+    let line = PS_CANCEL
+        .lines()
+        .position(|l| l == "[ up Player ] -> cancel")
+        .expect("the rule")
+        + 1;
+    wait_for(
+        c,
+        &format!(
+            "document.querySelector('#status').textContent === \
+             'cancelled by the rule on line {line}: `[ up Player ] -> cancel`' \
+             && [...document.querySelectorAll('#backdrop mark.hl-blocked')] \
+                .map((m) => m.textContent).join('') === '[ up Player ] -> cancel'"
+        ),
+        "the cancel rule named and underlined",
+        10,
+    )
+    .await?;
     Ok(())
 }
 
@@ -785,6 +885,7 @@ async fn playground_plays_puzzlescript_in_chromium() {
         std::fs::copy(reference.join("src/demo").join(file), dir.path().join(file))
             .unwrap_or_else(|e| panic!("copy {file}: {e}"));
     }
+    std::fs::write(dir.path().join("cancel.txt"), PS_CANCEL).expect("write cancel.txt");
     let mut guard = Guard::default();
     let url = start_server(&mut guard, &dir.path().display().to_string());
     let (client, guard) = browser(guard).await;

@@ -2,8 +2,8 @@
 //! `/api/check` on a game (its entries, messages included, and its coded diagnostics),
 //! `POST /api/puzzlescript` replaying inputs (the board compared with a `Session` played
 //! directly), a won level, a message entry, a rule's message, refused inputs and why,
-//! hostile requests, `.txt` games among the served files, and solving refused with
-//! `puz::ps::not_searchable_yet`.
+//! hostile requests, `.txt` games among the served files, the solve and analyze jobs on
+//! a game, and the refusal of its tests (`puz::ps::tests_need_sidecar`).
 
 use std::sync::Arc;
 
@@ -263,10 +263,17 @@ async fn ps_play_replays_like_a_session() {
     let (board, _) = session_board(GAME, 1, "");
     assert_eq!(v["board"], board);
 
-    // Up into a wall: nothing moves, and the page is told so.
+    // Up into a wall: nothing moves, and the page is told why, with the cells to mark.
     let v = play(&app, GAME, 1, "u").await;
     assert_eq!(v["changed"], false);
-    assert_eq!(v["refused"], "nothing moved");
+    assert_eq!(
+        v["refused"],
+        "the player at 1,1 cannot move up: the wall at 1,0 is in the way"
+    );
+    assert_eq!(v["why"]["kind"], "blocked");
+    assert_eq!(v["why"]["message"], v["refused"]);
+    assert_eq!(v["why"]["cells"], json!([[1, 1], [1, 0]]));
+    assert_eq!(v["why"]["span"], Value::Null);
     // Undo with nothing to undo.
     let v = play(&app, GAME, 1, "z").await;
     assert_eq!(v["refused"], "nothing to undo");
@@ -285,6 +292,54 @@ async fn ps_play_replays_like_a_session() {
     let v = play(&app, GAME, 2, "rrzR").await;
     assert_eq!(v["board"], session_board(GAME, 2, "").0);
     assert_eq!(v["inputs"], 4);
+}
+
+/// The rule a refusal names, located in the text in UTF-16 offsets (the title has a
+/// character of three bytes and one UTF-16 unit before it); again turns that never settle.
+#[tokio::test]
+async fn ps_play_names_the_rule_that_refused() {
+    let app = app();
+    let rule = "[ up Player ] -> cancel";
+    let text = GAME
+        .replace("title Tiny Push", "title Tiny Push \u{2713}")
+        .replace(
+            "[ > Player | Bell ]",
+            &format!("{rule}\n[ > Player | Bell ]"),
+        );
+    let v = play(&app, &text, 2, "u").await;
+    assert_eq!(v["why"]["kind"], "cancelled", "{v}");
+    let line = text.lines().position(|l| l == rule).unwrap() + 1;
+    assert_eq!(v["why"]["rule"]["line"], line);
+    assert_eq!(v["why"]["where"]["line"], line);
+    let utf16: Vec<u16> = text.encode_utf16().collect();
+    let (a, b) = (
+        v["why"]["span"][0].as_u64().unwrap() as usize,
+        v["why"]["span"][1].as_u64().unwrap() as usize,
+    );
+    assert_eq!(String::from_utf16(&utf16[a..b]).unwrap(), rule);
+    assert_eq!(
+        v["refused"],
+        format!("cancelled by the rule on line {line}: `{rule}`")
+    );
+    // A move that works has no why.
+    let v = play(&app, &text, 2, "ur").await;
+    assert_eq!(v["why"], Value::Null);
+    // Again turns that never settle: stuck, with the rules that keep firing.
+    let text = GAME.replace(
+        "[ > Player | Bell ] -> [ > Player | ] message ding",
+        "[ Bell ] -> [ Target ]\n[ Crate ] -> [ Bell ] again\n[ Target ] -> [ Crate ] again",
+    );
+    let v = play(&app, &text, 2, "r").await;
+    assert_eq!(v["stuck"], true, "{v}");
+    assert_eq!(v["playing"], false);
+    assert_eq!(v["why"]["kind"], "stuck", "{v}");
+    assert_eq!(v["why"]["rules"].as_array().map(Vec::len), Some(3), "{v}");
+    let v = play(&app, &text, 2, "rl").await;
+    assert_eq!(v["why"]["kind"], "stuck", "{v}");
+    assert!(
+        v["refused"].as_str().unwrap().contains("keep firing"),
+        "{v}"
+    );
 }
 
 #[tokio::test]
@@ -365,6 +420,26 @@ async fn ps_play_refuses_hostile_requests() {
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
         assert_eq!(v["error"]["code"], "game");
     }
+    // One input whose turn would run for minutes in any build (a quarter of a million
+    // cells, each rewritten 100 times per pass by a group that never settles, for 200
+    // passes): stopped at the replay's time limit, inside the turn.
+    let row = "B".repeat(500);
+    let mut level = vec![row; 500].join("\n");
+    level.replace_range(0..1, "P");
+    let churn = vec!["[ Bell ] -> [ Crate ]\n+ [ Crate ] -> [ Bell ]"; 50].join("\n+ ");
+    let slow = GAME
+        .replace("[ > Player | Bell ] -> [ > Player | ] message ding", &churn)
+        .replace("#######\n#PB.*O#\n#######", &level);
+    let t0 = std::time::Instant::now();
+    let (status, v) = post(
+        &app,
+        "/api/puzzlescript",
+        json!({"text": slow, "entry": 2, "inputs": "r"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert_eq!(v["error"]["code"], "slow", "{v}");
+    assert!(t0.elapsed().as_secs() < 40, "{:?}", t0.elapsed());
     // Malformed bodies.
     let (status, _) = post(&app, "/api/puzzlescript", json!({"entry": 0})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
@@ -381,18 +456,55 @@ async fn ps_play_refuses_hostile_requests() {
     assert_eq!(v["inputs"], 40_000);
 }
 
+/// Solve and Analyze run on a game's level as `puz solve` and `puz analyze` do; the
+/// tests are refused (a game's expectations live in its `.expect` file, which the page
+/// does not send).
 #[tokio::test]
-async fn ps_searching_is_refused_with_the_cli_code() {
+async fn ps_solve_and_analyze_run_and_tests_are_refused() {
     let app = app();
-    for route in ["/api/solve", "/api/analyze", "/api/test"] {
-        let (status, v) = post(&app, route, json!({"text": GAME, "level": 1})).await;
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{route}: {v}");
-        assert_eq!(v["error"]["code"], "puz::ps::not_searchable_yet", "{route}");
-        assert!(v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("PuzzleScript"));
+    let (status, v) = post(&app, "/api/test", json!({"text": GAME, "level": 1})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert_eq!(v["error"]["code"], "puz::ps::tests_need_sidecar");
+    assert!(v["error"]["message"].as_str().unwrap().contains(".expect"));
+    let (status, v) = post(&app, "/api/solve", json!({"text": GAME, "level": 2})).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{v}");
+    let r = finished(&app, v["job"].as_str().unwrap()).await;
+    assert_eq!(r["outcome"], "solved", "{r}");
+    // Through the bell (it vanishes, with a message), then the crate onto the target.
+    assert_eq!(r["inputs"], "rrr", "{r}");
+    assert_eq!(r["cost"]["inputs"], 3, "{r}");
+    assert_eq!(r["moves"][0]["letter"], "r", "{r}");
+    assert!(
+        r["message"].as_str().unwrap().contains("won in 3 inputs"),
+        "{r}"
+    );
+    let (status, v) = post(&app, "/api/analyze", json!({"text": GAME, "level": 1})).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{v}");
+    let r = finished(&app, v["job"].as_str().unwrap()).await;
+    assert_eq!(r["outcome"], "done", "{r}");
+    assert_eq!(r["optimal_moves"], 1, "{r}");
+    // A message entry is not a level.
+    let (_, v) = post(&app, "/api/solve", json!({"text": GAME, "level": 0})).await;
+    let r = finished(&app, v["job"].as_str().unwrap()).await;
+    assert_eq!(r["outcome"], "error", "{r}");
+}
+
+/// The result of a job, once it is done.
+async fn finished(app: &axum::Router, id: &str) -> Value {
+    for _ in 0..500 {
+        let (status, v) = send(app, Method::GET, &format!("/api/jobs/{id}"), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        if v["state"] == "done" {
+            return v["result"].clone();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
+    panic!("job {id} did not finish");
+}
+
+#[tokio::test]
+async fn ps_level_and_play_routes_refuse_games() {
+    let app = app();
     for route in ["/api/level", "/api/play"] {
         let (status, v) = post(&app, route, json!({"text": GAME, "level": 1})).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{route}: {v}");

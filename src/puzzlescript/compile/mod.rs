@@ -190,7 +190,7 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
     let loop_point = loop_points(&groups, &loops);
     let late_loop_point = loop_points(&late_groups, &loops);
     let mut rigid_groups = vec![];
-    let (mut groups, mut late_groups) = (groups, late_groups);
+    let (mut groups, late_groups) = (groups, late_groups);
     let groups_needing = (0..nobj)
         .map(|o| {
             let needs = |r: &Rule| has_bit(&r.mask, o) || r.any_masks.iter().any(|a| has_bit(a, o));
@@ -232,9 +232,67 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
             levels,
             flags,
             random,
+            glyphs: glyphs(game, text, &names),
+            background_layer: background.map(|(_, l)| l),
         },
         rep,
     )
+}
+
+/// The one-character names that stand for objects or aggregates (what a level may be
+/// drawn with), each with its objects and the character as the source writes it: those
+/// the levels use first, in order of use, then the rest in legend order.
+fn glyphs(game: &ast::Game, text: &str, names: &Names) -> Vec<(char, Vec<u64>)> {
+    let mut order: Vec<char> = vec![];
+    let mut push = |c: char| {
+        if !order.contains(&c) {
+            order.push(c);
+        }
+    };
+    for e in &game.levels {
+        if let ast::LevelEntry::Grid(g) = e {
+            for (_, span) in &g.rows {
+                let raw = text
+                    .get(span.start as usize..span.end as usize)
+                    .unwrap_or("");
+                raw.trim().chars().for_each(&mut push);
+            }
+        }
+    }
+    for l in &game.legend {
+        let raw = text
+            .get(l.name.span.start as usize..l.name.span.end as usize)
+            .unwrap_or("");
+        raw.chars().for_each(&mut push);
+    }
+    for o in &game.objects {
+        for n in std::iter::once(&o.name).chain(&o.synonyms) {
+            let raw = text
+                .get(n.span.start as usize..n.span.end as usize)
+                .unwrap_or("");
+            if raw.chars().count() == 1 {
+                raw.chars().for_each(&mut push);
+            }
+        }
+    }
+    let mut out: Vec<(char, Vec<u64>)> = vec![];
+    for c in order {
+        let key: String = c.to_lowercase().collect();
+        if key.chars().count() != 1
+            || out
+                .iter()
+                .any(|(o, _)| o.to_lowercase().eq(c.to_lowercase()))
+        {
+            continue;
+        }
+        let mask = match names.meaning.get(&key) {
+            Some(Meaning::Object(o)) => names.mask(std::slice::from_ref(o)),
+            Some(Meaning::Aggregate(v)) => names.mask(v),
+            _ => continue,
+        };
+        out.push((c, mask));
+    }
+    out
 }
 
 /// The prelude's flags.

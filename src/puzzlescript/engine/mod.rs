@@ -12,9 +12,15 @@
 //! [`Machine`] holds everything a turn reads and writes, as PuzzleScript's engine keeps
 //! it between inputs: the level's objects and movements, the command queue, the undo
 //! stack, the restart point, and the flags (`againing`, `winning`, text mode).
+//!
+//! Two optional attachments, each a hook test of an `Option` when absent: a trace
+//! (`trace.rs`: what a turn did, to say why it changed nothing) and a watch
+//! (`watch.rs`: a time and memory budget checked once per pass of a rule group).
 
 mod matching;
 mod occupancy;
+pub(crate) mod trace;
+pub(crate) mod watch;
 
 use super::ir::*;
 use super::OnWin;
@@ -110,6 +116,11 @@ pub(crate) struct Machine<'c> {
     /// Set when a turn ran a `restart` command (a search takes such a turn as a dead
     /// end); cleared by [`Machine::reset_to`].
     pub restarted: bool,
+    /// What turns do, recorded to say why one changed nothing (`trace.rs`); `None`
+    /// except on a copy made to explain a turn.
+    pub(crate) trace: Option<Box<trace::Trace>>,
+    /// The time and memory budget checked inside turns (`watch.rs`), if any.
+    pub(crate) watch: Option<Box<watch::Watch>>,
 }
 
 impl<'c> Machine<'c> {
@@ -152,6 +163,8 @@ impl<'c> Machine<'c> {
             loop_ends: Default::default(),
             keep_undo: true,
             restarted: false,
+            trace: None,
+            watch: None,
         }
     }
 
@@ -346,6 +359,9 @@ impl<'c> Machine<'c> {
         dont_modify: bool,
     ) -> bool {
         self.againing = false;
+        if self.trace.is_some() {
+            self.trace_turn(dir, dont_do_win || dont_modify);
+        }
         // Buffers come from a pool: turns nest (an `again` trial, a restart's level-start
         // rules), and a turn allocates nothing once the pool holds enough.
         let mut bak = self.pool.pop().unwrap_or_default();
@@ -407,6 +423,9 @@ impl<'c> Machine<'c> {
         };
         self.positions = positions;
         if cancelled {
+            if self.trace.is_some() {
+                self.trace_unmoved();
+            }
             self.restore(&bak);
             self.message = None;
             self.text_mode = false;
@@ -648,6 +667,11 @@ impl<'c> Machine<'c> {
         let mut any = false;
         let mut passes = 0;
         loop {
+            if let Some(w) = self.watch.as_deref_mut() {
+                if w.spend(g.rules.len() * self.width * self.height) {
+                    break;
+                }
+            }
             passes += 1;
             let mut changed = false;
             for r in &g.rules {
@@ -685,6 +709,9 @@ impl<'c> Machine<'c> {
         let (ri, t) = all.swap_remove(self.rng.below(all.len()));
         let r = &g.rules[ri];
         let changed = self.apply_at(r, &t, false, g.rigid);
+        if self.trace.is_some() {
+            self.trace_rule(r, changed);
+        }
         self.queue_commands(&r.commands);
         changed
     }
@@ -735,6 +762,9 @@ impl<'c> Machine<'c> {
             }
         }
         self.rows = rows;
+        if self.trace.is_some() {
+            self.trace_rule(r, changed);
+        }
         self.queue_commands(&r.commands);
         changed
     }
@@ -792,6 +822,9 @@ impl<'c> Machine<'c> {
             }
             self.rigid_group.fill(0);
             self.rigid_applied.fill(0);
+        }
+        if self.trace.is_some() {
+            self.trace_resolved();
         }
         self.clear_movements();
         undo

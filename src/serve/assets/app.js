@@ -1077,10 +1077,12 @@ async function psSend(letter) {
   if (letter !== null) {
     if (res.refused) setStatus(res.refused, "blocked");
     else if (res.won) setStatus(`Won after ${inputs.length} input${inputs.length === 1 ? "" : "s"}.`, "solved");
-    else setStatus(res.stuck ? "the game is stuck in again turns that never settle" : "", "played");
+    else if (res.stuck || (res.why && res.why.kind === "stuck")) setStatus(res.why ? res.why.message : "the game is stuck in again turns that never settle", "blocked");
+    else setStatus("", "played");
   } else {
     setStatus(res.won ? "Won." : "", res.won ? "solved" : "");
   }
+  psShowWhy(letter !== null ? res.why : null);
   psRender();
   const texts = (letter !== null ? res.messages || [] : []).slice();
   if (res.won && !res.refused) {
@@ -1094,6 +1096,25 @@ async function psSend(letter) {
     ps.overlay = texts;
     ps.won = res.won && !res.refused;
     showPsOverlay();
+  }
+}
+
+/**
+ * Why the last input changed nothing, beyond the status line: the rule it names
+ * underlined in the editor (as a refused .puz move's statement is) and the cells it names
+ * outlined on the board (psRender draws S.ps.whyCells).
+ */
+function psShowWhy(why) {
+  const hadSpan = !!S.blockedSpan;
+  S.blockedSpan = null;
+  if (S.ps) S.ps.whyCells = why && why.cells ? why.cells : [];
+  $("#status").title = why && why.rule ? `line ${why.rule.line}: ${why.rule.text}` : "";
+  if (why && why.span && S.ps && S.ps.text === editor.value) {
+    S.blockedSpan = why.span;
+    renderBackdrop();
+    reveal(why.span[0]);
+  } else if (hadSpan) {
+    renderBackdrop();
   }
 }
 
@@ -1185,6 +1206,14 @@ function psRender() {
     const x = (i % w) * cell, y = Math.floor(i / w) * cell;
     for (const id of res.board[i]) drawSprite(g, ps.looks[id], x, y, cell);
   }
+  // The cells the last refusal names (the player, what blocked it).
+  const marked = ps.whyCells || [];
+  g.strokeStyle = "#ff3b3b";
+  g.lineWidth = Math.max(2, cell / 12);
+  for (const [cx, cy] of marked) {
+    if (cx < w && cy < h) g.strokeRect(cx * cell + g.lineWidth / 2, cy * cell + g.lineWidth / 2, cell - g.lineWidth, cell - g.lineWidth);
+  }
+  canvas.dataset.why = res.why && marked.length ? marked.map((c) => c.join(",")).join(" ") : "";
   $("#move-count").textContent = String(ps.inputs.length);
   $("#cost").textContent = "-";
   $("#history").textContent = ps.inputs;
@@ -1237,7 +1266,8 @@ function psDescribe(r, c) {
   const res = ps && ps.res;
   if (!res || res.kind !== "level" || !ps.looks) return "\u00a0";
   const ids = res.board[r * res.width + c] || [];
-  return `(${r},${c}) ` + ids.map((id) => ps.looks[id] && ps.looks[id].name).join(" + ");
+  // x,y (column, row), as the server's why-not messages name cells.
+  return `${c},${r}: ` + ids.map((id) => ps.looks[id] && ps.looks[id].name).join(" + ");
 }
 
 // ---------------------------------------------------------------- jobs (solve, analyze, test)

@@ -1,0 +1,998 @@
+//! A PuzzleScript level as a state space for puz's search backends.
+//!
+//! A state is the level's objects after a whole turn (again turns included), packed: only
+//! the collision layers some turn can change are stored, each cell's object on such a
+//! layer as a small code (its rank among the layer's objects, 0 for none), then one word
+//! that says whether the level has been won. The other layers (background, walls on a
+//! layer of their own, targets) never change and are kept once, from the level.
+//!
+//! A move is one input, tried in the tie order up, left, down, right, action (action
+//! only without `noaction`). An input is a move when its turn wins the level (the win is
+//! tested after every turn, even one that changed nothing, so the winning input is always
+//! a move), or when it changes the level without a `restart` and its again turns settle.
+//! A `cancel`led input, one that changes nothing, one whose turn restarts the level, and
+//! one whose again turns never settle are not moves (the last is a dead end: the game
+//! would animate forever and accept no input). A won state has no successors; it is the
+//! goal. `checkpoint` changes nothing here: a restart is never a move.
+
+use super::engine::Machine;
+use super::ir::*;
+use super::{Game, Input, OnWin, Session, AGAIN_CAP};
+use crate::engine::{Action, Successors};
+use crate::search::Space;
+
+/// The inputs a search tries, in the tie order.
+pub const SEARCH_INPUTS: [Input; 5] = [
+    Input::Up,
+    Input::Left,
+    Input::Down,
+    Input::Right,
+    Input::Action,
+];
+
+/// The search action for input `k` of [`SEARCH_INPUTS`] (actions order as inputs do).
+pub fn action_of(k: usize) -> Action {
+    Action::from_raw(k as u32)
+}
+
+/// The input a search action stands for.
+pub fn input_of(a: Action) -> Input {
+    SEARCH_INPUTS[(a.raw() as usize).min(SEARCH_INPUTS.len() - 1)]
+}
+
+/// One stored layer: where its objects' bits are, and the width of its code.
+#[derive(Clone, Debug)]
+struct StoredLayer {
+    /// Per object word holding some of the layer's objects: the word, its mask, and how
+    /// many of the layer's objects come in earlier words.
+    words: Vec<(usize, u64, u32)>,
+    /// The layer's object ids in code order (code `k + 1` is `ids[k]`).
+    ids: Vec<usize>,
+    /// Bits of the code.
+    bits: u32,
+    /// The collision layer.
+    layer: usize,
+}
+
+/// Which layers a turn can change, from the rules: a layer that receives movement (the
+/// player's, or any a rule gives a direction), or on which a rule creates or destroys an
+/// object. Creation is an object written where the rule did not require it; destruction
+/// an object cleared where the rule neither writes it, requires it absent, nor requires
+/// another object of its layer (a cell holds one object per layer).
+pub(crate) fn changing_layers(c: &Compiled) -> Vec<bool> {
+    let mut dynamic = vec![false; c.layers];
+    for &id in &c.player_ids {
+        dynamic[c.objects[id].layer] = true;
+    }
+    let n = c.objects.len();
+    for g in c.groups.iter().chain(&c.late_groups) {
+        for r in &g.rules {
+            for item in r.rows.iter().flatten() {
+                let Item::Cell(p) = item else { continue };
+                let Some(x) = &p.replace else { continue };
+                for (l, d) in dynamic.iter_mut().enumerate() {
+                    if get_layer(&x.mov_set, l) != 0 || get_layer(&x.random_dir, l) != 0 {
+                        *d = true;
+                    }
+                }
+                let filled = filled_layers(c, p);
+                for id in 0..n {
+                    if writes(c, p, x, &filled, id) {
+                        dynamic[c.objects[id].layer] = true;
+                    }
+                }
+            }
+        }
+    }
+    dynamic
+}
+
+/// The layers a cell pattern fills: one of its required objects is there.
+fn filled_layers(c: &Compiled, p: &CellPattern) -> Vec<bool> {
+    let mut filled = vec![false; c.layers];
+    let n = c.objects.len();
+    for id in 0..n {
+        if has_bit(&p.present, id) {
+            filled[c.objects[id].layer] = true;
+        }
+    }
+    for any in &p.any {
+        let ids: Vec<usize> = (0..n).filter(|&id| has_bit(any, id)).collect();
+        if let Some(&first) = ids.first() {
+            let l = c.objects[first].layer;
+            if ids.iter().all(|&id| c.objects[id].layer == l) {
+                filled[l] = true;
+            }
+        }
+    }
+    filled
+}
+
+/// Whether replacement `x` of pattern `p` can create or destroy object `id`: write it
+/// where the pattern does not require it, or clear it where the pattern neither writes
+/// it, requires it absent, nor fills its layer with another object.
+fn writes(c: &Compiled, p: &CellPattern, x: &Replacement, filled: &[bool], id: usize) -> bool {
+    let l = c.objects[id].layer;
+    let created = has_bit(&x.set, id) && !has_bit(&p.present, id);
+    // Another object of the pattern's fills the layer: this one cannot be there.
+    let shadowed = filled[l] && !has_bit(&p.present, id) && !in_any(p, id);
+    let destroyed =
+        has_bit(&x.clear, id) && !has_bit(&x.set, id) && !has_bit(&p.missing, id) && !shadowed;
+    created || destroyed || has_bit(&x.random_entity, id)
+}
+
+/// Whether some property of the pattern names object `id`.
+fn in_any(p: &CellPattern, id: usize) -> bool {
+    p.any.iter().any(|a| has_bit(a, id))
+}
+
+/// How a level's objects are packed into a state.
+#[derive(Clone, Debug)]
+pub(crate) struct Packing {
+    layers: Vec<StoredLayer>,
+    cells: usize,
+    so: usize,
+    /// The level's objects on the layers not stored.
+    base: Vec<u64>,
+    /// Words of packed objects (the won flag comes after them).
+    object_words: usize,
+    /// The bits used in the last object word (0: it is full).
+    last_bits: u32,
+    /// When every stored layer's objects are consecutive bits of one word: per layer, the
+    /// word, the shift of its first object and the mask of its objects shifted down.
+    contiguous: Option<Vec<(usize, u32, u64)>>,
+}
+
+/// Two objects on one layer of a cell: a level no PuzzleScript turn makes, so one the
+/// packing cannot store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Overlap {
+    /// The cell (column-major index).
+    pub cell: usize,
+    /// The layer.
+    pub layer: usize,
+}
+
+impl Packing {
+    /// The packing of the levels of a game of `c` that start as `start`.
+    pub(crate) fn new(c: &Compiled, start: &[u64]) -> Packing {
+        let so = c.so;
+        let cells = start.len() / so.max(1);
+        let dynamic = changing_layers(c);
+        let mut layers = vec![];
+        let mut base = start.to_vec();
+        for (l, &d) in dynamic.iter().enumerate() {
+            if !d {
+                continue;
+            }
+            let mask = c.layer_mask(l);
+            let ids: Vec<usize> = (0..c.objects.len())
+                .filter(|&id| has_bit(mask, id))
+                .collect();
+            if ids.is_empty() {
+                continue;
+            }
+            let mut words = vec![];
+            let mut before = 0;
+            for (w, &m) in mask.iter().enumerate() {
+                if m != 0 {
+                    words.push((w, m, before));
+                    before += m.count_ones();
+                }
+            }
+            for i in 0..cells {
+                for (w, &m) in mask.iter().enumerate() {
+                    base[i * so + w] &= !m;
+                }
+            }
+            let bits = u32::BITS - (ids.len() as u32).leading_zeros();
+            layers.push(StoredLayer {
+                words,
+                ids,
+                bits,
+                layer: l,
+            });
+        }
+        let contiguous = layers
+            .iter()
+            .map(|l| match l.words.as_slice() {
+                &[(w, m, 0)] => {
+                    let low = m >> m.trailing_zeros();
+                    (low & low.wrapping_add(1) == 0).then_some((w, m.trailing_zeros(), low))
+                }
+                _ => None,
+            })
+            .collect();
+        let per_cell: u64 = layers.iter().map(|l| l.bits as u64).sum();
+        let total = per_cell * cells as u64;
+        Packing {
+            layers,
+            cells,
+            so,
+            base,
+            object_words: total.div_ceil(32) as usize,
+            last_bits: (total % 32) as u32,
+            contiguous,
+        }
+    }
+
+    /// Words per state, the won flag included.
+    pub(crate) fn words(&self) -> usize {
+        self.object_words + 1
+    }
+
+    /// Each word's range, for dense stores.
+    pub(crate) fn radix(&self) -> Vec<u32> {
+        let mut r = vec![u32::MAX; self.object_words];
+        if self.last_bits != 0 {
+            if let Some(last) = r.last_mut() {
+                *last = 1 << self.last_bits;
+            }
+        }
+        r.push(2);
+        r
+    }
+
+    /// Packs `objects` into `out` (`words()` words), with the won flag.
+    pub(crate) fn pack(&self, objects: &[u64], won: bool, out: &mut [u32]) -> Result<(), Overlap> {
+        if let Some(fast) = &self.contiguous {
+            return self.pack_contiguous(fast, objects, won, out);
+        }
+        let so = self.so;
+        let mut acc: u64 = 0;
+        let mut have = 0u32;
+        let mut k = 0;
+        for i in 0..self.cells {
+            let cell = &objects[i * so..(i + 1) * so];
+            for l in &self.layers {
+                let mut code = 0u64;
+                for &(w, m, before) in &l.words {
+                    let x = cell[w] & m;
+                    if x != 0 {
+                        if code != 0 || x & (x - 1) != 0 {
+                            return Err(Overlap {
+                                cell: i,
+                                layer: l.layer,
+                            });
+                        }
+                        let low = x & x.wrapping_neg();
+                        code = (before + (m & (low - 1)).count_ones() + 1) as u64;
+                    }
+                }
+                acc |= code << have;
+                have += l.bits;
+                if have >= 32 {
+                    out[k] = acc as u32;
+                    k += 1;
+                    acc >>= 32;
+                    have -= 32;
+                }
+            }
+        }
+        if have > 0 {
+            out[k] = acc as u32;
+            k += 1;
+        }
+        debug_assert_eq!(k, self.object_words);
+        out[self.object_words] = u32::from(won);
+        Ok(())
+    }
+
+    /// [`Packing::pack`] when each stored layer's objects are consecutive bits of one
+    /// word (object ids come in layer order, so they usually are): a layer's code is its
+    /// bits shifted down, a single bit's position plus one.
+    fn pack_contiguous(
+        &self,
+        fast: &[(usize, u32, u64)],
+        objects: &[u64],
+        won: bool,
+        out: &mut [u32],
+    ) -> Result<(), Overlap> {
+        let so = self.so;
+        let mut acc: u64 = 0;
+        let mut have = 0u32;
+        let mut k = 0;
+        for i in 0..self.cells {
+            let cell = &objects[i * so..(i + 1) * so];
+            for (l, &(w, shift, low)) in self.layers.iter().zip(fast) {
+                let x = (cell[w] >> shift) & low;
+                if x & x.wrapping_sub(1) != 0 {
+                    return Err(Overlap {
+                        cell: i,
+                        layer: l.layer,
+                    });
+                }
+                let code = if x == 0 {
+                    0
+                } else {
+                    x.trailing_zeros() as u64 + 1
+                };
+                acc |= code << have;
+                have += l.bits;
+                if have >= 32 {
+                    out[k] = acc as u32;
+                    k += 1;
+                    acc >>= 32;
+                    have -= 32;
+                }
+            }
+        }
+        if have > 0 {
+            out[k] = acc as u32;
+        }
+        out[self.object_words] = u32::from(won);
+        Ok(())
+    }
+
+    /// Unpacks a state's objects into `objects` (the level's size).
+    pub(crate) fn unpack(&self, s: &[u32], objects: &mut [u64]) {
+        objects.copy_from_slice(&self.base);
+        let so = self.so;
+        let mut acc: u64 = 0;
+        let mut have = 0u32;
+        let mut k = 0;
+        for i in 0..self.cells {
+            for l in &self.layers {
+                if have < l.bits {
+                    acc |= (s[k] as u64) << have;
+                    k += 1;
+                    have += 32;
+                }
+                let code = (acc & ((1u64 << l.bits) - 1)) as usize;
+                acc >>= l.bits;
+                have -= l.bits;
+                if code != 0 {
+                    if let Some(&id) = l.ids.get(code - 1) {
+                        objects[i * so + id / 64] |= 1 << (id % 64);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether a packed state is won.
+    #[inline]
+    pub(crate) fn won(&self, s: &[u32]) -> bool {
+        s[self.object_words] != 0
+    }
+}
+
+/// What became of the inputs tried in a search, beyond the moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct InputCounts {
+    /// Inputs simulated (every input tried from every expanded state).
+    pub simulated: u64,
+    /// Inputs that changed nothing (a wall, a `cancel`, `require_player_movement`).
+    pub unchanged: u64,
+    /// Inputs whose turn ran `restart`.
+    pub restarts: u64,
+    /// Inputs whose again turns never settled.
+    pub stuck: u64,
+    /// Again turns run.
+    pub again_turns: u64,
+}
+
+/// A level of a PuzzleScript game as a [`Space`].
+pub struct PsSpace<'g> {
+    game: &'g Game,
+    machine: Machine<'g>,
+    packing: Packing,
+    start: Vec<u32>,
+    inputs: usize,
+    cur: Vec<u64>,
+    /// Two objects on one layer of a cell after some turn (the search cannot store it).
+    pub(crate) overlap: Option<Overlap>,
+    /// What became of the inputs tried.
+    pub counts: InputCounts,
+    /// The lower bound for A*, or why there is none.
+    bound: Result<Bound, String>,
+}
+
+impl<'g> PsSpace<'g> {
+    /// The space of entry `index` of `game` as it starts (after
+    /// `run_rules_on_level_start` and its again turns); `None` when the entry is not a
+    /// level.
+    pub fn new(game: &'g Game, index: usize) -> Option<PsSpace<'g>> {
+        if !matches!(game.entries.get(index), Some(super::Entry::Level { .. })) {
+            return None;
+        }
+        let session = Session::new(game, index, OnWin::Stop)?;
+        let mut machine = session.machine;
+        machine.keep_undo = false;
+        machine.backups.clear();
+        let objects = machine.objects.clone();
+        let packing = Packing::new(&game.compiled, &objects);
+        let mut start = vec![0; packing.words()];
+        // A level can be won as it loads (its level-start rules win it): then it is
+        // solved by no input, as PuzzleScript's player has it.
+        let won = machine.winning;
+        let overlap = packing.pack(&objects, won, &mut start).err();
+        let inputs = if game.compiled.flags.noaction { 4 } else { 5 };
+        let bound = Bound::derive(&game.compiled, &packing, &objects, machine.width);
+        Some(PsSpace {
+            game,
+            machine,
+            packing,
+            start,
+            inputs,
+            cur: objects,
+            overlap,
+            counts: InputCounts::default(),
+            bound,
+        })
+    }
+
+    /// The game.
+    pub fn game(&self) -> &'g Game {
+        self.game
+    }
+
+    /// The level's width and height.
+    pub fn size(&self) -> (usize, usize) {
+        (self.machine.width, self.machine.height)
+    }
+
+    /// A state's objects, `so` words per cell, column-major (as the engine keeps them).
+    pub(crate) fn objects(&self, s: &[u32]) -> Vec<u64> {
+        let mut out = vec![0; self.packing.base.len()];
+        self.packing.unpack(s, &mut out);
+        out
+    }
+
+    /// Why the search cannot store some level a turn made (two objects on one layer of
+    /// a cell), if that happened.
+    pub fn overlap(&self) -> Option<super::solve::PsSolveError> {
+        let rows = self.machine.height.max(1);
+        self.overlap.map(|o| super::solve::PsSolveError::Overlap {
+            layer: o.layer,
+            row: o.cell % rows,
+            col: o.cell / rows,
+        })
+    }
+
+    /// A state drawn in the game's legend characters, row by row.
+    pub fn draw(&self, s: &[u32]) -> String {
+        let (w, h) = self.size();
+        super::solve::draw(&self.game.compiled, w, h, &self.objects(s))
+    }
+
+    /// Whether a state is won.
+    pub fn won(&self, s: &[u32]) -> bool {
+        self.packing.won(s)
+    }
+
+    /// How many collision layers a state stores, and bits per cell.
+    pub fn stored_layers(&self) -> (usize, u32) {
+        (
+            self.packing.layers.len(),
+            self.packing.layers.iter().map(|l| l.bits).sum(),
+        )
+    }
+
+    /// The lower bound A* is guided by, or why it runs without one.
+    pub fn bound_description(&self) -> String {
+        match &self.bound {
+            Ok(_) => "the inputs the objects a win condition counts need to reach their cells, one cell a turn around what never moves (the farthest for `all`, the nearest for `some`), at least one".into(),
+            Err(why) => format!("none: {why}"),
+        }
+    }
+
+    /// Whether a lower bound was derived.
+    pub fn has_bound(&self) -> bool {
+        self.bound.is_ok()
+    }
+
+    /// Plays input `k` of [`SEARCH_INPUTS`] from the level in `self.cur`; the machine
+    /// is left with the level after the turn. `Some(won)` when the input is a move.
+    fn play(&mut self, k: usize) -> Option<bool> {
+        let m = &mut self.machine;
+        m.reset_to(&self.cur);
+        m.process_input(Some(SEARCH_INPUTS[k].movement()), false, false);
+        Session::dismiss(m);
+        let (n, settled) = m.run_again(AGAIN_CAP, Session::dismiss);
+        self.counts.simulated += 1;
+        self.counts.again_turns += n as u64;
+        if m.winning {
+            return Some(true);
+        }
+        if !settled {
+            self.counts.stuck += 1;
+            return None;
+        }
+        if m.restarted {
+            self.counts.restarts += 1;
+            return None;
+        }
+        if m.objects == self.cur {
+            self.counts.unchanged += 1;
+            return None;
+        }
+        Some(false)
+    }
+}
+
+impl Space for PsSpace<'_> {
+    fn words(&self) -> usize {
+        self.packing.words()
+    }
+
+    fn radix(&self) -> Vec<u32> {
+        self.packing.radix()
+    }
+
+    fn start(&self) -> Vec<u32> {
+        self.start.clone()
+    }
+
+    #[inline]
+    fn is_goal(&self, s: &[u32]) -> bool {
+        self.packing.won(s)
+    }
+
+    fn estimate(&self, s: &[u32]) -> u32 {
+        if self.packing.won(s) {
+            return 0;
+        }
+        match &self.bound {
+            Ok(b) => b.estimate(&self.packing, s),
+            Err(_) => 0,
+        }
+    }
+
+    fn set_deadline(&mut self, deadline: Option<web_time::Instant>) {
+        // Checked inside turns too: one input of a hostile game (thousands of rule
+        // groups, a huge level, long again chains) can run for a long time.
+        self.machine.watch = deadline.map(|d| {
+            Box::new(super::engine::watch::Watch::new(crate::search::Budget {
+                deadline: Some(d),
+                ..crate::search::Budget::default()
+            }))
+        });
+    }
+
+    fn successors(&mut self, s: &[u32], out: &mut Successors) {
+        out.states.clear();
+        out.actions.clear();
+        out.work = 0;
+        if self.packing.won(s) {
+            return;
+        }
+        let words = self.packing.words();
+        self.packing.unpack(s, &mut self.cur);
+        let again_before = self.counts.again_turns;
+        for k in 0..self.inputs {
+            let played = self.play(k);
+            if self
+                .machine
+                .watch
+                .as_ref()
+                .is_some_and(|w| w.cutoff.is_some())
+            {
+                // Past the deadline inside a turn: its level means nothing. Report more
+                // work than any budget check skips, so the search stops before using it.
+                out.states.clear();
+                out.actions.clear();
+                out.work = 1 << 40;
+                return;
+            }
+            let Some(won) = played else { continue };
+            let at = out.states.len();
+            out.states.resize(at + words, 0);
+            match self
+                .packing
+                .pack(&self.machine.objects, won, &mut out.states[at..])
+            {
+                Ok(()) => out.actions.push(action_of(k)),
+                Err(o) => {
+                    self.overlap.get_or_insert(o);
+                    out.states.truncate(at);
+                }
+            }
+        }
+        // Again turns are work: budgets are checked as often in games that run many.
+        out.work = self.counts.again_turns - again_before;
+    }
+}
+
+/// A lower bound on the inputs still needed, derived from the win conditions where the
+/// rules allow one (see [`Bound::derive`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Bound {
+    conds: Vec<CondBound>,
+}
+
+/// One `all X on Y` or `some X on Y` condition's part of a [`Bound`].
+#[derive(Clone, Debug)]
+struct CondBound {
+    /// `all` (the farthest counts) or `some` (the nearest).
+    all: bool,
+    /// How the distance is measured.
+    kind: CondKind,
+}
+
+/// Which side of a condition moves.
+#[derive(Clone, Debug)]
+enum CondKind {
+    /// The Xs move to the Ys, which never change.
+    Movers {
+        /// Per stored layer, per code: the distance map (index into `maps`) of that
+        /// object when it is an X.
+        codes: Vec<Vec<Option<usize>>>,
+        /// Per layer an X is on: inputs from each cell to the nearest Y (`u32::MAX`:
+        /// none).
+        maps: Vec<Vec<u32>>,
+        /// The Xs on layers not stored (they never move): their part, fixed.
+        fixed: Option<u32>,
+    },
+    /// The Xs never change; Ys move onto them.
+    Anchors {
+        /// Per stored layer, per code: whether that object is a Y.
+        codes: Vec<Vec<bool>>,
+        /// Per X cell: inputs from each cell to it, for a Y.
+        maps: Vec<Vec<u32>>,
+        /// Per X cell, the nearest Y on a layer not stored (it never moves).
+        fixed: Vec<u32>,
+    },
+}
+
+/// Breadth-first distances over the cells from every `from` cell, through cells not in
+/// `blocked`.
+fn distances(width: usize, height: usize, from: &[usize], blocked: &[bool]) -> Vec<u32> {
+    let n = width * height;
+    let mut d = vec![u32::MAX; n];
+    let mut queue = std::collections::VecDeque::new();
+    for &i in from {
+        if d[i] == u32::MAX {
+            d[i] = 0;
+            queue.push_back(i);
+        }
+    }
+    while let Some(i) = queue.pop_front() {
+        let (x, y) = (i / height, i % height);
+        let mut next = |j: usize| {
+            if !blocked[j] && d[j] == u32::MAX {
+                d[j] = d[i] + 1;
+                queue.push_back(j);
+            }
+        };
+        if x > 0 {
+            next(i - height);
+        }
+        if x + 1 < width {
+            next(i + height);
+        }
+        if y > 0 {
+            next(i - 1);
+        }
+        if y + 1 < height {
+            next(i + 1);
+        }
+    }
+    d
+}
+
+impl Bound {
+    /// The bound for a level of `c` packed by `p`, or why there is none.
+    ///
+    /// It exists when every win condition is `no ...` or `all/some X on Y` with X and Y
+    /// objects or properties, no rule queues `again` or `win` (an input is one turn, and
+    /// only the conditions win), no rule creates or destroys an X (so an X changes cell
+    /// only by moving, one cell a turn at most), and no Y ever changes (its layers are
+    /// never stored). Then an X needs at least as many inputs as cells between it and
+    /// the nearest Y, avoiding the cells where something that never changes holds its
+    /// layer, and a level not yet won needs one input more than nothing: the bound is
+    /// the largest (`all`) or smallest (`some`) such distance, at least 1. It is
+    /// consistent (an input changes it by at most one), and a state where an X can reach
+    /// no Y is dead.
+    pub(crate) fn derive(
+        c: &Compiled,
+        p: &Packing,
+        start: &[u64],
+        width: usize,
+    ) -> Result<Bound, String> {
+        for g in c.groups.iter().chain(&c.late_groups) {
+            for r in &g.rules {
+                for cmd in &r.commands {
+                    match cmd {
+                        Cmd::Again => {
+                            return Err(format!("the rule on line {} queues `again`", r.line))
+                        }
+                        Cmd::Win => {
+                            return Err(format!("the rule on line {} queues `win`", r.line))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if c.wins.is_empty() {
+            return Err("the game has no win conditions".into());
+        }
+        let n = c.objects.len();
+        let changed = created_or_destroyed(c);
+        let moves = movers(c);
+        let stored: Vec<bool> = {
+            let mut v = vec![false; c.layers];
+            for l in &p.layers {
+                v[l.layer] = true;
+            }
+            v
+        };
+        let height = p.cells / width.max(1);
+        let so = c.so;
+        let mut conds = vec![];
+        for w in &c.wins {
+            if w.quantifier < 0 {
+                continue;
+            }
+            if w.what.1 || w.on.1 {
+                return Err("a win condition names an aggregate".into());
+            }
+            let xs: Vec<usize> = (0..n).filter(|&id| has_bit(&w.what.0, id)).collect();
+            let ys: Vec<usize> = (0..n).filter(|&id| has_bit(&w.on.0, id)).collect();
+            if ys.len() == n {
+                // `some X` / `all X` without `on`.
+                continue;
+            }
+            let all = w.quantifier > 0;
+            let cell = |i: usize| &start[i * so..(i + 1) * so];
+            // Cells an object that never changes holds on layer `l`: no mover enters.
+            let blocked = |l: usize| -> Vec<bool> {
+                (0..p.cells)
+                    .map(|i| {
+                        (0..n).any(|id| {
+                            c.objects[id].layer == l
+                                && !changed[id]
+                                && !moves[id]
+                                && has_bit(cell(i), id)
+                        })
+                    })
+                    .collect()
+            };
+            let static_x = xs.iter().all(|&x| !stored[c.objects[x].layer]);
+            let static_y = ys.iter().all(|&y| !stored[c.objects[y].layer]);
+            let kind = if static_y {
+                if let Some(&x) = xs.iter().find(|&&x| changed[x]) {
+                    return Err(format!(
+                        "a rule creates or destroys {}, which a win condition counts",
+                        c.objects[x].name
+                    ));
+                }
+                let targets: Vec<usize> = (0..p.cells)
+                    .filter(|&i| any_common(&w.on.0, &p.base[i * so..(i + 1) * so]))
+                    .collect();
+                let mut maps = vec![];
+                let mut map_of_layer: Vec<Option<usize>> = vec![None; c.layers];
+                for &x in &xs {
+                    let l = c.objects[x].layer;
+                    if map_of_layer[l].is_none() {
+                        map_of_layer[l] = Some(maps.len());
+                        maps.push(distances(width, height, &targets, &blocked(l)));
+                    }
+                }
+                let codes = p
+                    .layers
+                    .iter()
+                    .map(|sl| {
+                        sl.ids
+                            .iter()
+                            .map(|&id| {
+                                xs.contains(&id)
+                                    .then(|| map_of_layer[c.objects[id].layer])
+                                    .flatten()
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let mut fixed: Option<u32> = None;
+                for &x in &xs {
+                    let l = c.objects[x].layer;
+                    if stored[l] {
+                        continue;
+                    }
+                    let Some(m) = map_of_layer[l] else { continue };
+                    for (i, &d) in maps[m].iter().enumerate() {
+                        if has_bit(&p.base[i * so..(i + 1) * so], x) {
+                            fixed = Some(match fixed {
+                                None => d,
+                                Some(f) if all => f.max(d),
+                                Some(f) => f.min(d),
+                            });
+                        }
+                    }
+                }
+                CondKind::Movers { codes, maps, fixed }
+            } else if static_x {
+                if let Some(&y) = ys.iter().find(|&&y| changed[y]) {
+                    return Err(format!(
+                        "a rule creates or destroys {}, which a win condition counts",
+                        c.objects[y].name
+                    ));
+                }
+                let layer = c.objects[ys[0]].layer;
+                if ys.iter().any(|&y| c.objects[y].layer != layer) {
+                    return Err("a win condition counts objects on several layers".into());
+                }
+                let anchors: Vec<usize> = (0..p.cells)
+                    .filter(|&i| any_common(&w.what.0, cell(i)))
+                    .collect();
+                let block = blocked(layer);
+                let maps: Vec<Vec<u32>> = anchors
+                    .iter()
+                    .map(|&t| distances(width, height, &[t], &block))
+                    .collect();
+                let codes = p
+                    .layers
+                    .iter()
+                    .map(|sl| sl.ids.iter().map(|id| ys.contains(id)).collect())
+                    .collect();
+                let fixed = maps
+                    .iter()
+                    .map(|m| {
+                        (0..p.cells)
+                            .filter(|&i| any_common(&w.on.0, &p.base[i * so..(i + 1) * so]))
+                            .map(|i| m[i])
+                            .min()
+                            .unwrap_or(u32::MAX)
+                    })
+                    .collect();
+                CondKind::Anchors { codes, maps, fixed }
+            } else {
+                let y = ys.iter().find(|&&y| stored[c.objects[y].layer]).copied();
+                return Err(format!(
+                    "both sides of a win condition change during play ({})",
+                    y.map_or(String::new(), |y| c.objects[y].name.clone())
+                ));
+            };
+            conds.push(CondBound { all, kind });
+        }
+        if conds.is_empty() {
+            return Err("no win condition is `all X on Y` or `some X on Y`".into());
+        }
+        Ok(Bound { conds })
+    }
+
+    /// The bound for packed state `s` of `p` (not won): `u32::MAX` when the win
+    /// conditions can no longer all hold.
+    fn estimate(&self, p: &Packing, s: &[u32]) -> u32 {
+        let mut acc: Vec<Option<u32>> = self
+            .conds
+            .iter()
+            .map(|c| match &c.kind {
+                CondKind::Movers { fixed, .. } => *fixed,
+                CondKind::Anchors { .. } => None,
+            })
+            .collect();
+        let mut best: Vec<Vec<u32>> = self
+            .conds
+            .iter()
+            .map(|c| match &c.kind {
+                CondKind::Anchors { fixed, .. } => fixed.clone(),
+                CondKind::Movers { .. } => vec![],
+            })
+            .collect();
+        let mut bits: u64 = 0;
+        let mut have = 0u32;
+        let mut k = 0;
+        for i in 0..p.cells {
+            for (li, l) in p.layers.iter().enumerate() {
+                if have < l.bits {
+                    bits |= (s[k] as u64) << have;
+                    k += 1;
+                    have += 32;
+                }
+                let code = (bits & ((1u64 << l.bits) - 1)) as usize;
+                bits >>= l.bits;
+                have -= l.bits;
+                if code == 0 {
+                    continue;
+                }
+                for ((cb, a), b) in self.conds.iter().zip(acc.iter_mut()).zip(best.iter_mut()) {
+                    match &cb.kind {
+                        CondKind::Movers { codes, maps, .. } => {
+                            if let Some(Some(m)) = codes[li].get(code - 1) {
+                                let d = maps[*m][i];
+                                *a = Some(match *a {
+                                    None => d,
+                                    Some(f) if cb.all => f.max(d),
+                                    Some(f) => f.min(d),
+                                });
+                            }
+                        }
+                        CondKind::Anchors { codes, maps, .. } => {
+                            if codes[li].get(code - 1).copied().unwrap_or(false) {
+                                for (t, m) in maps.iter().enumerate() {
+                                    b[t] = b[t].min(m[i]);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut h = 1;
+        for ((cb, a), b) in self.conds.iter().zip(acc).zip(best) {
+            let part = match &cb.kind {
+                CondKind::Movers { .. } => a,
+                CondKind::Anchors { .. } if cb.all => b.iter().copied().max(),
+                CondKind::Anchors { .. } => b.iter().copied().min(),
+            };
+            match part {
+                Some(d) => h = h.max(d),
+                // `some X on Y` with no X left can never hold.
+                None if !cb.all => return u32::MAX,
+                None => {}
+            }
+        }
+        h
+    }
+}
+
+/// Per object: whether it can ever be given movement: the player's objects, and those a
+/// rule may leave on a layer it gives a direction (the object it writes there, else the
+/// one its pattern requires there, else any of the layer's).
+fn movers(c: &Compiled) -> Vec<bool> {
+    let n = c.objects.len();
+    let mut out = vec![false; n];
+    for &id in &c.player_ids {
+        out[id] = true;
+    }
+    for g in c.groups.iter().chain(&c.late_groups) {
+        for r in &g.rules {
+            for item in r.rows.iter().flatten() {
+                let Item::Cell(p) = item else { continue };
+                let Some(x) = &p.replace else { continue };
+                for l in 0..c.layers {
+                    if get_layer(&x.mov_set, l) == 0 && get_layer(&x.random_dir, l) == 0 {
+                        continue;
+                    }
+                    let on = |m: &[u64]| -> Vec<usize> {
+                        (0..n)
+                            .filter(|&id| c.objects[id].layer == l && has_bit(m, id))
+                            .collect()
+                    };
+                    let mut cands = on(&x.set);
+                    if cands.is_empty() {
+                        cands = on(&p.present);
+                    }
+                    if cands.is_empty() {
+                        for a in &p.any {
+                            let ids: Vec<usize> = (0..n).filter(|&id| has_bit(a, id)).collect();
+                            if !ids.is_empty() && ids.iter().all(|&id| c.objects[id].layer == l) {
+                                cands.extend(ids);
+                            }
+                        }
+                    }
+                    if cands.is_empty() {
+                        cands = (0..n).filter(|&id| c.objects[id].layer == l).collect();
+                    }
+                    for id in cands {
+                        out[id] = true;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Per object: whether some rule creates or destroys it (see [`changing_layers`]).
+fn created_or_destroyed(c: &Compiled) -> Vec<bool> {
+    let n = c.objects.len();
+    let mut out = vec![false; n];
+    for g in c.groups.iter().chain(&c.late_groups) {
+        for r in &g.rules {
+            for item in r.rows.iter().flatten() {
+                let Item::Cell(p) = item else { continue };
+                let Some(x) = &p.replace else { continue };
+                let filled = filled_layers(c, p);
+                for (id, o) in out.iter_mut().enumerate() {
+                    if writes(c, p, x, &filled, id) {
+                        *o = true;
+                    }
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,532 @@
+//! Solving PuzzleScript levels: puz's search against an independent brute force that
+//! plays whole sessions (no packing, no analysis of the rules), on seeded random levels;
+//! the A* bound checked against exact distances over whole small state spaces; and the
+//! command line (`solve`, `--all`, `test` with its sidecar, `graph`, `analyze`,
+//! `compile --dump`, refusals and budgets).
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+
+use puz::puzzlescript::search::{PsSpace, SEARCH_INPUTS};
+use puz::puzzlescript::{Game, OnWin, PsOutcome, PsSolveOptions, Session};
+use puz::search::graph::StateGraph;
+use puz::search::{Backend, Budget, Space};
+
+use crate::common::binary::{puz, stderr, stdout, TempFile};
+
+/// Sokoban as PuzzleScript's first demo writes it, without levels.
+const SOKOBAN: &str = "title Test Sokoban
+
+========
+OBJECTS
+========
+
+Background
+black
+
+Target
+darkblue
+
+Wall
+brown
+
+Player
+blue
+
+Crate
+orange
+
+=======
+LEGEND
+=======
+
+. = Background
+# = Wall
+P = Player
+* = Crate
+@ = Crate and Target
+O = Target
+
+=======
+SOUNDS
+=======
+
+================
+COLLISIONLAYERS
+================
+
+Background
+Target
+Player, Wall, Crate
+
+======
+RULES
+======
+
+[ > Player | Crate ] -> [ > Player | > Crate ]
+
+==============
+WINCONDITIONS
+==============
+
+All Target on Crate
+
+=======
+LEVELS
+=======
+
+";
+
+/// Push chains, crates that fall (again turns that rewrite cells), a `cancel`, and
+/// `some` win condition: crates are created and destroyed, so there is no A* bound.
+const FALLING: &str = "title Falling Crates
+
+========
+OBJECTS
+========
+
+Background
+black
+
+Target
+darkblue
+
+Wall
+brown
+
+Player
+blue
+
+Crate
+orange
+
+Spike
+red
+
+=======
+LEGEND
+=======
+
+. = Background
+# = Wall
+P = Player
+* = Crate
+O = Target
+x = Spike
+
+=======
+SOUNDS
+=======
+
+================
+COLLISIONLAYERS
+================
+
+Background
+Target, Spike
+Player, Wall, Crate
+
+======
+RULES
+======
+
+[ > Player | Crate ] -> [ > Player | > Crate ]
+[ > Crate | Crate ] -> [ > Crate | > Crate ]
+[ > Player | Spike ] -> cancel
+late down [ Crate | no Wall no Crate no Player ] -> [ | Crate ] again
+
+==============
+WINCONDITIONS
+==============
+
+Some Crate on Target
+
+=======
+LEVELS
+=======
+
+";
+
+/// A small xorshift generator: seeded, so every run draws the same levels.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A random level: a wall border, some inner walls, `crates` crates and targets, one
+/// player, and spikes when `spikes`.
+fn random_level(rng: &mut Rng, crates: usize, spikes: bool) -> String {
+    let (w, h) = (4 + rng.below(3), 4 + rng.below(3));
+    let mut g = vec![vec!['.'; w]; h];
+    for (y, row) in g.iter_mut().enumerate() {
+        for (x, c) in row.iter_mut().enumerate() {
+            if x == 0 || y == 0 || x == w - 1 || y == h - 1 || rng.below(9) == 0 {
+                *c = '#';
+            }
+        }
+    }
+    let mut put = |ch: char, rng: &mut Rng| {
+        for _ in 0..100 {
+            let (x, y) = (1 + rng.below(w - 2), 1 + rng.below(h - 2));
+            if g[y][x] == '.' {
+                g[y][x] = ch;
+                return;
+            }
+        }
+    };
+    for _ in 0..crates {
+        put('*', rng);
+        put('O', rng);
+    }
+    if spikes {
+        put('x', rng);
+    }
+    put('P', rng);
+    let mut s: String = g
+        .iter()
+        .map(|r| r.iter().collect::<String>() + "\n")
+        .collect();
+    s.push('\n');
+    s
+}
+
+/// The fewest inputs that win the level, by breadth-first search over whole sessions
+/// keyed by PuzzleScript's own serialization: `Some(None)` when no input sequence wins,
+/// `None` past `cap` states.
+fn brute_force(game: &Game, cap: usize) -> Option<Option<usize>> {
+    let start = Session::new(game, 0, OnWin::Stop).expect("a level");
+    if start.won() {
+        return Some(Some(0));
+    }
+    let inputs = if game.noaction() { 4 } else { 5 };
+    let mut seen: HashSet<String> = HashSet::from([start.serialize()]);
+    let mut queue = VecDeque::from([(start, 0usize)]);
+    while let Some((s, d)) = queue.pop_front() {
+        for &i in &SEARCH_INPUTS[..inputs] {
+            let mut next = s.clone();
+            let turn = next.input(i);
+            if turn.won {
+                return Some(Some(d + 1));
+            }
+            if turn.stuck || !turn.changed {
+                continue;
+            }
+            if seen.insert(next.serialize()) {
+                if seen.len() > cap {
+                    return None;
+                }
+                queue.push_back((next, d + 1));
+            }
+        }
+    }
+    Some(None)
+}
+
+fn load(text: &str) -> Game {
+    Game::load("test.txt", Arc::new(text.to_string()))
+        .unwrap_or_else(|d| panic!("the test game loads: {d:?}\n{text}"))
+        .0
+}
+
+fn solve(game: &Game, search: Backend) -> Option<usize> {
+    let opts = PsSolveOptions {
+        budget: Budget {
+            max_states: Some(200_000),
+            ..Budget::default()
+        },
+        search: Some(search),
+        boards: false,
+    };
+    let s = puz::puzzlescript::solve_level(game, 0, &opts).expect("searchable");
+    match s.outcome {
+        PsOutcome::Solved => {
+            assert!(s.verified);
+            s.cost
+        }
+        PsOutcome::Unsolvable => None,
+        o => panic!("no answer: {o:?}"),
+    }
+}
+
+/// Every backend that runs on games agrees with the brute force on seeded random levels.
+fn agree_on_random_levels(rules: &str, seed: u64, levels: usize, crates: usize, spikes: bool) {
+    let mut rng = Rng(seed);
+    let mut solved = 0;
+    for _ in 0..levels {
+        let text = format!("{rules}{}", random_level(&mut rng, crates, spikes));
+        let game = load(&text);
+        let Some(want) = brute_force(&game, 100_000) else {
+            continue;
+        };
+        solved += usize::from(want.is_some());
+        for b in [Backend::Bfs, Backend::Astar, Backend::Dijkstra] {
+            assert_eq!(solve(&game, b), want, "{b:?} on\n{text}");
+        }
+        if want.is_some_and(|n| n <= 12) {
+            assert_eq!(solve(&game, Backend::Iddfs), want, "iddfs on\n{text}");
+        }
+    }
+    assert!(
+        solved >= levels / 10,
+        "too few solvable levels drawn: {solved}"
+    );
+}
+
+#[test]
+fn sokoban_agrees_with_brute_force() {
+    agree_on_random_levels(SOKOBAN, 0x5eed_0001, 150, 1, false);
+    agree_on_random_levels(SOKOBAN, 0x5eed_0002, 60, 2, false);
+}
+
+#[test]
+fn falling_crates_agree_with_brute_force() {
+    agree_on_random_levels(FALLING, 0x5eed_0003, 150, 1, true);
+    agree_on_random_levels(FALLING, 0x5eed_0004, 60, 2, true);
+}
+
+/// The A* bound never exceeds the exact distance to a win, and no input lowers it by
+/// more than one (it is consistent), over whole small state spaces.
+#[test]
+fn bound_is_admissible_and_consistent() {
+    let mut rng = Rng(0x5eed_0005);
+    let mut checked = 0;
+    for _ in 0..80 {
+        let text = format!("{SOKOBAN}{}", random_level(&mut rng, 2, false));
+        let game = load(&text);
+        let mut space = PsSpace::new(&game, 0).expect("a level");
+        assert!(space.has_bound(), "sokoban has a bound");
+        let budget = Budget {
+            max_states: Some(50_000),
+            ..Budget::default()
+        };
+        let Ok(g) = StateGraph::build(&mut space, &budget) else {
+            continue;
+        };
+        // Exact distances to a won state, backwards over the edges.
+        let n = g.graph.node_count();
+        let mut dist = vec![u32::MAX; n];
+        let mut queue = VecDeque::new();
+        for v in g.graph.node_indices() {
+            if g.graph[v].goal {
+                dist[v.index()] = 0;
+                queue.push_back(v);
+            }
+        }
+        while let Some(v) = queue.pop_front() {
+            for u in g.graph.neighbors_directed(v, petgraph::Direction::Incoming) {
+                if dist[u.index()] == u32::MAX {
+                    dist[u.index()] = dist[v.index()] + 1;
+                    queue.push_back(u);
+                }
+            }
+        }
+        let h: HashMap<usize, u32> = g
+            .graph
+            .node_indices()
+            .map(|v| (v.index(), space.estimate(&g.state(v))))
+            .collect();
+        for v in g.graph.node_indices() {
+            let (d, hv) = (dist[v.index()], h[&v.index()]);
+            if hv == u32::MAX {
+                assert_eq!(
+                    d,
+                    u32::MAX,
+                    "a state the bound calls dead reaches a win\n{text}"
+                );
+            } else {
+                assert!(hv <= d, "bound {hv} over the distance {d}\n{text}");
+            }
+            for u in g.graph.neighbors(v) {
+                let hu = h[&u.index()];
+                if hv != u32::MAX && hu != u32::MAX {
+                    assert!(hv <= hu + 1, "inconsistent: {hv} then {hu}\n{text}");
+                }
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 40, "too few spaces checked: {checked}");
+}
+
+/// A game with again turns that create and destroy crates runs without a bound, and says
+/// so.
+#[test]
+fn no_bound_where_the_rules_allow_none() {
+    let game = load(&format!("{FALLING}#####\n#P*O#\n#####\n"));
+    let space = PsSpace::new(&game, 0).expect("a level");
+    assert!(!space.has_bound());
+    assert!(
+        space.bound_description().contains("again"),
+        "{}",
+        space.bound_description()
+    );
+}
+
+fn game_file(tag: &str, text: &str) -> TempFile {
+    TempFile::new(tag, text)
+}
+
+#[test]
+fn cli_solves_with_inputs_steps_and_json() {
+    let f = game_file("soko", &format!("{SOKOBAN}#####\n#P*O#\n#####\n"));
+    let o = puz(&["solve", f.path(), "--steps"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("cost: 1 input\n"), "{out}");
+    assert!(out.contains("inputs (1): r\n"), "{out}");
+    assert!(
+        out.contains("1. right: player (1,1) -> (1,2), crate (1,2) -> (1,3) (won)"),
+        "{out}"
+    );
+    // The crate on its target is drawn with the legend's `@` (Crate and Target).
+    assert!(out.contains("start:\n#####\n#P*O#\n#####\n"), "{out}");
+    assert!(out.contains("1: right\n#####\n#.P@#\n#####\n"), "{out}");
+    let o = puz(&["solve", f.path(), "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["inputs"], "r");
+    assert_eq!(v["cost"], 1);
+    assert_eq!(v["outcome"], "solved");
+    assert_eq!(v["verified"], true);
+    assert_eq!(v["level"], 0);
+}
+
+#[test]
+fn cli_refuses_random_games_and_backends_that_cannot_run() {
+    let random = SOKOBAN.replace(
+        "[ > Player | Crate ] -> [ > Player | > Crate ]",
+        "[ > Player | Crate ] -> [ > Player | > Crate ]\nrandom [ Target ] -> [ Target ]",
+    );
+    let f = game_file("random", &format!("{random}#####\n#P*O#\n#####\n"));
+    let o = puz(&["solve", f.path()]);
+    assert_eq!(o.status.code(), Some(5), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("puz::ps::nondeterministic"),
+        "{}",
+        stderr(&o)
+    );
+    let f = game_file("soko", &format!("{SOKOBAN}#####\n#P*O#\n#####\n"));
+    let o = puz(&["solve", f.path(), "--search", "bidir"]);
+    assert_eq!(o.status.code(), Some(5), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("puz::ps::search_unavailable"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn cli_budget_ends_with_exit_3() {
+    // An open room with eight crates: far more states than the limit.
+    let level =
+        "#########\n#P......#\n#.*.*.*.#\n#.......#\n#.*.*.*.#\n#.O.O.O.#\n#.O.O.O.#\n#########\n";
+    let f = game_file("big", &format!("{SOKOBAN}{level}"));
+    let o = puz(&["solve", f.path(), "--max-states", "1000"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("state limit"), "{}", stderr(&o));
+}
+
+#[test]
+fn cli_all_test_graph_analyze_and_dump() {
+    let text = format!(
+        "{SOKOBAN}#####\n#P*O#\n#####\n\nmessage between\n\n######\n#P*.O#\n######\n\n#####\n#*P.#\n#O..#\n#####\n"
+    );
+    let f = game_file("many", &text);
+    let o = puz(&["solve", f.path(), "--all"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("0 (#1)  1 input "), "{out}");
+    assert!(out.contains("2 (#2)  2 inputs"), "{out}");
+    assert!(
+        out.contains("3 (#3)") && out.contains("no solution"),
+        "{out}"
+    );
+    // The sidecar: the game's path with `.expect` for its extension.
+    let sidecar = std::path::Path::new(f.path()).with_extension("expect");
+    std::fs::write(
+        &sidecar,
+        "(expectations)\n0: 1 input\n#2: solution rr\n3: unsolvable\n",
+    )
+    .expect("write");
+    let o = puz(&["test", f.path()]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}{}", stderr(&o));
+    assert!(
+        out.contains("3 passed, 0 failed, 0 without expectation"),
+        "{out}"
+    );
+    std::fs::write(&sidecar, "2: 3 inputs\n").expect("write");
+    let o = puz(&["test", f.path()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("expected 3 inputs, got 2 inputs (rr)"),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::write(&sidecar, "1: 3 inputs\n").expect("write");
+    let o = puz(&["test", f.path()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("puz::ps::expect_level"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("entry 1 is a message"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_file(&sidecar);
+
+    let o = puz(&["analyze", f.path(), "--level", "#2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("fewest inputs to a goal: 2"),
+        "{}",
+        stdout(&o)
+    );
+    let o = puz(&["graph", f.path(), "--level", "0"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("[label=\"right\""), "{}", stdout(&o));
+    let o = puz(&["compile", "--dump", f.path()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("all target on crate"), "{}", stdout(&o));
+    let o = puz(&["solve", f.path(), "--level", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// Demo levels whose optimum PuzzleScript's own engine found (the oracle's `bfs`).
+#[test]
+fn demo_levels_match_the_oracle() {
+    let Some(dir) = crate::common::ps_data::reference_or_skip("demo_levels_match_the_oracle")
+    else {
+        return;
+    };
+    for (game, level, want) in [
+        ("sokoban_basic.txt", 0, 33),
+        ("sokoban_basic.txt", 1, 16),
+        ("microban.txt", 1, 33),
+    ] {
+        let path = dir.join("src/demo").join(game);
+        let text = std::fs::read_to_string(&path).expect("demo game");
+        let game_ = Game::load(game, Arc::new(text)).expect("loads").0;
+        for b in [Backend::Bfs, Backend::Astar] {
+            let opts = PsSolveOptions {
+                search: Some(b),
+                ..PsSolveOptions::default()
+            };
+            let s = puz::puzzlescript::solve_level(&game_, level, &opts).expect("solves");
+            assert_eq!(s.cost, Some(want), "{game} level {level} with {b:?}");
+        }
+    }
+}
