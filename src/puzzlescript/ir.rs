@@ -296,6 +296,10 @@ pub(crate) struct Rule {
     pub mask: Vec<u64>,
     /// Every movement bit the rule needs present, likewise.
     pub moving: Vec<u64>,
+    /// Whether applying the rule at a match twice in a row changes nothing the second
+    /// time (no random replacement, not rigid): then a pass of its group may skip the
+    /// matches on cells nothing changed since the previous pass (see `apply_group`).
+    pub repeatable: bool,
     /// The first words of `mask` and `moving`, and whether the rule needs more (later
     /// words, or `any_masks`): the engine's quick test.
     pub need: (u64, u64, bool),

@@ -208,8 +208,10 @@ pub(crate) fn build(
     );
     let anchors = rows.iter().map(|row| anchors(row, so)).collect();
     let code = code::rows(&rows, so, sm);
+    let repeatable = !r.rigid && code.iter().all(|row| row.cells.iter().all(|c| !c.random));
     Some((
         Rule {
+            repeatable,
             dir: r.dir.bit(),
             rows,
             ellipses,

@@ -497,6 +497,37 @@ impl Machine<'_> {
         found
     }
 
+    /// Whether applying `r` at the combination of matches `t` now would change nothing,
+    /// known without trying: `r` (a repeatable rule) applied `t` in its group's previous
+    /// pass, numbered within `window`, and no cell of `t` changed since. Each cell of `t`
+    /// last changed before that pass of `r` began, or by that very application (a
+    /// one-row rule's match is known by its place). Then `t` matched when `r`'s pass
+    /// began (its cells decide it) and still when its turn came, so it was applied, and
+    /// its cells hold what it writes: writing it again changes nothing.
+    pub(crate) fn unchanged_since(&self, r: &Rule, t: &[Match], window: (u64, u64)) -> bool {
+        let d = self.step(r.dir);
+        let s = &self.since;
+        let key = match t {
+            [m] => [m.start as u32, m.k[0] as u32, m.k[1] as u32],
+            _ => [u32::MAX; 3],
+        };
+        r.code.iter().zip(t).all(|(row, m)| {
+            let [s1, s2] = row.segments;
+            (0..row.cells.len()).all(|c| {
+                let k = if c >= s2 {
+                    m.k[0] + m.k[1]
+                } else if c >= s1 {
+                    m.k[0]
+                } else {
+                    0
+                };
+                let i = (m.start as isize + d * (k + c) as isize) as usize;
+                let at = s.cell_seq[i];
+                at < window.0 || (at <= window.1 && s.cell_key[i] == key && key[0] != u32::MAX)
+            })
+        })
+    }
+
     /// Applies `r` at one combination of matches (checking it still matches first when
     /// `check`); whether anything changed.
     pub(crate) fn apply_at(
@@ -517,6 +548,12 @@ impl Machine<'_> {
         }
         let d = self.step(r.dir);
         let rigid = if r.rigid { rigid } else { None };
+        let s = &mut self.since;
+        s.seq += 1;
+        s.key = match t {
+            [m] => [m.start as u32, m.k[0] as u32, m.k[1] as u32],
+            _ => [u32::MAX; 3],
+        };
         let mut changed = false;
         for (ri, (row, m)) in r.code.iter().zip(t).enumerate() {
             let [s1, s2] = row.segments;
@@ -565,6 +602,7 @@ impl Machine<'_> {
             self.movements[at] = new;
         }
         if moved {
+            self.mark_changed(i);
             self.occ
                 .note_moving(i, &self.movements[i * sm..(i + 1) * sm]);
         }
@@ -590,6 +628,7 @@ impl Machine<'_> {
             self.movements[i * sm + w] = new;
         }
         if moved {
+            self.mark_changed(i);
             self.occ
                 .note_moving(i, &self.movements[i * sm..(i + 1) * sm]);
         }

@@ -121,6 +121,28 @@ pub(crate) struct Machine<'c> {
     pub(crate) trace: Option<Box<trace::Trace>>,
     /// The time and memory budget checked inside turns (`watch.rs`), if any.
     pub(crate) watch: Option<Box<watch::Watch>>,
+    /// What lets a group's later passes skip matches that would change nothing (see
+    /// `apply_group`).
+    pub(crate) since: Since,
+}
+
+/// Per cell, the last change a rule made to it (objects or movements): the number of
+/// the match application that made it (they are numbered through the machine's life)
+/// and, for a one-row rule, where that match was.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Since {
+    /// The number of the latest match application.
+    pub seq: u64,
+    /// The match being applied: its start cell and gaps (`u32::MAX` for a rule of
+    /// several rows).
+    pub key: [u32; 3],
+    /// Per cell: the number of the application that last changed it, and its `key`.
+    pub cell_seq: Vec<u64>,
+    pub cell_key: Vec<[u32; 3]>,
+    /// Per rule of the group running: the numbers its applications had in the previous
+    /// pass (`prev`, a range, empty when none) and in this one (`cur`).
+    pub prev: Vec<(u64, u64)>,
+    pub cur: Vec<(u64, u64)>,
 }
 
 impl<'c> Machine<'c> {
@@ -165,6 +187,7 @@ impl<'c> Machine<'c> {
             restarted: false,
             trace: None,
             watch: None,
+            since: Default::default(),
         }
     }
 
@@ -265,7 +288,18 @@ impl<'c> Machine<'c> {
         }
         self.objects[i * so + w] = new;
         self.occ.change(i, w, old ^ new, new);
+        self.mark_changed(i);
         true
+    }
+
+    /// Notes that the match being applied changed cell `i`.
+    #[inline]
+    pub(crate) fn mark_changed(&mut self, i: usize) {
+        let s = &mut self.since;
+        if let Some(c) = s.cell_seq.get_mut(i) {
+            *c = s.seq;
+            s.cell_key[i] = s.key;
+        }
     }
 
     /// Clears every movement (only cells that may hold some are visited).
@@ -666,6 +700,22 @@ impl<'c> Machine<'c> {
         }
         let mut any = false;
         let mut passes = 0;
+        // After the first pass, a repeatable rule is applied only at the matches that
+        // touch a cell changed since the previous pass began. Any other match was found
+        // and applied in the previous pass on cells that have not changed since (its
+        // cells decide whether it matches, and it still matched when its turn came), so
+        // they already hold what it writes and applying it again changes nothing. The
+        // rule is still matched in full: its commands are queued as before.
+        let track = g.rigid.is_none() && self.trace.is_none();
+        let n = self.cells();
+        if self.since.cell_seq.len() != n {
+            // A new level: every cell as if changed before anything now running.
+            self.since.cell_seq = vec![0; n];
+            self.since.cell_key = vec![[0; 3]; n];
+        }
+        let fresh = (u64::MAX, 0);
+        self.since.cur.clear();
+        self.since.cur.resize(g.rules.len(), fresh);
         loop {
             if let Some(w) = self.watch.as_deref_mut() {
                 if w.spend(g.rules.len() * self.width * self.height) {
@@ -673,11 +723,18 @@ impl<'c> Machine<'c> {
                 }
             }
             passes += 1;
+            let s = &mut self.since;
+            std::mem::swap(&mut s.prev, &mut s.cur);
+            s.cur.clear();
+            s.cur.resize(g.rules.len(), fresh);
             let mut changed = false;
-            for r in &g.rules {
-                if self.try_apply(r, g.rigid) {
+            for (ri, r) in g.rules.iter().enumerate() {
+                let first = self.since.seq + 1;
+                let skip = (track && passes > 1).then(|| self.since.prev[ri]);
+                if self.try_apply(r, g.rigid, skip) {
                     changed = true;
                 }
+                self.since.cur[ri] = (first, self.since.seq);
             }
             if !changed {
                 break;
@@ -716,7 +773,11 @@ impl<'c> Machine<'c> {
         changed
     }
 
-    fn try_apply(&mut self, r: &Rule, rigid: Option<u32>) -> bool {
+    /// One pass of `r`: finds its matches and applies them in order; with `skip` (a
+    /// group's later pass: the numbers of `r`'s applications in the pass before), not
+    /// those that would change nothing ([`Machine::unchanged_since`]).
+    fn try_apply(&mut self, r: &Rule, rigid: Option<u32>, skip: Option<(u64, u64)>) -> bool {
+        let skip = if r.repeatable { skip } else { None };
         if !self.may_match(r) {
             return false;
         }
@@ -729,8 +790,14 @@ impl<'c> Machine<'c> {
         let mut changed = false;
         if r.has_rhs {
             if n == 1 {
-                for (ti, m) in rows[0].iter().enumerate() {
-                    changed |= self.apply_at(r, std::slice::from_ref(m), ti > 0, rigid);
+                let mut first = true;
+                for m in rows[0].iter() {
+                    let t = std::slice::from_ref(m);
+                    if skip.is_some_and(|w| self.unchanged_since(r, t, w)) {
+                        continue;
+                    }
+                    changed |= self.apply_at(r, t, !first, rigid);
+                    first = false;
                 }
             } else {
                 // Every combination, the first row varying fastest.
@@ -741,8 +808,10 @@ impl<'c> Machine<'c> {
                 t.extend(rows[..n].iter().map(|m| m[0]));
                 let mut first = true;
                 loop {
-                    changed |= self.apply_at(r, &t, !first, rigid);
-                    first = false;
+                    if !skip.is_some_and(|w| self.unchanged_since(r, &t, w)) {
+                        changed |= self.apply_at(r, &t, !first, rigid);
+                        first = false;
+                    }
                     let mut k = 0;
                     while k < n {
                         idx[k] += 1;
