@@ -487,6 +487,7 @@ impl<'g> PsSpace<'g> {
     fn play(&mut self, k: usize) -> Option<bool> {
         let m = &mut self.machine;
         m.reset_to(&self.cur);
+        let writes = m.writes;
         m.process_input(Some(SEARCH_INPUTS[k].movement()), false, false);
         Session::dismiss(m);
         let (n, settled) = m.run_again(AGAIN_CAP, Session::dismiss);
@@ -503,7 +504,7 @@ impl<'g> PsSpace<'g> {
             self.counts.restarts += 1;
             return None;
         }
-        if m.objects == self.cur {
+        if m.writes == writes || m.objects == self.cur {
             self.counts.unchanged += 1;
             return None;
         }

@@ -124,6 +124,9 @@ pub(crate) struct Machine<'c> {
     /// What lets a group's later passes skip matches that would change nothing (see
     /// `apply_group`).
     pub(crate) since: Since,
+    /// How many times the level's objects have changed (a word written with a new
+    /// value): equal counts mean an unchanged level, without comparing it.
+    pub(crate) writes: u64,
 }
 
 /// Per cell, the last change a rule made to it (objects or movements): the number of
@@ -188,6 +191,7 @@ impl<'c> Machine<'c> {
             trace: None,
             watch: None,
             since: Default::default(),
+            writes: 0,
         }
     }
 
@@ -220,6 +224,7 @@ impl<'c> Machine<'c> {
         self.width = l.width;
         self.height = l.height;
         self.objects = l.cells.clone();
+        self.writes += 1;
         let n = self.cells();
         self.movements = vec![0; n * self.c.sm];
         self.occ.load(&self.objects, n, self.c.so, self.c.sm);
@@ -274,6 +279,7 @@ impl<'c> Machine<'c> {
             if *a != b {
                 self.occ.change(k / so, k % so, *a ^ b, b);
                 *a = b;
+                self.writes += 1;
             }
         }
     }
@@ -287,6 +293,7 @@ impl<'c> Machine<'c> {
             return false;
         }
         self.objects[i * so + w] = new;
+        self.writes += 1;
         self.occ.change(i, w, old ^ new, new);
         self.mark_changed(i);
         true
@@ -401,6 +408,7 @@ impl<'c> Machine<'c> {
         let mut bak = self.pool.pop().unwrap_or_default();
         bak.clear();
         bak.extend_from_slice(&self.objects);
+        let writes = self.writes;
         let mut positions = std::mem::take(&mut self.positions);
         positions.clear();
         if let Some(d) = dir {
@@ -466,7 +474,7 @@ impl<'c> Machine<'c> {
             self.pool.push(bak);
             return false;
         }
-        let modified = self.process_queue(&bak, dont_modify, dont_do_win, dir.is_some());
+        let modified = self.process_queue(&bak, writes, dont_modify, dont_do_win, dir.is_some());
         self.pool.push(bak);
         if self.winning {
             self.againing = false;
@@ -489,6 +497,7 @@ impl<'c> Machine<'c> {
     fn process_queue(
         &mut self,
         bak: &[u64],
+        writes: u64,
         dont_modify: bool,
         dont_do_win: bool,
         input: bool,
@@ -513,7 +522,7 @@ impl<'c> Machine<'c> {
                 self.restart(true);
             }
         }
-        let modified = self.objects != bak;
+        let modified = self.writes != writes && self.objects != bak;
         if modified {
             if dont_modify {
                 self.restore(bak);
