@@ -322,6 +322,10 @@ pub(crate) struct Group {
     pub rigid: Option<u32>,
     /// The line of its first rule.
     pub line: usize,
+    /// What its rules need on the board somewhere (each rule's `mask` and `any_masks`),
+    /// without repeats: the rules a written rule expands into (one per direction) share
+    /// them. Some rule may match only when one of these is met.
+    pub needs: Vec<(Vec<u64>, Vec<Vec<u64>>)>,
 }
 
 /// A win condition.

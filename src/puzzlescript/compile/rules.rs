@@ -336,11 +336,18 @@ pub(crate) fn compile(
             if kept.is_empty() {
                 continue;
             }
+            let mut needs: Vec<(Vec<u64>, Vec<Vec<u64>>)> = vec![];
+            for r in &kept {
+                if !needs.iter().any(|(m, a)| *m == r.mask && *a == r.any_masks) {
+                    needs.push((r.mask.clone(), r.any_masks.clone()));
+                }
+            }
             out.push(Group {
                 random: kept[0].random,
                 rigid: None,
                 line: kept[0].line,
                 rules: kept,
+                needs,
             });
         }
         out

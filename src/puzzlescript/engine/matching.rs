@@ -439,9 +439,8 @@ impl Machine<'_> {
         let li = late as usize;
         if bit_of(&self.stale[li], gi) {
             let board = &self.occ.board;
-            let live = g.rules.iter().any(|r| {
-                all_in(&r.mask, board) && r.any_masks.iter().all(|a| any_common(a, board))
-            });
+            let live = (g.needs.iter())
+                .any(|(mask, any)| all_in(mask, board) && any.iter().all(|a| any_common(a, board)));
             self.stale[li][gi / 64] &= !(1 << (gi % 64));
             if !live {
                 self.live_groups[li][gi / 64] &= !(1 << (gi % 64));
