@@ -178,11 +178,10 @@ pub(crate) fn and_shifted_n<const N: usize>(out: &mut [u64; N], b: &[u64; N], by
 
 /// [`and_shifted`] on bitsets of any size.
 fn and_shifted_any(out: &mut [u64], b: &[u64], by: isize) {
-    let nw = out.len();
     let (words, bits) = (by.unsigned_abs() / 64, (by.unsigned_abs() % 64) as u32);
     if by >= 0 {
         // Bit i of the result is bit i + by of b.
-        for k in 0..nw {
+        for (k, o) in out.iter_mut().enumerate() {
             let lo = b.get(k + words).copied().unwrap_or(0);
             let v = if bits == 0 {
                 lo
@@ -190,11 +189,11 @@ fn and_shifted_any(out: &mut [u64], b: &[u64], by: isize) {
                 let hi = b.get(k + words + 1).copied().unwrap_or(0);
                 (lo >> bits) | (hi << (64 - bits))
             };
-            out[k] &= v;
+            *o &= v;
         }
     } else {
         // Bit i of the result is bit i - |by| of b.
-        for k in 0..nw {
+        for (k, o) in out.iter_mut().enumerate() {
             let v = if k < words {
                 0
             } else {
@@ -206,7 +205,7 @@ fn and_shifted_any(out: &mut [u64], b: &[u64], by: isize) {
                     (hi << bits) | (lo >> (64 - bits))
                 }
             };
-            out[k] &= v;
+            *o &= v;
         }
     }
 }
