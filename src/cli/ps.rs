@@ -85,7 +85,12 @@ pub fn solve(
         let settings = [("--search", search.search.name().to_string())];
         let limits = &search.limits;
         let opts = dist
-            .options(search.max_states, limits.timeout, limits.max_memory, &settings)
+            .options(
+                search.max_states,
+                limits.timeout,
+                limits.max_memory,
+                &settings,
+            )
             .map_err(super::dist::failed)?;
         let process = opts.cluster.process;
         let game = std::sync::Arc::new(game);

@@ -357,7 +357,13 @@ pub fn run(
 ) -> Result<DistReport, DistError> {
     supported(&model, job)?;
     let buckets = job == Job::Solve && !model.unit_costs();
-    start(Arc::new(Rules { model, level }), job, opts, buckets, rules_worker)
+    start(
+        Arc::new(Rules { model, level }),
+        job,
+        opts,
+        buckets,
+        rules_worker,
+    )
 }
 
 /// Runs `job` on `problem` across the cluster, by layers; every process of the run calls

@@ -14,8 +14,8 @@ use std::time::Instant;
 
 use super::digest::digest;
 use super::{
-    checkpoint, run_problem, Batch, DistAnalysis, DistError, DistOptions, DistOutcome,
-    DistReport, Job, Problem,
+    checkpoint, run_problem, Batch, DistAnalysis, DistError, DistOptions, DistOutcome, DistReport,
+    Job, Problem,
 };
 use crate::engine::Successors;
 use crate::puzzlescript::search::{InputCounts, PsSpace};

@@ -221,11 +221,7 @@ pub fn solve_level(
 /// Checks that entry `index` of `game` can be searched by `backend` (by any search puz
 /// runs, the distributed one too): it is a level, the game's turns are functions of the
 /// level and the input, and the backend can run on a game.
-pub(crate) fn searchable(
-    game: &Game,
-    index: usize,
-    backend: Backend,
-) -> Result<(), PsSolveError> {
+pub(crate) fn searchable(game: &Game, index: usize, backend: Backend) -> Result<(), PsSolveError> {
     match game.entries.get(index) {
         Some(Entry::Level { .. }) => {}
         other => {
