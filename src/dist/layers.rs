@@ -26,6 +26,15 @@
 //! rank order, so a new state's first key is its smallest and its rank is its place in
 //! the store (see below).
 //!
+//! When the goal test is cheap ([`Problem::cheap_goal`]: a PuzzleScript state's won
+//! flag), a solve's worker tests every successor it makes; once a state of rank `r`
+//! made a goal, it expands no state of a higher rank (its states of a layer are stored
+//! in arrival order, not rank order, so it goes on with those of lower rank) and no
+//! successor after the goal: all of them have larger keys, and the layer is the last.
+//! The goal of least key is still made (its parent is skipped only for a goal of a
+//! smaller key), so the answer is the same; only the last layer is stored in part, as
+//! one process's search stops at its first goal.
+//!
 //! # Why the answer is the tie rule's
 //! Breadth-first search on one thread expands layer `d` in queue order and meets each new
 //! state first from its smallest (parent position, action) pair; so the queue order of
@@ -269,6 +278,7 @@ fn search<P: Problem, S: Space>(
     let mut succ = Successors::default();
     let mut pacer = Pacer::default();
     let limit = sh.problem.limit();
+    let stop_at_goal = solve && sh.problem.cheap_goal();
     let outcome = loop {
         let depth = shard.counts.len() as u32 - 1;
         let prev_n = *shard.counts.last().unwrap_or(&0);
@@ -293,16 +303,28 @@ fn search<P: Problem, S: Space>(
             goals: vec![],
         };
         let mut expanded = 0u64;
+        // The least rank of a state this worker expanded into a goal: a state of a
+        // higher rank, and a successor after the goal, come after it in path order, and
+        // the run ends with this layer, so they are not expanded (see the header).
+        let mut goal_rank: Option<u64> = None;
         for lid in layer.clone() {
-            shard.store.load(lid, &mut cur);
             let rank = shard.ranks[(lid - layer.start) as usize];
+            if goal_rank.is_some_and(|g| rank > g) {
+                continue;
+            }
+            shard.store.load(lid, &mut cur);
+            let mut goal_met = false;
             if !expand(exp, &cur, &mut succ) {
                 stop |= STOP_BROKEN;
                 break;
             }
             expanded += 1;
             for i in 0..succ.len() {
+                if goal_met {
+                    break;
+                }
                 let s = succ.state(i, words);
+                goal_met = stop_at_goal && exp.is_goal(s);
                 let act = succ.actions[i].raw();
                 if peers == 1 {
                     // A worker alone meets every new state first from its smallest key
@@ -347,6 +369,9 @@ fn search<P: Problem, S: Space>(
                     _ => STOP_TIME,
                 };
                 break;
+            }
+            if goal_met {
+                goal_rank = Some(rank);
             }
         }
         for (sender, b) in net.exchange(out) {

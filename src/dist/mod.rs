@@ -271,6 +271,12 @@ pub trait Problem: Send + Sync + 'static {
     fn limit(&self) -> Option<u32> {
         None
     }
+    /// Whether testing a state against the goal costs next to nothing (a flag in the
+    /// state): then a solve's worker tests each successor it makes and stops expanding
+    /// the last layer at its first goal (see `layers.rs`), storing less of it.
+    fn cheap_goal(&self) -> bool {
+        false
+    }
     /// A worker is done with its space: what it counted is kept, and what went wrong in
     /// it that the search could not see (a state it could not store) is an error.
     fn finish(&self, _space: Self::Space<'_>) -> Result<(), DistError> {

@@ -139,9 +139,12 @@ fn demo(test: &str) -> Option<PathBuf> {
 }
 
 /// Demo levels (entries): Sokoban, Microban's first, games whose turns run again turns
-/// (castlemouse, icecrates: thousands of them) and a solution of 141 inputs (m c
-/// eschers armageddon).
+/// (castlemouse, icecrates: thousands of them), a solution of 141 inputs (m c eschers
+/// armageddon), and kettle's levels whose last layer has many goals (where a worker
+/// stops expanding after the goal of least key it can make).
 const DEMO: &[(&str, usize)] = &[
+    ("kettle.txt", 22),
+    ("kettle.txt", 25),
     ("sokoban_basic.txt", 0),
     ("sokoban_basic.txt", 1),
     ("microban.txt", 1),
@@ -161,7 +164,7 @@ fn demo_levels_get_the_single_process_answer() {
         let game = load(name, &text);
         let want = single(&game, level);
         assert!(want.solved, "{name} {level}");
-        for workers in [1, 2] {
+        for workers in [1, 2, 3] {
             let got = across(&game, level, workers);
             assert_eq!(content(&got), content(&want), "{name} {level} x{workers}");
         }
