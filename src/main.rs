@@ -346,14 +346,18 @@ fn run(cli: Cli) -> Result<(), u8> {
             ..
         } if cli::is_puzzlescript(&file, lang) => {
             let (text, _) = cli::read_as(&file, lang)?;
-            if level_file.is_some() || dist.active() {
-                say!("error: a PuzzleScript game's levels are its own: give --level N or #K, without a level file or the distributed options");
+            if level_file.is_some() {
+                say!("error: a PuzzleScript game's levels are its own: give --level N or #K, without a level file");
+                return Err(exit::INPUT);
+            }
+            if all && dist.active() {
+                say!("error: --all solves every level in one process; drop --all or the distributed options");
                 return Err(exit::INPUT);
             }
             if all {
                 cli::ps::all(&file, text, json, &search)
             } else {
-                cli::ps::solve(&file, text, level.as_deref(), steps, json, &search)
+                cli::ps::solve(&file, text, level.as_deref(), steps, json, &search, &dist)
             }
         }
         Command::Solve {
@@ -427,7 +431,7 @@ fn run(cli: Cli) -> Result<(), u8> {
             lang,
         } if cli::is_puzzlescript(&file, lang) => {
             let (text, _) = cli::read_as(&file, lang)?;
-            ps_only(level_file.is_some(), metric.is_some(), false)?;
+            ps_only(level_file.is_some(), metric.is_some())?;
             cli::ps::graph(
                 &file,
                 text,
@@ -455,7 +459,18 @@ fn run(cli: Cli) -> Result<(), u8> {
             lang,
         } if cli::is_puzzlescript(&file, lang) => {
             let (text, _) = cli::read_as(&file, lang)?;
-            ps_only(level_file.is_some(), metric.is_some(), dist.active())?;
+            ps_only(level_file.is_some(), metric.is_some())?;
+            if dist.active() {
+                return cli::ps::dist_analyze(
+                    &file,
+                    text,
+                    level.as_deref(),
+                    max_states,
+                    &limits,
+                    json,
+                    &dist,
+                );
+            }
             cli::ps::graph(
                 &file,
                 text,
@@ -563,14 +578,12 @@ fn run(cli: Cli) -> Result<(), u8> {
 }
 
 /// Refuses what a PuzzleScript game has no use for: a level file (its levels are its
-/// own), `--metric` (its cost is the number of inputs) and the distributed options.
-fn ps_only(level_file: bool, metric: bool, dist: bool) -> Result<(), u8> {
+/// own) and `--metric` (its cost is the number of inputs).
+fn ps_only(level_file: bool, metric: bool) -> Result<(), u8> {
     let what = if level_file {
         "a level file: a game's levels are its own (give --level N or #K)"
     } else if metric {
         "--metric: a game's cost is the number of inputs"
-    } else if dist {
-        "the distributed options: PuzzleScript levels are searched in one process"
     } else {
         return Ok(());
     };

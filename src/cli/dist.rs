@@ -87,7 +87,9 @@ impl DistArgs {
         })
     }
 
-    fn options(
+    /// The run's options: the budgets (each process's), and `more` settings every
+    /// process must share (`--engine`, `--search`); `--timeout` is added to them.
+    pub(super) fn options(
         &self,
         max_states: Option<u64>,
         timeout: Option<Duration>,
@@ -119,7 +121,7 @@ impl DistArgs {
 }
 
 /// The exit code of a failed run, after reporting it.
-fn failed(e: DistError) -> u8 {
+pub(super) fn failed(e: DistError) -> u8 {
     output::report(&e);
     match e {
         DistError::Unsupported(_) => exit::SEARCH,
@@ -134,7 +136,7 @@ fn failed(e: DistError) -> u8 {
 }
 
 /// Per layer and per worker of this process, then totals, on stderr (`--stats`).
-fn print_stats(r: &DistReport, elapsed: Duration) {
+pub(super) fn print_stats(r: &DistReport, elapsed: Duration) {
     for l in &r.layers {
         let what = if l.cost.is_empty() {
             format!("layer {}", l.depth)
@@ -190,15 +192,21 @@ fn run(
     let cluster = opts.cluster.clone();
     let model = std::sync::Arc::new(p.model.clone());
     let report = dist::run(model.clone(), lvl.clone(), job, opts).map_err(failed)?;
+    after(&report, stats, t0);
+    Ok((model, cluster, report))
+}
+
+/// What a finished run tells on stderr: the statistics with `--stats`, and where it
+/// resumed.
+pub(super) fn after(report: &DistReport, stats: bool, t0: Instant) {
     if stats {
-        print_stats(&report, t0.elapsed());
+        print_stats(report, t0.elapsed());
     }
     match report.resumed_from {
         Some(b) if report.buckets => say!("puz: resumed at bucket {b}"),
         Some(d) => say!("puz: resumed after layer {d}"),
         None => {}
     }
-    Ok((model, cluster, report))
 }
 
 /// A distributed solve: the answer on process 0 (`None` on the others, which print
@@ -273,12 +281,24 @@ pub fn analyze(
             exit::INPUT
         })?;
     let board = puz::io::render::render(&exp, &a.farthest, p.form());
+    emit(&analysis_output(&a, &board, &cluster, json, "moves"))
+}
+
+/// A distributed analysis as process 0 prints it, the farthest state drawn as `board`;
+/// `unit` is what a move is called (`moves`, `inputs`).
+pub(super) fn analysis_output(
+    a: &puz::dist::DistAnalysis,
+    board: &str,
+    cluster: &Cluster,
+    json: bool,
+    unit: &str,
+) -> String {
     if json {
-        let mut v = serde_json::to_value(&a).unwrap_or_default();
+        let mut v = serde_json::to_value(a).unwrap_or_default();
         v["farthest"] = board.into();
         v["processes"] = cluster.processes.into();
         v["workers"] = cluster.workers.into();
-        return emit(&(serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"));
+        return serde_json::to_string_pretty(&v).unwrap_or_default() + "\n";
     }
     let mut o = String::new();
     use std::fmt::Write as _;
@@ -286,11 +306,11 @@ pub fn analyze(
         o,
         "reachable states: {} ({})",
         a.reachable_states,
-        quantity(a.goal_states as u64, "goal states")
+        quantity(a.goal_states, "goal states")
     );
     match a.optimal_moves {
         Some(m) => {
-            let _ = writeln!(o, "fewest moves to a goal: {m}");
+            let _ = writeln!(o, "fewest {unit} to a goal: {m}");
         }
         None => {
             let _ = writeln!(o, "no goal is reachable");
@@ -299,9 +319,9 @@ pub fn analyze(
     let _ = writeln!(
         o,
         "farthest reachable state: {}",
-        quantity(a.farthest_distance as u64, "moves")
+        quantity(a.farthest_distance as u64, unit)
     );
-    o.push_str(&board);
+    o.push_str(board);
     let layers: Vec<String> = a.states_at_distance.iter().map(|n| n.to_string()).collect();
     let _ = writeln!(o, "states at each distance: {}", layers.join(" "));
     let _ = writeln!(
@@ -310,5 +330,5 @@ pub fn analyze(
         quantity(cluster.processes as u64, "processes"),
         quantity(cluster.workers as u64, "workers")
     );
-    emit(&o)
+    o
 }

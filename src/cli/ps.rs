@@ -6,6 +6,7 @@ use puz::puzzlescript::solve::{PsOutcome, PsSolveError};
 use puz::puzzlescript::{Entry, Game, PsSolveOptions};
 use puz::solver::SearchChoice;
 
+use super::dist::DistArgs;
 use super::play::{load_game, parse_level_pick, pick};
 use super::{emit, exit, output, print_stats};
 use crate::SearchArgs;
@@ -49,7 +50,17 @@ fn load(file: &str, text: String, search: &SearchArgs) -> Result<Game, u8> {
     Ok(game)
 }
 
-/// `puz solve GAME.txt [--level N|#K]`.
+/// The exit code of a refused or failed distributed run, after reporting it.
+fn dist_failed(e: puz::dist::puzzlescript::PsDistError) -> u8 {
+    use puz::dist::puzzlescript::PsDistError;
+    match e {
+        PsDistError::Level(e) => refused(e),
+        PsDistError::Dist(e) => super::dist::failed(e),
+    }
+}
+
+/// `puz solve GAME.txt [--level N|#K]`, across threads and processes with the
+/// distributed options.
 pub fn solve(
     file: &str,
     text: String,
@@ -57,6 +68,7 @@ pub fn solve(
     steps: bool,
     json: bool,
     search: &SearchArgs,
+    dist: &DistArgs,
 ) -> Result<(), u8> {
     let pick_arg = match level {
         Some(l) => Some(parse_level_pick(l).map_err(|e| {
@@ -67,10 +79,35 @@ pub fn solve(
     };
     let game = load(file, text, search)?;
     let index = pick(&game, file, pick_arg)?;
-    let sol =
-        puz::puzzlescript::solve_level(&game, index, &options(search, steps)).map_err(refused)?;
+    let t0 = std::time::Instant::now();
+    let (sol, process) = if dist.active() {
+        // Every process must run the same search (checked at connect).
+        let settings = [("--search", search.search.name().to_string())];
+        let limits = &search.limits;
+        let opts = dist
+            .options(
+                search.max_states,
+                limits.timeout,
+                limits.max_memory,
+                &settings,
+            )
+            .map_err(super::dist::failed)?;
+        let process = opts.cluster.process;
+        let game = std::sync::Arc::new(game);
+        let (sol, report) =
+            puz::dist::puzzlescript::solve_level(game, index, &options(search, steps), opts)
+                .map_err(dist_failed)?;
+        super::dist::after(&report, limits.stats, t0);
+        (sol, process)
+    } else {
+        let sol = puz::puzzlescript::solve_level(&game, index, &options(search, steps))
+            .map_err(refused)?;
+        if search.limits.stats {
+            print_stats(&sol.stats);
+        }
+        (sol, 0)
+    };
     if search.limits.stats {
-        print_stats(&sol.stats);
         say!(
             "inputs simulated {} (unchanged {}, restarts {}, stuck {}), again turns {}",
             sol.simulated.simulated,
@@ -83,19 +120,26 @@ pub fn solve(
     if search.verbose {
         say!("puz: search {}; bound: {}", sol.search, sol.bound);
     }
-    if matches!(sol.outcome, PsOutcome::Cutoff | PsOutcome::Cancelled) {
+    let cutoff = matches!(sol.outcome, PsOutcome::Cutoff | PsOutcome::Cancelled);
+    // Only process 0 prints the answer; every process ends with the run's exit code.
+    if process == 0 && (json || !cutoff) {
+        // With --json a cutoff is an answer too (`outcome`, `stopped`, the states
+        // stored), besides the diagnostic on stderr and the exit code.
+        let text = if json {
+            serde_json::to_string(&sol).map_err(|e| {
+                say!("error: cannot write the answer as JSON: {e}");
+                exit::OUTPUT
+            })? + "\n"
+        } else {
+            sol.report()
+        };
+        emit(&text)?;
+    }
+    if cutoff {
         say!("error: {}", sol.report().trim_end());
         return Err(exit::CUTOFF);
     }
-    if json {
-        let text = serde_json::to_string(&sol).map_err(|e| {
-            say!("error: cannot write the answer as JSON: {e}");
-            exit::OUTPUT
-        })?;
-        emit(&(text + "\n"))
-    } else {
-        emit(&sol.report())
-    }
+    Ok(())
 }
 
 /// `puz solve GAME.txt --all`: every level of the game, one row each. Exit 0 when every
@@ -379,4 +423,55 @@ pub fn graph(
     };
     stats(Some(size));
     result
+}
+
+/// `puz analyze GAME.txt --workers N ...`: a level's whole-space figures across threads
+/// and processes, printed by process 0 as the distributed analysis of a `.puz` level is,
+/// moves counted as inputs and the farthest level drawn in the game's legend.
+pub fn dist_analyze(
+    file: &str,
+    text: String,
+    level: Option<&str>,
+    max_states: u64,
+    limits: &crate::RunLimits,
+    json: bool,
+    dist: &DistArgs,
+) -> Result<(), u8> {
+    let t0 = std::time::Instant::now();
+    let pick_arg = match level {
+        Some(l) => Some(parse_level_pick(l).map_err(|e| {
+            say!("error: --level {e}");
+            exit::INPUT
+        })?),
+        None => None,
+    };
+    let (game, warnings) = load_game(super::source_name(file), text)?;
+    if let Some(w) = warnings {
+        output::report(&w);
+    }
+    let index = pick(&game, file, pick_arg)?;
+    let opts = dist
+        .options(Some(max_states), limits.timeout, limits.max_memory, &[])
+        .map_err(super::dist::failed)?;
+    let cluster = opts.cluster.clone();
+    let a = puz::dist::puzzlescript::analyze_level(std::sync::Arc::new(game), index, opts)
+        .map_err(dist_failed)?;
+    super::dist::after(&a.report, limits.stats, t0);
+    let (Some(figures), Some(board)) = (&a.analysis, &a.farthest) else {
+        return match a.report.outcome {
+            puz::dist::DistOutcome::Cutoff(c) => {
+                say!("error: the analysis stopped: {c}");
+                Err(exit::CUTOFF)
+            }
+            _ => Err(super::dist::failed(puz::dist::DistError::Worker(
+                "an analysis ended without figures".into(),
+            ))),
+        };
+    };
+    if cluster.process != 0 {
+        return Ok(());
+    }
+    emit(&super::dist::analysis_output(
+        figures, board, &cluster, json, "inputs",
+    ))
 }

@@ -7,7 +7,7 @@
 //! it, before a single state is searched.
 
 use super::digest::digest;
-use super::{Batch, DistOptions, Job};
+use super::{Batch, DistOptions, Job, Problem};
 use crate::compile::Model;
 use crate::engine::Level;
 
@@ -91,25 +91,19 @@ fn level_bytes(level: &Level) -> Vec<u8> {
 const SHOWN_MAX: usize = 120;
 
 impl Agreement {
-    /// The settings of a run of `job` on `level` under `model` with `opts` (and the
-    /// command line's own, `opts.settings`).
-    pub fn of(model: &Model, level: &Level, job: Job, opts: &DistOptions) -> Agreement {
+    /// The settings of a run of `job` on `problem` (its rules and level) with `opts` (and
+    /// the command line's own, `opts.settings`).
+    pub fn of<P: Problem>(problem: &P, job: Job, opts: &DistOptions) -> Agreement {
         let mut a = Agreement::default();
         a.push(
             "version",
             format!("puz {}", env!("CARGO_PKG_VERSION")),
             None,
         );
-        a.push(
-            "rules",
-            format!("puzzle {:?}", model.title),
-            Some(rules_digest(model)),
-        );
-        a.push(
-            "level",
-            format!("{:?}", level.name),
-            Some(level_digest(level)),
-        );
+        let (rules, rules_digest) = problem.rules();
+        a.push("rules", rules, Some(rules_digest));
+        let (level, level_digest) = problem.level();
+        a.push("level", level, Some(level_digest));
         let command = match job {
             Job::Solve => "solve",
             Job::Analyze => "analyze",

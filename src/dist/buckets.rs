@@ -429,11 +429,11 @@ fn load(
 /// The bucket loop of the module header, on one worker.
 pub(super) fn solve(
     net: &mut Rounds,
-    sh: &Shared,
+    sh: &Shared<super::Rules>,
     exp: &mut Expander,
     budget: &Budget,
 ) -> Result<BucketEnd, DistError> {
-    let model: &Model = &sh.model;
+    let model: &Model = &sh.problem.model;
     let table = crate::solver::cost_table(model);
     let (nc, nt) = (table.components, table.tracks());
     let (me, peers) = (net.me, net.peers);
@@ -458,7 +458,7 @@ pub(super) fn solve(
     };
     let dir = sh.opts.checkpoint.as_deref();
     let id = match dir {
-        Some(_) => RunId::new(model, &sh.level, sh.job, &sh.opts.cluster),
+        Some(_) => RunId::new(&*sh.problem, sh.job, &sh.opts.cluster),
         None => RunId::default(),
     };
     let mut bucket_no = 0u32;

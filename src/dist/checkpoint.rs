@@ -21,9 +21,7 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::digest::{digest, xxh64};
-use super::{owner, Batch, Cluster, DistError, Job, Reader, Shard};
-use crate::compile::Model;
-use crate::engine::Level;
+use super::{owner, Batch, Cluster, DistError, Job, Problem, Reader, Shard};
 use crate::engine::StateStore;
 
 /// The checkpoint format this puz writes and reads: 2 added the version and the
@@ -64,15 +62,10 @@ pub struct RunId {
 }
 
 impl RunId {
-    /// The identity of a run of `job` on `level` under `model` with `cluster`'s shape: a
-    /// stable digest, the same in every process, build and machine.
-    pub fn new(model: &Model, level: &Level, job: Job, cluster: &Cluster) -> RunId {
-        RunId::of(
-            super::agree::rules_digest(model),
-            super::agree::level_digest(level),
-            job,
-            cluster.peers(),
-        )
+    /// The identity of a run of `job` on `problem` (its rules and level) with
+    /// `cluster`'s shape: a stable digest, the same in every process, build and machine.
+    pub fn new<P: Problem>(problem: &P, job: Job, cluster: &Cluster) -> RunId {
+        RunId::of(problem.rules().1, problem.level().1, job, cluster.peers())
     }
 
     /// The identity of a run from the digests of its rules and level, its job and its
@@ -310,10 +303,11 @@ pub(crate) struct Expect<'a> {
     pub(crate) solve: bool,
 }
 
-/// Whether state `s` can be one of worker `me`'s among `peers`: its words in range,
-/// its owner `me`.
+/// Whether state `s` can be one of worker `me`'s among `peers`: its words in range (a
+/// radix of `u32::MAX` is a whole word: any value), its owner `me`.
 pub(crate) fn fits(s: &[u32], radix: &[u32], me: usize, peers: usize) -> bool {
-    s.iter().zip(radix).all(|(w, r)| w < r) && (peers == 1 || owner(s, peers) == me)
+    s.iter().zip(radix).all(|(w, &r)| *w < r || r == u32::MAX)
+        && (peers == 1 || owner(s, peers) == me)
 }
 
 /// Rebuilds worker `me`'s shard from layers `0..=D` of `dir`, D the last complete one.

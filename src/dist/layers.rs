@@ -26,6 +26,15 @@
 //! rank order, so a new state's first key is its smallest and its rank is its place in
 //! the store (see below).
 //!
+//! When the goal test is cheap ([`Problem::cheap_goal`]: a PuzzleScript state's won
+//! flag), a solve's worker tests every successor it makes; once a state of rank `r`
+//! made a goal, it expands no state of a higher rank (its states of a layer are stored
+//! in arrival order, not rank order, so it goes on with those of lower rank) and no
+//! successor after the goal: all of them have larger keys, and the layer is the last.
+//! The goal of least key is still made (its parent is skipped only for a goal of a
+//! smaller key), so the answer is the same; only the last layer is stored in part, as
+//! one process's search stops at its first goal.
+//!
 //! # Why the answer is the tie rule's
 //! Breadth-first search on one thread expands layer `d` in queue order and meets each new
 //! state first from its smallest (parent position, action) pair; so the queue order of
@@ -47,11 +56,11 @@ use super::worker::{
     broken, cutoff_of, expand, unlinked, walk_back, STOP_BROKEN, STOP_MEMORY, STOP_STATES,
     STOP_TIME, STREAM_BYTES, STREAM_MIN,
 };
-use super::{buckets, checkpoint, digest, net, owner};
-use super::{DistAnalysis, DistError, DistOutcome, Job, LayerStat, Shared, WorkerEnd};
-use crate::compile::{Action, Model};
+use super::{checkpoint, digest, net, owner};
+use super::{DistAnalysis, DistError, DistOutcome, Job, LayerStat, Problem, Shared, WorkerEnd};
+use crate::compile::Action;
 use crate::engine::budget::{Budget, Cutoff, Pacer};
-use crate::engine::{Expander, StateStore, Successors};
+use crate::engine::{StateStore, Successors};
 use crate::search::Space;
 /// One worker's part of the visited set and its parent links, with the layer being
 /// expanded: what a checkpoint holds.
@@ -100,7 +109,7 @@ struct Fresh {
 /// tables its successor computation read are still in cache; one met again this layer
 /// keeps the smaller key.
 #[inline]
-fn offer(store: &mut StateStore, fresh: &mut Fresh, exp: &Expander, s: &[u32], key: Key) {
+fn offer<S: Space>(store: &mut StateStore, fresh: &mut Fresh, exp: &S, s: &[u32], key: Key) {
     let (first, best) = (fresh.first, &mut fresh.best);
     match store.insert(s) {
         Ok(id) => {
@@ -120,10 +129,10 @@ fn offer(store: &mut StateStore, fresh: &mut Fresh, exp: &Expander, s: &[u32], k
 }
 
 /// Offers the successors of a received batch (see [`offer`]).
-fn take_in(
+fn take_in<S: Space>(
     shard: &mut Shard,
     fresh: &mut Fresh,
-    exp: &Expander,
+    exp: &S,
     cur: &mut [u32],
     sender: usize,
     b: &[u8],
@@ -142,16 +151,30 @@ fn take_in(
     }
 }
 
-pub(super) fn worker_main(
+/// One worker's search by layers of `sh`'s problem, in a space of its own (handed back to
+/// the problem at the end, [`Problem::finish`]).
+pub(super) fn worker_main<P: Problem>(
     worker: &mut timely::worker::Worker,
-    sh: &Shared,
+    sh: &Shared<P>,
 ) -> Result<WorkerEnd, DistError> {
-    let model: &Model = &sh.model;
-    // The level's tables are built without the time and memory budgets: a worker that
-    // stopped here alone would leave the others waiting for it. The budgets are checked
-    // from the first layer on, where all workers agree on stopping.
-    let mut exp = Expander::new(model, sh.level.clone(), &Budget::default())
-        .map_err(|e| DistError::Setup(e.to_string()))?;
+    let mut exp = sh.problem.space(sh.job)?;
+    // A long expansion (a PuzzleScript turn with long again chains) stops at the
+    // deadline, and the budget check after it ends the layer.
+    exp.set_deadline(sh.opts.deadline);
+    let end = search(worker, sh, &mut exp);
+    exp.set_deadline(None);
+    let finished = sh.problem.finish(exp);
+    let end = end?;
+    finished?;
+    Ok(end)
+}
+
+/// The layer loop of the module header, on one worker.
+fn search<P: Problem, S: Space>(
+    worker: &mut timely::worker::Worker,
+    sh: &Shared<P>,
+    exp: &mut S,
+) -> Result<WorkerEnd, DistError> {
     let budget = Budget {
         deadline: sh.opts.deadline,
         max_bytes: sh.opts.max_bytes,
@@ -162,26 +185,9 @@ pub(super) fn worker_main(
     let words = exp.words();
     let start = exp.start();
     let solve = sh.job == Job::Solve;
-    if solve {
-        // As one process solves: successors that are dead positions (a box in a corner
-        // off its goals) are dropped, which never changes the answer, and the recorded
-        // successor indexes count the kept ones (the replay prunes alike). An analysis
-        // counts every state. Refused or cut short, nothing is pruned.
-        let _ = exp.prepare_pruning(&Budget::default());
-    }
-    if solve && !model.unit_costs() {
-        let end = buckets::solve(&mut net, sh, &mut exp, &budget)?;
-        return Ok(WorkerEnd {
-            outcome: end.outcome,
-            total_stored: end.total_stored,
-            bytes_sent: net.sent,
-            resumed_from: end.resumed_from,
-            state_bytes: words * 4,
-        });
-    }
     // The run's identity costs a pass over the rules and level: only checkpoints need it.
     let id = match sh.opts.checkpoint {
-        Some(_) => checkpoint::RunId::new(model, &sh.level, sh.job, &sh.opts.cluster),
+        Some(_) => checkpoint::RunId::new(&*sh.problem, sh.job, &sh.opts.cluster),
         None => checkpoint::RunId::default(),
     };
 
@@ -271,11 +277,13 @@ pub(super) fn worker_main(
         .unwrap_or((STREAM_BYTES / peers).max(STREAM_MIN));
     let mut succ = Successors::default();
     let mut pacer = Pacer::default();
+    let limit = sh.problem.limit();
+    let stop_at_goal = solve && sh.problem.cheap_goal();
     let outcome = loop {
         let depth = shard.counts.len() as u32 - 1;
         let prev_n = *shard.counts.last().unwrap_or(&0);
-        if prev_n == 0 || model.limit.is_some_and(|l| depth >= l) {
-            break finish_layers(&mut net, shard, solve, &exp);
+        if prev_n == 0 || limit.is_some_and(|l| depth >= l) {
+            break finish_layers(&mut net, shard, solve);
         }
         let t0 = Instant::now();
         let sent0 = net.sent;
@@ -295,16 +303,28 @@ pub(super) fn worker_main(
             goals: vec![],
         };
         let mut expanded = 0u64;
+        // The least rank of a state this worker expanded into a goal: a state of a
+        // higher rank, and a successor after the goal, come after it in path order, and
+        // the run ends with this layer, so they are not expanded (see the header).
+        let mut goal_rank: Option<u64> = None;
         for lid in layer.clone() {
-            shard.store.load(lid, &mut cur);
             let rank = shard.ranks[(lid - layer.start) as usize];
-            if !expand(&mut exp, &cur, &mut succ) {
+            if goal_rank.is_some_and(|g| rank > g) {
+                continue;
+            }
+            shard.store.load(lid, &mut cur);
+            let mut goal_met = false;
+            if !expand(exp, &cur, &mut succ) {
                 stop |= STOP_BROKEN;
                 break;
             }
             expanded += 1;
             for i in 0..succ.len() {
+                if goal_met {
+                    break;
+                }
                 let s = succ.state(i, words);
+                goal_met = stop_at_goal && exp.is_goal(s);
                 let act = succ.actions[i].raw();
                 if peers == 1 {
                     // A worker alone meets every new state first from its smallest key
@@ -324,7 +344,7 @@ pub(super) fn worker_main(
                     offer(
                         &mut shard.store,
                         &mut fresh,
-                        &exp,
+                        &*exp,
                         s,
                         (rank, i as u32, act, me as u32, lid),
                     );
@@ -339,7 +359,7 @@ pub(super) fn worker_main(
                 if b.0.len() >= stream {
                     net.send_now(to, &mut out[to]);
                     for (sender, b) in net.poll() {
-                        take_in(shard, &mut fresh, &exp, &mut scratch, sender, &b);
+                        take_in(shard, &mut fresh, &*exp, &mut scratch, sender, &b);
                     }
                 }
             }
@@ -350,9 +370,12 @@ pub(super) fn worker_main(
                 };
                 break;
             }
+            if goal_met {
+                goal_rank = Some(rank);
+            }
         }
         for (sender, b) in net.exchange(out) {
-            take_in(shard, &mut fresh, &exp, &mut cur, sender, &b);
+            take_in(shard, &mut fresh, &*exp, &mut cur, sender, &b);
         }
         let Fresh { best, goals, .. } = fresh;
         let mut requests = net.empty();
@@ -502,11 +525,10 @@ pub(super) fn worker_main(
 
 /// The search ran out of states (or moves): a solve found no goal; an analysis is done,
 /// with the farthest state (rank 0 of the last non-empty layer) sent to all.
-fn finish_layers(net: &mut Rounds, shard: &Shard, solve: bool, exp: &Expander) -> DistOutcome {
+fn finish_layers(net: &mut Rounds, shard: &Shard, solve: bool) -> DistOutcome {
     if solve {
         return DistOutcome::Unsolvable;
     }
-    let _ = exp;
     let mut counts = shard.counts.clone();
     while counts.len() > 1 && counts.last() == Some(&0) {
         counts.pop();

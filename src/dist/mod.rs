@@ -12,10 +12,14 @@
 //! | `checkpoint.rs` | checkpoints of completed layers, and the run's identity |
 //! | `agree.rs`, `net.rs` | the settings every process must agree on; the handshake and sockets |
 //! | `digest.rs` | the stable hash (XXH64) every cross-process and persisted digest uses |
+//! | `puzzlescript.rs` | a PuzzleScript level as a [`Problem`], its answer told as one process tells it |
 //!
-//! A solve is searched by layers when every move costs one unit (breadth-first order is
-//! then cost order); under a cost vector it goes bucket by bucket (`buckets`). An
-//! analysis counts moves, so it always goes by layers.
+//! The search by layers runs on any [`Problem`]: rules and a level from which every
+//! worker builds its own [`Space`] (a `.puz` level's interpreter, [`Rules`], or a
+//! PuzzleScript level's `PsSpace`). A solve of `.puz` rules is searched by layers when
+//! every move costs one unit (breadth-first order is then cost order); under a cost
+//! vector it goes bucket by bucket (`buckets`, on the interpreter only). An analysis
+//! counts moves, so it always goes by layers.
 
 pub mod agree;
 mod buckets;
@@ -23,6 +27,7 @@ pub mod checkpoint;
 pub mod digest;
 mod layers;
 pub mod net;
+pub mod puzzlescript;
 mod rounds;
 mod wire;
 mod worker;
@@ -246,12 +251,93 @@ pub fn owner(s: &[u32], peers: usize) -> usize {
     ((((hash_words(s) >> 16) & 0xffff_ffff) * peers as u64) >> 32) as usize
 }
 
+/// What a distributed run searches: rules and a level, from which every worker builds its
+/// own [`Space`] (expanding a state uses the space's scratch, so workers never share
+/// one). Every process of a run must describe the same problem: [`Problem::rules`] and
+/// [`Problem::level`] are compared in the handshake and name the run's checkpoints.
+pub trait Problem: Send + Sync + 'static {
+    /// A worker's state space.
+    type Space<'p>: Space
+    where
+        Self: 'p;
+    /// A new space for one worker running `job`.
+    fn space(&self, job: Job) -> Result<Self::Space<'_>, DistError>;
+    /// The rules as a message names them (`puzzle "Klotski"`, `game "Microban"`) and a
+    /// stable digest ([`digest`]) of everything the search depends on in them.
+    fn rules(&self) -> (String, u64);
+    /// The level as a message names it and a stable digest of its content.
+    fn level(&self) -> (String, u64);
+    /// The most moves a path may have (a `.puz` move `limit`), if any.
+    fn limit(&self) -> Option<u32> {
+        None
+    }
+    /// Whether testing a state against the goal costs next to nothing (a flag in the
+    /// state): then a solve's worker tests each successor it makes and stops expanding
+    /// the last layer at its first goal (see `layers.rs`), storing less of it.
+    fn cheap_goal(&self) -> bool {
+        false
+    }
+    /// A worker is done with its space: what it counted is kept, and what went wrong in
+    /// it that the search could not see (a state it could not store) is an error.
+    fn finish(&self, _space: Self::Space<'_>) -> Result<(), DistError> {
+        Ok(())
+    }
+}
+
+/// A level of `.puz` rules: every worker searches it with its own interpreter
+/// ([`Expander`]), pruning dead positions in a solve as one process does.
+pub struct Rules {
+    /// The compiled rules.
+    pub model: Arc<Model>,
+    /// The level.
+    pub level: Level,
+}
+
+impl Problem for Rules {
+    type Space<'p> = Expander<'p>;
+
+    fn space(&self, job: Job) -> Result<Expander<'_>, DistError> {
+        // The level's tables are built without the time and memory budgets: a worker that
+        // stopped here alone would leave the others waiting for it. The budgets are
+        // checked from the first layer on, where all workers agree on stopping.
+        let mut exp = Expander::new(&self.model, self.level.clone(), &Budget::default())
+            .map_err(|e| DistError::Setup(e.to_string()))?;
+        if job == Job::Solve {
+            // As one process solves: successors that are dead positions (a box in a
+            // corner off its goals) are dropped, which never changes the answer, and the
+            // recorded successor indexes count the kept ones (the replay prunes alike).
+            // An analysis counts every state. Refused or cut short, nothing is pruned.
+            let _ = exp.prepare_pruning(&Budget::default());
+        }
+        Ok(exp)
+    }
+
+    fn rules(&self) -> (String, u64) {
+        (
+            format!("puzzle {:?}", self.model.title),
+            agree::rules_digest(&self.model),
+        )
+    }
+
+    fn level(&self) -> (String, u64) {
+        (
+            format!("{:?}", self.level.name),
+            agree::level_digest(&self.level),
+        )
+    }
+
+    fn limit(&self) -> Option<u32> {
+        self.model.limit
+    }
+}
+
 /// What the workers of one process share.
-struct Shared {
-    model: Arc<Model>,
-    level: Level,
+struct Shared<P> {
+    problem: Arc<P>,
     job: Job,
     opts: DistOptions,
+    /// A solve of `.puz` rules under a cost vector: bucket by bucket.
+    buckets: bool,
     /// States stored by this process.
     stored: AtomicU64,
     /// Per-layer rows of this process's workers.
@@ -267,8 +353,8 @@ struct WorkerEnd {
     state_bytes: usize,
 }
 
-/// Runs `job` on `level` across the cluster; every process of the run calls this with the
-/// same rules, level, job and cluster shape (its own `process`).
+/// Runs `job` on `level` of `.puz` rules across the cluster; every process of the run
+/// calls this with the same rules, level, job and cluster shape (its own `process`).
 pub fn run(
     model: Arc<Model>,
     level: Level,
@@ -276,6 +362,64 @@ pub fn run(
     opts: DistOptions,
 ) -> Result<DistReport, DistError> {
     supported(&model, job)?;
+    let buckets = job == Job::Solve && !model.unit_costs();
+    start(
+        Arc::new(Rules { model, level }),
+        job,
+        opts,
+        buckets,
+        rules_worker,
+    )
+}
+
+/// Runs `job` on `problem` across the cluster, by layers; every process of the run calls
+/// this with the same problem, job and cluster shape (its own `process`). `problem` is
+/// shared by this process's workers ([`Problem::finish`] hands it their spaces).
+pub fn run_problem<P: Problem>(
+    problem: Arc<P>,
+    job: Job,
+    opts: DistOptions,
+) -> Result<DistReport, DistError> {
+    start(problem, job, opts, false, worker_main::<P>)
+}
+
+/// A worker of a run of `.puz` rules: by cost buckets when `buckets`, else by layers.
+fn rules_worker(
+    worker: &mut timely::worker::Worker,
+    sh: &Shared<Rules>,
+) -> Result<WorkerEnd, DistError> {
+    if !sh.buckets {
+        return worker_main(worker, sh);
+    }
+    let mut exp = sh.problem.space(sh.job)?;
+    let budget = Budget {
+        deadline: sh.opts.deadline,
+        max_bytes: sh.opts.max_bytes,
+        ..Budget::default()
+    };
+    let mut net = Rounds::new(worker);
+    let end = buckets::solve(&mut net, sh, &mut exp, &budget)?;
+    Ok(WorkerEnd {
+        outcome: end.outcome,
+        total_stored: end.total_stored,
+        bytes_sent: net.sent,
+        resumed_from: end.resumed_from,
+        state_bytes: exp.words() * 4,
+    })
+}
+
+/// The worker's part of a run.
+type WorkerFn<P> = fn(&mut timely::worker::Worker, &Shared<P>) -> Result<WorkerEnd, DistError>;
+
+/// Starts this process's workers on `problem`, each running `work`, and gathers their
+/// ends into the process's report.
+fn start<P: Problem>(
+    problem: Arc<P>,
+    job: Job,
+    opts: DistOptions,
+    buckets: bool,
+    work: WorkerFn<P>,
+) -> Result<DistReport, DistError> {
     let c = opts.cluster.clone();
     if c.workers == 0 || c.processes == 0 || c.process >= c.processes {
         return Err(DistError::Hosts(format!(
@@ -291,10 +435,10 @@ pub fn run(
         )));
     }
     let shared = Arc::new(Shared {
-        model,
-        level,
+        problem,
         job,
         opts,
+        buckets,
         stored: AtomicU64::new(0),
         layers: Mutex::new(vec![]),
     });
@@ -306,7 +450,7 @@ pub fn run(
     } else {
         use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
         use timely::communication::allocator::ProcessBuilder;
-        let agreement = agree::Agreement::of(&shared.model, &shared.level, job, &shared.opts);
+        let agreement = agree::Agreement::of(&*shared.problem, job, &shared.opts);
         let sockets = net::connect(&c, &agreement)?;
         let hooks = timely::communication::Hooks::default();
         let process = ProcessBuilder::new_typed_vector(c.workers, hooks.refill.clone(), None);
@@ -325,7 +469,7 @@ pub fn run(
         builders,
         others,
         timely::WorkerConfig::default(),
-        move |worker| worker_main(worker, &sh),
+        move |worker| work(worker, &sh),
     )
     .map_err(DistError::Network)?;
     // Joining also drops timely's network guard, which panics when a peer's connection
@@ -369,7 +513,7 @@ pub fn run(
         bytes_sent: ends.iter().map(|e| e.bytes_sent).sum(),
         resumed_from: first.resumed_from,
         state_bytes: first.state_bytes,
-        buckets: job == Job::Solve && !shared.model.unit_costs(),
+        buckets: shared.buckets,
     })
 }
 

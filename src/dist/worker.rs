@@ -9,7 +9,7 @@ use super::wire::{Batch, Reader};
 use super::{DistError, DistOptions};
 use crate::compile::Action;
 use crate::engine::budget::Cutoff;
-use crate::engine::{Expander, Successors};
+use crate::engine::Successors;
 use crate::search::Space;
 /// Bits of the stop flags of round 3, most urgent first.
 pub(super) const STOP_STATES: u32 = 1;
@@ -20,7 +20,7 @@ pub(super) const STOP_MEMORY: u32 = 4;
 pub(super) const STOP_BROKEN: u32 = 8;
 
 /// Expands `s` into `succ`; `false` when the expander panicked on it.
-pub(super) fn expand(exp: &mut Expander, s: &[u32], succ: &mut Successors) -> bool {
+pub(super) fn expand<S: Space>(exp: &mut S, s: &[u32], succ: &mut Successors) -> bool {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         Space::successors(exp, s, succ)
     }))

@@ -188,46 +188,9 @@ pub fn solve_level(
     index: usize,
     opts: &PsSolveOptions,
 ) -> Result<PsSolution, PsSolveError> {
-    let (cols, rows) = match game.entries.get(index) {
-        Some(Entry::Level { width, height }) => (*width, *height),
-        other => {
-            return Err(PsSolveError::NotALevel {
-                game: game.name.clone(),
-                index,
-                what: match other {
-                    Some(Entry::Message(_)) => "a message".into(),
-                    _ => format!("the game has {} entries", game.entries.len()),
-                },
-            })
-        }
-    };
-    if let Some(why) = nondeterminism(game) {
-        return Err(PsSolveError::Nondeterministic {
-            game: game.name.clone(),
-            why,
-        });
-    }
     let backend = opts.search.unwrap_or(Backend::Bfs);
-    let why = match backend {
-        Backend::Bidir => Some("PuzzleScript turns have no inverse in general, and the won levels cannot be listed up front"),
-        Backend::Dfs => Some("solutions of a PuzzleScript level do not all have one length"),
-        Backend::Layered => Some("it runs on the .puz interpreter's pieces and moves only"),
-        _ => None,
-    };
-    if let Some(why) = why {
-        return Err(PsSolveError::Unavailable {
-            name: backend.info().name,
-            why: why.into(),
-        });
-    }
-    let mut space = PsSpace::new(game, index).ok_or_else(|| PsSolveError::NotALevel {
-        game: game.name.clone(),
-        index,
-        what: "not a level".into(),
-    })?;
-    if let Some(e) = space.overlap() {
-        return Err(e);
-    }
+    searchable(game, index, backend)?;
+    let mut space = start(game, index)?;
     let costs = unit_costs();
     let bound = match backend {
         Backend::Astar => space.bound_description(),
@@ -248,11 +211,85 @@ pub fn solve_level(
     if let Some(e) = space.overlap() {
         return Err(e);
     }
-    let playable = game.entries[..=index]
+    let info = backend.info();
+    let mut sol = frame(game, index, info.name, info.tie_rule, bound, stats);
+    sol.simulated = space.counts;
+    conclude(&mut sol, &space, outcome, opts.boards)?;
+    Ok(sol)
+}
+
+/// Checks that entry `index` of `game` can be searched by `backend` (by any search puz
+/// runs, the distributed one too): it is a level, the game's turns are functions of the
+/// level and the input, and the backend can run on a game.
+pub(crate) fn searchable(game: &Game, index: usize, backend: Backend) -> Result<(), PsSolveError> {
+    match game.entries.get(index) {
+        Some(Entry::Level { .. }) => {}
+        other => {
+            return Err(PsSolveError::NotALevel {
+                game: game.name.clone(),
+                index,
+                what: match other {
+                    Some(Entry::Message(_)) => "a message".into(),
+                    _ => format!("the game has {} entries", game.entries.len()),
+                },
+            })
+        }
+    }
+    if let Some(why) = nondeterminism(game) {
+        return Err(PsSolveError::Nondeterministic {
+            game: game.name.clone(),
+            why,
+        });
+    }
+    let why = match backend {
+        Backend::Bidir => Some("PuzzleScript turns have no inverse in general, and the won levels cannot be listed up front"),
+        Backend::Dfs => Some("solutions of a PuzzleScript level do not all have one length"),
+        Backend::Layered => Some("it runs on the .puz interpreter's pieces and moves only"),
+        _ => None,
+    };
+    match why {
+        Some(why) => Err(PsSolveError::Unavailable {
+            name: backend.info().name,
+            why: why.into(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The space of a level [`searchable`] found to be one, refused when its start cannot be
+/// stored.
+pub(crate) fn start(game: &Game, index: usize) -> Result<PsSpace<'_>, PsSolveError> {
+    let space = PsSpace::new(game, index).ok_or_else(|| PsSolveError::NotALevel {
+        game: game.name.clone(),
+        index,
+        what: "not a level".into(),
+    })?;
+    match space.overlap() {
+        Some(e) => Err(e),
+        None => Ok(space),
+    }
+}
+
+/// The answer for entry `index` of `game` before the search's outcome is told: the level,
+/// the search that ran (`search`, `canonical`: whether it keeps the tie rule), its bound
+/// and statistics; no inputs simulated yet.
+pub(crate) fn frame(
+    game: &Game,
+    index: usize,
+    search: &str,
+    canonical: bool,
+    bound: String,
+    stats: Stats,
+) -> PsSolution {
+    let (cols, rows) = match game.entries.get(index) {
+        Some(Entry::Level { width, height }) => (*width, *height),
+        _ => (0, 0),
+    };
+    let playable = game.entries[..=index.min(game.entries.len().saturating_sub(1))]
         .iter()
         .filter(|e| matches!(e, Entry::Level { .. }))
         .count();
-    let mut sol = PsSolution {
+    PsSolution {
         game: game.name.clone(),
         title: game.title().map(str::to_string),
         level: index,
@@ -265,14 +302,27 @@ pub fn solve_level(
         cost: None,
         inputs: String::new(),
         steps: vec![],
-        search: backend.info().name.to_string(),
-        canonical: backend.info().tie_rule,
+        search: search.to_string(),
+        canonical,
         bound,
         verified: false,
         stats,
-        simulated: space.counts,
+        simulated: InputCounts::default(),
         boards: None,
-    };
+    }
+}
+
+/// Tells `outcome` in `sol`: a path is replayed in a fresh session first (each input must
+/// reach the searched level, the last must win), then written as inputs, what each
+/// moved, and the boards when `boards`; `space` is the level's (to unpack its states).
+pub(crate) fn conclude(
+    sol: &mut PsSolution,
+    space: &PsSpace,
+    outcome: Outcome,
+    boards: bool,
+) -> Result<(), PsSolveError> {
+    let game = space.game();
+    let (index, rows, cols) = (sol.level, sol.rows, sol.cols);
     match outcome {
         Outcome::Solved(path) => {
             let inputs: Vec<Input> = path.actions.iter().map(|&a| input_of(a)).collect();
@@ -293,7 +343,7 @@ pub fn solve_level(
                     won: k + 1 == inputs.len(),
                 })
                 .collect();
-            if opts.boards {
+            if boards {
                 sol.boards = Some(objects.iter().map(|o| draw(c, cols, rows, o)).collect());
             }
         }
@@ -308,7 +358,7 @@ pub fn solve_level(
             sol.stopped = Some(c.to_string());
         }
     }
-    Ok(sol)
+    Ok(())
 }
 
 /// Replays `inputs` in a fresh session: each input must reach the searched level, and

@@ -52,6 +52,7 @@ mod placement;
 mod play;
 mod puzzlescript_conformance;
 mod puzzlescript_diagnostics;
+mod puzzlescript_dist;
 mod puzzlescript_parse;
 mod puzzlescript_play;
 mod puzzlescript_play_budget;

@@ -15,7 +15,7 @@ use puz::search::{Backend, Budget, Space};
 use crate::common::binary::{puz, stderr, stdout, TempFile};
 
 /// Sokoban as PuzzleScript's first demo writes it, without levels.
-const SOKOBAN: &str = "title Test Sokoban
+pub(crate) const SOKOBAN: &str = "title Test Sokoban
 
 ========
 OBJECTS
@@ -79,7 +79,7 @@ LEVELS
 
 /// Push chains, crates that fall (again turns that rewrite cells), a `cancel`, and
 /// `some` win condition: crates are created and destroyed, so there is no A* bound.
-const FALLING: &str = "title Falling Crates
+pub(crate) const FALLING: &str = "title Falling Crates
 
 ========
 OBJECTS
@@ -148,7 +148,7 @@ LEVELS
 ";
 
 /// A small xorshift generator: seeded, so every run draws the same levels.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -166,7 +166,7 @@ impl Rng {
 
 /// A random level: a wall border, some inner walls, `crates` crates and targets, one
 /// player, and spikes when `spikes`.
-fn random_level(rng: &mut Rng, crates: usize, spikes: bool) -> String {
+pub(crate) fn random_level(rng: &mut Rng, crates: usize, spikes: bool) -> String {
     let (w, h) = (4 + rng.below(3), 4 + rng.below(3));
     let mut g = vec![vec!['.'; w]; h];
     for (y, row) in g.iter_mut().enumerate() {
