@@ -15,6 +15,7 @@ mod dfs;
 mod dijkstra;
 pub mod graph;
 mod iddfs;
+mod idastar;
 pub(crate) mod layered;
 
 use crate::engine::budget::UNREACHABLE;
@@ -27,6 +28,7 @@ pub use dfs::dfs;
 pub(crate) use dijkstra::Tries;
 pub use dijkstra::{dijkstra, CostTable, MAX_COMPONENTS};
 pub use iddfs::iddfs;
+pub use idastar::idastar;
 
 use crate::engine::{Action, Expander, Successors};
 
@@ -41,6 +43,8 @@ pub enum Backend {
     Astar,
     /// Iterative deepening depth-first search: [`iddfs()`].
     Iddfs,
+    /// Iterative deepening A* guided by [`Space::estimate`]: [`idastar()`].
+    Idastar,
     /// Bidirectional breadth-first search: [`bidirectional`].
     Bidir,
     /// Depth-first search when every solution has the same length: [`dfs()`].
@@ -85,7 +89,7 @@ pub struct BackendInfo {
 }
 
 /// Every search backend, with what it needs. [`Backend::run`] maps each to its function.
-pub const BACKENDS: [BackendInfo; 7] = [
+pub const BACKENDS: [BackendInfo; 8] = [
     BackendInfo {
         backend: Backend::Bfs,
         name: "bfs",
@@ -113,6 +117,13 @@ pub const BACKENDS: [BackendInfo; 7] = [
         needs: Needs::UnitCosts,
         tie_rule: true,
         summary: "iterative deepening depth-first search: memory for one path and a table",
+    },
+    BackendInfo {
+        backend: Backend::Idastar,
+        name: "idastar",
+        needs: Needs::UnitCosts,
+        tie_rule: true,
+        summary: "iterative deepening A* on a lower bound from the rules: memory for one path and a bounded table (auto picks it when the level is too big to store)",
     },
     BackendInfo {
         backend: Backend::Bidir,
@@ -204,6 +215,7 @@ impl Backend {
             Backend::Dijkstra => Ok(dijkstra(space, budget, inputs.costs)),
             Backend::Astar => Ok(astar(space, budget, inputs.costs)),
             Backend::Iddfs => Ok(iddfs(space, budget)),
+            Backend::Idastar => Ok(idastar(space, budget)),
             Backend::Bidir => inputs
                 .goals
                 .ok_or(Refusal::NoGoals)

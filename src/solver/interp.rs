@@ -11,6 +11,14 @@ use crate::engine::{Level, PrepareError};
 use crate::search::{self, Backend, Budget, Inputs, Outcome, Refusal};
 use web_time::Instant;
 
+/// The search named in an answer that an invariant of the rules proved unsolvable
+/// without searching (`crate::engine::Expander::parity_proof`).
+pub const PROVEN: &str = "invariant";
+
+/// The automatic choice takes IDA* over breadth-first search past this many states
+/// (base-2 logarithm of `Expander::states_log2`'s bound): 2^28, more than fit in memory.
+const MAX_STORED_LOG2: f64 = 28.0;
+
 /// How the interpreter runs: the backend chosen, whether it was chosen automatically
 /// (then layered search falls back to BFS or A*, and A* to Dijkstra, where they cannot
 /// run), the metric counted, and whether a path is needed.
@@ -81,7 +89,37 @@ pub(super) fn run<'m>(
                 }
             }
         }
+        // An invariant of the rules may prove the level unsolvable with no search.
+        if exp.parity_proof().is_some() {
+            search = PROVEN;
+            break 'run (Outcome::Unsolvable, search::Stats::default());
+        }
+        // Auto: breadth-first search stores every state; where the level is too big to
+        // store and the goal places every piece (so the bound sees them all), IDA* on
+        // the bound from the rules, which stores one path.
+        if how.auto && backend == Backend::Bfs && exp.goal_places_every_piece() {
+            if exp.states_log2() > MAX_STORED_LOG2 {
+                match exp.prepare_heuristic(budget) {
+                    Ok(()) => {
+                        backend = Backend::Idastar;
+                        search = backend.info().name;
+                    }
+                    Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
+                    Err(PrepareError::Refused(_)) => {}
+                }
+            }
+        }
         match backend {
+            Backend::Astar | Backend::Idastar if exp.has_heuristic() => {}
+            Backend::Idastar => match exp.prepare_heuristic(budget) {
+                Ok(()) => {}
+                Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
+                Err(PrepareError::Refused(e)) => {
+                    return Err(SolveError::SearchUnavailable(format!(
+                        "--search idastar: no heuristic can be derived: {e}"
+                    )))
+                }
+            },
             Backend::Astar => match exp.prepare_heuristic(budget) {
                 Ok(()) => {}
                 Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
