@@ -2,7 +2,7 @@
 //! bounded table.
 //!
 //! Each iteration searches depth-first in action order, cutting every successor whose
-//! `f = g + h` exceeds the iteration's threshold (`h` is [`Space::estimate`], a lower
+//! `f = g + h` exceeds the iteration's threshold (`h` is [`Space::admissible`], a lower
 //! bound on the moves still needed, [`UNREACHABLE`] on states from which no goal can be
 //! reached: those are dropped for good). The first threshold is `h(start)`; each next one
 //! is the smallest `f` that was cut. Memory holds the current path, one buffer of
@@ -44,11 +44,10 @@ use crate::engine::Successors;
 /// Most states the table of one iteration holds (then it only answers lookups).
 const TABLE_ENTRIES: usize = 1 << 18;
 
-/// One level of the path: its state, `h` of it, its successors and the next one to try.
+/// One level of the path: its state, its successors and the next one to try.
 #[derive(Default)]
 struct Frame {
     state: Vec<u32>,
-    h: u32,
     succ: Successors,
     next: usize,
 }
@@ -64,7 +63,7 @@ enum Iteration {
     Exhausted,
 }
 
-/// IDA* for unit costs, guided by [`Space::estimate`]: the answer breadth-first search
+/// IDA* for unit costs, guided by [`Space::admissible`]: the answer breadth-first search
 /// gives (the smallest shortest path), within `budget.max_depth`.
 pub fn idastar<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
     let t0 = Instant::now();
@@ -74,7 +73,7 @@ pub fn idastar<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
         stats.elapsed = t0.elapsed();
         return (Path::at_start(start), stats);
     }
-    let h0 = space.estimate(&start);
+    let h0 = space.admissible(&start);
     let limit = budget.max_depth.unwrap_or(u32::MAX);
     let mut threshold = h0;
     let mut pacer = Pacer::default();
@@ -89,7 +88,6 @@ pub fn idastar<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
             space,
             budget,
             &start,
-            h0,
             threshold,
             &mut frames,
             &mut table,
@@ -113,7 +111,6 @@ fn iteration<S: Space>(
     space: &mut S,
     budget: &Budget,
     start: &[u32],
-    h0: u32,
     threshold: u32,
     frames: &mut Vec<Frame>,
     table: &mut HashMap<Box<[u32]>, u32>,
@@ -128,7 +125,6 @@ fn iteration<S: Space>(
     }
     frames[0].state.clear();
     frames[0].state.extend_from_slice(start);
-    frames[0].h = h0;
     frames[0].next = 0;
     space.successors(start, &mut frames[0].succ);
     stats.expanded += 1;
@@ -154,7 +150,7 @@ fn iteration<S: Space>(
         if depth > 0 && parents[depth - 1].state == s {
             continue;
         }
-        let h = space.estimate_next(&here.state, here.h, s);
+        let h = space.admissible(s);
         if h == UNREACHABLE || g.saturating_add(h) > limit {
             continue;
         }
@@ -163,7 +159,8 @@ fn iteration<S: Space>(
             next_threshold = next_threshold.min(f);
             continue;
         }
-        if space.is_goal(s) {
+        // Goals have h = 0: the goal test, which may be slow (a picture), runs there only.
+        if h == 0 && space.is_goal(s) {
             let mut states: Vec<Vec<u32>> = parents.iter().map(|f| f.state.clone()).collect();
             states.push(s.to_vec());
             let actions = parents
@@ -194,7 +191,6 @@ fn iteration<S: Space>(
         child
             .state
             .extend_from_slice(parents[depth].succ.state(i, words));
-        child.h = h;
         child.next = 0;
         space.successors(&child.state, &mut child.succ);
         stats.expanded += 1;

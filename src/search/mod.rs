@@ -255,6 +255,13 @@ pub trait Space {
     fn estimate(&self, _s: &[u32]) -> u32 {
         0
     }
+    /// A lower bound on the first cost component still to pay from `s` that need not be
+    /// consistent: 0 on goal states and never above what is left to pay (admissible);
+    /// `UNREACHABLE` when no goal can be reached. IDA* reads it; by default
+    /// [`Space::estimate`].
+    fn admissible(&self, s: &[u32]) -> u32 {
+        self.estimate(s)
+    }
     /// [`Space::estimate`] of `to`, a successor of `from` whose estimate is `h_from` (a
     /// space may reuse `h_from` when the move changed nothing the bound reads).
     fn estimate_next(&self, _from: &[u32], _h_from: u32, to: &[u32]) -> u32 {
@@ -309,6 +316,9 @@ impl Space for Expander<'_> {
     }
     fn estimate_next(&self, from: &[u32], h_from: u32, to: &[u32]) -> u32 {
         Expander::estimate_next(self, from, h_from, to)
+    }
+    fn admissible(&self, s: &[u32]) -> u32 {
+        Expander::admissible(self, s)
     }
     fn commuting(&self) -> bool {
         Expander::commuting(self)

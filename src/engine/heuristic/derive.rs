@@ -19,7 +19,7 @@ impl Expander<'_> {
     /// in play (the relaxation would not bound the real moves), when the rules go beyond
     /// the plain mechanics, or when the goal constrains no piece; cut off when `budget`'s
     /// time or memory runs out.
-    pub(crate) fn prepare_heuristic(&mut self, budget: &Budget) -> Result<(), PrepareError> {
+    pub fn prepare_heuristic(&mut self, budget: &Budget) -> Result<(), PrepareError> {
         if self.lay.mutable_count > 0 {
             return Err(PrepareError::Refused(
                 "tiles change during play, so a piece's own distance is no bound".into(),
@@ -130,8 +130,11 @@ impl Expander<'_> {
         budget.room_for(cells as u64 * 2)?;
         self.heuristic = Some(Bounds {
             kinds,
+            patterns: None,
             scratch: RefCell::new(Hungarian::default()),
             occ: RefCell::new(vec![u16::MAX; cells]),
+            constrained,
+            summed,
         });
         Ok(())
     }
@@ -140,7 +143,7 @@ impl Expander<'_> {
     /// every cell of its footprint is drawn with kind `k`, in the pose the picture asks
     /// for where it asks for one. A goal state puts every copy on such a place, so the
     /// distance to these places bounds what is left to pay, as for a goal `on` a place.
-    fn picture_allows(&self, k: usize, w: usize) -> bool {
+    pub(super) fn picture_allows(&self, k: usize, w: usize) -> bool {
         let Some(pic) = &self.picture else {
             return true;
         };

@@ -63,6 +63,7 @@
 
 mod derive;
 mod matching;
+mod pattern;
 
 use std::cell::RefCell;
 
@@ -124,10 +125,16 @@ type Step = ((usize, usize), Option<([u32; MAX_NEEDS], u8)>);
 /// The bounds of a level (see the module header).
 pub(crate) struct Bounds {
     kinds: Vec<KindBound>,
+    /// Additive pattern databases (`pattern.rs`), once prepared for IDA*: admissible,
+    /// not consistent, so only [`Expander::admissible`] reads them.
+    patterns: Option<pattern::Patterns>,
     /// Scratch for the assignment problem.
     scratch: RefCell<Hungarian>,
     /// Scratch for the frozen-copy test: per padded cell, the copy on it (`u16::MAX`).
     occ: RefCell<Vec<u16>>,
+    /// Per kind: the goal constrains it; its bound is summed.
+    constrained: Vec<bool>,
+    summed: Vec<bool>,
 }
 
 /// What a piece kind other than the relaxed one is known to be, inside one relaxed move.
@@ -239,6 +246,37 @@ impl Expander<'_> {
             }
         }
         best.max(sum)
+    }
+
+    /// A bound that need not be consistent, for IDA*: the largest of
+    /// [`Expander::estimate`] and the pattern databases' sum, when prepared.
+    #[inline]
+    pub(crate) fn admissible(&self, s: &[u32]) -> u32 {
+        let h = self.estimate(s);
+        match self.heuristic.as_ref().and_then(|b| b.patterns.as_ref()) {
+            Some(p) if h != UNREACHABLE => h.max(p.estimate(s)),
+            _ => h,
+        }
+    }
+
+    /// Derives the pattern databases of `pattern.rs` for IDA* (after
+    /// [`Expander::prepare_heuristic`]): a line for `--stats` saying what was built, or
+    /// `None` when the rules do not allow them.
+    pub(crate) fn prepare_patterns(&mut self, budget: &Budget) -> Result<Option<String>, PrepareError> {
+        let Some(b) = &self.heuristic else {
+            return Ok(None);
+        };
+        if let Some(p) = &b.patterns {
+            return Ok(Some(p.summary.clone()));
+        }
+        let (constrained, summed) = (b.constrained.clone(), b.summed.clone());
+        let mut pacer = super::budget::Pacer::default();
+        let built = self.derive_patterns(&constrained, &summed, budget, &mut pacer)?;
+        let line = built.as_ref().map(|p| p.summary.clone());
+        if let Some(b) = &mut self.heuristic {
+            b.patterns = built;
+        }
+        Ok(line)
     }
 
     /// [`Expander::estimate`] of `to`, a successor of `from` whose estimate is `h_from`:
