@@ -117,14 +117,10 @@ impl Expander<'_> {
         // Every move: one swap by the agent, no test, unit cost.
         let mut agent = None;
         let mut steps: Vec<isize> = vec![];
-        for ((ops, actions), m) in self
-            .prog
-            .runs
-            .moves
-            .iter()
-            .zip(&self.prog.runs.actions)
-            .zip(&model.moves)
-        {
+        if !model.unit_costs() {
+            return Ok(None);
+        }
+        for (ops, actions) in self.prog.runs.moves.iter().zip(&self.prog.runs.actions) {
             let (
                 [KOp::Swap {
                     var, kind, delta, ..
@@ -134,7 +130,7 @@ impl Expander<'_> {
             else {
                 return Ok(None);
             };
-            if var != kind || agent.is_some_and(|a| a != *kind) || m.adds.first() != Some(&1) {
+            if var != kind || agent.is_some_and(|a| a != *kind) {
                 return Ok(None);
             }
             agent = Some(*kind);
@@ -143,7 +139,7 @@ impl Expander<'_> {
         let Some(agent) = agent else {
             return Ok(None);
         };
-        if model.costs.len() > 1 || steps.iter().any(|v| !steps.contains(&-v)) {
+        if steps.iter().any(|v| !steps.contains(&-v)) {
             return Ok(None);
         }
         steps.sort_unstable();
