@@ -42,9 +42,12 @@ impl Expander<'_> {
                 return None;
             };
             let mut swaps = ops.iter().filter(|op| !matches!(op, KOp::Test { .. }));
-            let (Some(KOp::Swap {
-                var, kind, delta, ..
-            }), None) = (swaps.next(), swaps.next())
+            let (
+                Some(KOp::Swap {
+                    var, kind, delta, ..
+                }),
+                None,
+            ) = (swaps.next(), swaps.next())
             else {
                 return None;
             };
@@ -65,10 +68,7 @@ impl Expander<'_> {
             .foot
             .iter()
             .all(|poses| poses.iter().all(|f| f.as_slice() == [0]));
-        if !one_cell
-            || lay.slots[blank].count != 1
-            || lay.slots.iter().any(|sl| sl.count > 1)
-        {
+        if !one_cell || lay.slots[blank].count != 1 || lay.slots.iter().any(|sl| sl.count > 1) {
             return None;
         }
         // The start: the kind on every board cell, every cell covered.

@@ -84,6 +84,7 @@ pub fn idastar<S: Space>(space: &mut S, budget: &Budget) -> (Outcome, Stats) {
             break Outcome::Unsolvable;
         }
         table.clear();
+        table.insert(start.as_slice().into(), 0);
         let it = iteration(
             space,
             budget,
@@ -154,7 +155,7 @@ fn iteration<S: Space>(
         if h == UNREACHABLE || g.saturating_add(h) > limit {
             continue;
         }
-        let f = g + h;
+        let f = g.saturating_add(h);
         if f > threshold {
             next_threshold = next_threshold.min(f);
             continue;
@@ -163,10 +164,7 @@ fn iteration<S: Space>(
         if h == 0 && space.is_goal(s) {
             let mut states: Vec<Vec<u32>> = parents.iter().map(|f| f.state.clone()).collect();
             states.push(s.to_vec());
-            let actions = parents
-                .iter()
-                .map(|f| f.succ.actions[f.next - 1])
-                .collect();
+            let actions = parents.iter().map(|f| f.succ.actions[f.next - 1]).collect();
             return Iteration::Found(Path { actions, states });
         }
         let room = table.len() < TABLE_ENTRIES;
@@ -179,7 +177,10 @@ fn iteration<S: Space>(
             }
             None => {}
         }
-        if budget.max_states.is_some_and(|m| stats.expanded >= m as u64) {
+        if budget
+            .max_states
+            .is_some_and(|m| stats.expanded >= m as u64)
+        {
             return Iteration::Cut(Cutoff::States(budget.max_states.unwrap_or(0)));
         }
         if rest.is_empty() {

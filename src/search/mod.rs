@@ -14,8 +14,8 @@ pub(crate) mod count;
 mod dfs;
 mod dijkstra;
 pub mod graph;
-mod iddfs;
 mod idastar;
+mod iddfs;
 pub(crate) mod layered;
 
 use crate::engine::budget::UNREACHABLE;
@@ -27,8 +27,8 @@ pub use dfs::dfs;
 #[cfg(feature = "dist")]
 pub(crate) use dijkstra::Tries;
 pub use dijkstra::{dijkstra, CostTable, MAX_COMPONENTS};
-pub use iddfs::iddfs;
 pub use idastar::idastar;
+pub use iddfs::iddfs;
 
 use crate::engine::{Action, Expander, Successors};
 

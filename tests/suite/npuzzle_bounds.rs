@@ -103,7 +103,10 @@ fn check_bound(rows: usize, cols: usize, states: usize) {
         tight += usize::from(h == d);
         Space::successors(&mut exp, s, &mut succ);
         for (_, t) in succ.iter(words) {
-            assert!(h <= 1 + Space::estimate(&exp, t), "{rows}x{cols}: inconsistent");
+            assert!(
+                h <= 1 + Space::estimate(&exp, t),
+                "{rows}x{cols}: inconsistent"
+            );
         }
     }
     assert!(tight > 0);
@@ -245,7 +248,12 @@ fn the_proof_needs_rules_whose_moves_are_transpositions() {
     let exp = expander(&puzzle, puzzle.model.levels.len() - 1);
     assert!(exp.parity_proof().is_none());
     // Two tiles swapped on a full board: proven.
-    let i = puzzle.model.levels.iter().position(|l| l.name == "swapped").unwrap();
+    let i = puzzle
+        .model
+        .levels
+        .iter()
+        .position(|l| l.name == "swapped")
+        .unwrap();
     assert!(expander(&puzzle, i).parity_proof().is_some());
 }
 
@@ -274,21 +282,40 @@ fn rules_with(extra: &str) -> TempFile {
 fn the_cli_says_the_proof_and_budgets_end_idastar_with_exit_3() {
     let last = "1 2 3 4 / 5 6 7 8 / 9 10 11 12 / 13 14 15 0";
     let first = "0 1 2 3 / 4 5 6 7 / 8 9 10 11 / 12 13 14 15";
-    let f = rules_with(&(ints_level("korf last", KORF_2, last) + &ints_level("korf first", KORF_2, first)));
+    let f = rules_with(
+        &(ints_level("korf last", KORF_2, last) + &ints_level("korf first", KORF_2, first)),
+    );
     let out = puz(&["solve", f.path(), "--level", "korf last"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(text.contains("no solution: proven without search by the parity invariant"), "{text}");
+    assert!(
+        text.contains("no solution: proven without search by the parity invariant"),
+        "{text}"
+    );
     let out = puz(&["solve", f.path(), "--level", "korf last", "--json"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(json["search"], "invariant");
     assert!(json["proof"].as_str().is_some_and(|p| p.contains("parity")));
     // The default search on a 15-puzzle is IDA*; a budget stops it with exit 3.
     for budget in [["--max-states", "1000"], ["--timeout", "0.2"]] {
-        let out = puz(&["solve", f.path(), "--level", "korf first", budget[0], budget[1]]);
+        let out = puz(&[
+            "solve",
+            f.path(),
+            "--level",
+            "korf first",
+            budget[0],
+            budget[1],
+        ]);
         assert_eq!(out.status.code(), Some(3), "{budget:?}");
         let out = puz(&[
-            "solve", f.path(), "--level", "korf first", "--search", "idastar", budget[0], budget[1],
+            "solve",
+            f.path(),
+            "--level",
+            "korf first",
+            "--search",
+            "idastar",
+            budget[0],
+            budget[1],
         ]);
         assert_eq!(out.status.code(), Some(3), "{budget:?}");
     }
@@ -303,5 +330,59 @@ fn idastar_without_a_bound_is_refused_with_exit_5() {
     let out = puz(&["solve", "puzzles/lightsout.puz", "--search", "idastar"]);
     assert_eq!(out.status.code(), Some(5));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--search idastar: no heuristic can be derived"), "{err}");
+    assert!(
+        err.contains("--search idastar: no heuristic can be derived"),
+        "{err}"
+    );
+}
+
+#[test]
+fn pattern_databases_never_exceed_the_distance_on_the_whole_3x3_space() {
+    let goal = goal_chars(3, 3);
+    let puzzle = with_levels(&[(goal.clone(), goal)]);
+    let mut exp = expander(&puzzle, puzzle.model.levels.len() - 1);
+    exp.prepare_heuristic(&Budget::default()).expect("bound");
+    let line = exp
+        .prepare_patterns(&Budget::default())
+        .expect("within budget")
+        .expect("swap-only rules give pattern databases");
+    assert!(line.contains("4+4 pieces"), "{line}");
+    let dist = distances(&mut exp);
+    let (mut stronger, mut tight) = (0, 0);
+    for (s, &d) in &dist {
+        let (h, p) = (Space::estimate(&exp, s), Space::admissible(&exp, s));
+        assert!(h <= p && p <= d, "bound {h}, databases {p}, distance {d}");
+        stronger += usize::from(p > h);
+        tight += usize::from(p == d);
+    }
+    assert!(stronger > dist.len() / 2, "only {stronger} states gain");
+    assert!(tight > dist.len() / 10);
+}
+
+#[test]
+fn idastar_with_pattern_databases_gives_breadth_first_answers() {
+    let mut rng = fastrand::Rng::with_seed(0x9db5);
+    let mut checked = 0;
+    while checked < 25 {
+        let l = random_level(&mut rng);
+        if l.rows * l.cols != 9 {
+            continue;
+        }
+        let puzzle = with_levels(&[(l.chars(), l.goal_chars())]);
+        let i = puzzle.model.levels.len() - 1;
+        let mut exp = expander(&puzzle, i);
+        exp.prepare_heuristic(&Budget::default()).expect("bound");
+        exp.prepare_patterns(&Budget::default())
+            .expect("budget")
+            .expect("databases");
+        let (by_ida, _) = puz::search::idastar(&mut exp, &Budget::default());
+        let by_bfs = solve(&puzzle, i, Backend::Bfs);
+        match (by_bfs, by_ida) {
+            (Outcome::Solved(a), Outcome::Solved(b)) => {
+                assert_eq!(a.actions, b.actions, "another path\n{}", l.chars());
+            }
+            (a, b) => panic!("bfs {a:?}, idastar {b:?}"),
+        }
+        checked += 1;
+    }
 }

@@ -159,7 +159,8 @@ impl Expander<'_> {
                 else {
                     return false;
                 };
-                pic.get(i).is_some_and(|(pk, _)| pk.is_some_and(|pk| pk.index() == k))
+                pic.get(i)
+                    .is_some_and(|(pk, _)| pk.is_some_and(|pk| pk.index() == k))
                     && poses
                         .get(i)
                         .copied()

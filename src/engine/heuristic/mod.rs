@@ -166,9 +166,12 @@ impl Expander<'_> {
     /// piece, and the automatic choice may rely on it alone.
     pub(crate) fn goal_places_every_piece(&self) -> bool {
         self.picture.is_some()
-            || self.lay.slots.iter().enumerate().all(|(k, sl)| {
-                sl.count == 0 || self.goal_slots.iter().any(|&(_, kk)| kk == k)
-            })
+            || self
+                .lay
+                .slots
+                .iter()
+                .enumerate()
+                .all(|(k, sl)| sl.count == 0 || self.goal_slots.iter().any(|&(_, kk)| kk == k))
     }
 
     /// The base-2 logarithm of an upper bound on the number of states of the level: per
@@ -262,7 +265,7 @@ impl Expander<'_> {
     /// Derives the pattern databases of `pattern.rs` for IDA* (after
     /// [`Expander::prepare_heuristic`]): a line for `--stats` saying what was built, or
     /// `None` when the rules do not allow them.
-    pub(crate) fn prepare_patterns(&mut self, budget: &Budget) -> Result<Option<String>, PrepareError> {
+    pub fn prepare_patterns(&mut self, budget: &Budget) -> Result<Option<String>, PrepareError> {
         let Some(b) = &self.heuristic else {
             return Ok(None);
         };

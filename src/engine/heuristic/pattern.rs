@@ -161,8 +161,7 @@ impl Expander<'_> {
             (0..cells)
                 .filter(|&i| {
                     let w = (lay.board_cells[i] as usize) << bits;
-                    flags.get(w).is_some_and(|&f| f & want == want)
-                        && self.picture_allows(k, w)
+                    flags.get(w).is_some_and(|&f| f & want == want) && self.picture_allows(k, w)
                 })
                 .collect()
         };
