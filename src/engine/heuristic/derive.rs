@@ -115,7 +115,15 @@ impl Expander<'_> {
                     at,
                     needs,
                     free,
-                    goal: flags.iter().map(|&f| f & GOAL != 0).collect(),
+                    // The places where a copy meets the goal (a goal picture's too).
+                    goal: {
+                        let mut at = vec![false; n];
+                        at[0] = flags.first().is_some_and(|&f| f & GOAL != 0);
+                        for &w in &goals {
+                            at[w as usize] = true;
+                        }
+                        at
+                    },
                 }
             });
             kinds.push(KindBound {
