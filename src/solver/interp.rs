@@ -100,16 +100,18 @@ pub(super) fn run<'m>(
         // Auto: breadth-first search stores every state; where the level is too big to
         // store and the goal places every piece (so the bound sees them all), IDA* on
         // the bound from the rules, which stores one path.
-        if how.auto && backend == Backend::Bfs && exp.goal_places_every_piece() {
-            if exp.states_log2() > MAX_STORED_LOG2 {
-                match exp.prepare_heuristic(budget) {
-                    Ok(()) => {
-                        backend = Backend::Idastar;
-                        search = backend.info().name;
-                    }
-                    Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
-                    Err(PrepareError::Refused(_)) => {}
+        if how.auto
+            && backend == Backend::Bfs
+            && exp.goal_places_every_piece()
+            && exp.states_log2() > MAX_STORED_LOG2
+        {
+            match exp.prepare_heuristic(budget) {
+                Ok(()) => {
+                    backend = Backend::Idastar;
+                    search = backend.info().name;
                 }
+                Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
+                Err(PrepareError::Refused(_)) => {}
             }
         }
         match backend {

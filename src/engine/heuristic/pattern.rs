@@ -54,7 +54,10 @@ const CACHED: usize = 16;
 /// (the board's cells and steps, where the agent and the group's kinds may stand, their
 /// goal cells): levels of one rule file and board shape share them, as `puz solve --all`
 /// and `puz test` solve level after level.
-static CACHE: Mutex<Vec<(Vec<u64>, Arc<Vec<u8>>)>> = Mutex::new(Vec::new());
+static CACHE: Mutex<Vec<Cached>> = Mutex::new(Vec::new());
+
+/// A table kept for later levels, under its key (see [`CACHE`]).
+type Cached = (Vec<u64>, Arc<Vec<u8>>);
 
 /// One group's database: per placement of its kinds (base-`cells` digits in group
 /// order), the fewest moves displacing one of them that any goal needs.
