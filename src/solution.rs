@@ -186,6 +186,10 @@ pub struct Solution {
     /// piece moving alone: the explanation of "no solution" (may be empty).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub out_of_reach: Vec<OutOfReach>,
+    /// For an unsolvable level, an invariant of the rules that proves it (the
+    /// n-puzzle's parity), told in one sentence; `None` when none applies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof: Option<String>,
     /// The move limit of the rules, if any (a "no solution" is within it).
     #[serde(skip)]
     pub limit: Option<u32>,
@@ -247,6 +251,7 @@ impl Solution {
             moves: Moves::Unit(vec![]),
             stats: answer.stats.clone(),
             out_of_reach: vec![],
+            proof: None,
             limit: model.limit,
             boards: None,
             frames: None,
@@ -268,10 +273,12 @@ impl Solution {
                 s.stopped = Some(c.to_string());
                 s.cutoff = Some(c);
             }
-            Outcome::Unsolvable if drawing.explain => {
-                s.out_of_reach = crate::engine::lints::out_of_reach(model, level);
+            Outcome::Unsolvable => {
+                s.proof = exp.and_then(Expander::parity_proof);
+                if drawing.explain && s.proof.is_none() {
+                    s.out_of_reach = crate::engine::lints::out_of_reach(model, level);
+                }
             }
-            Outcome::Unsolvable => {}
             Outcome::Cost(values) => {
                 s.outcome = Status::Solved;
                 s.solved = true;
@@ -384,6 +391,10 @@ impl Solution {
                     format!("optimal cost {cost}")
                 }
             }
+            Status::Unsolvable if self.search == crate::solver::PROVEN => format!(
+                "no solution: proven without search by {}",
+                self.proof.as_deref().unwrap_or("an invariant of the rules")
+            ),
             Status::Unsolvable => format!(
                 "no solution: no goal can be reached{} ({} {} searched {})",
                 self.limit.map_or(String::new(), |l| format!(

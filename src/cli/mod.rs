@@ -328,4 +328,7 @@ pub fn print_stats(s: &puz::search::Stats) {
         peak,
         s.elapsed.as_secs_f64()
     );
+    if let Some(b) = &s.bound {
+        say!("bound: {b}");
+    }
 }

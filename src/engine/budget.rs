@@ -173,6 +173,10 @@ pub struct Stats {
     pub peak_frontier: u64,
     /// Bytes held by the state store at the end.
     pub(crate) store_bytes: u64,
+    /// What the bound was built from, when building it was a phase of its own (IDA*'s
+    /// pattern databases: their groups, entries and build time, or `cached`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<String>,
     /// Wall time of the whole solve.
     #[serde(serialize_with = "ser_secs")]
     pub elapsed: Duration,

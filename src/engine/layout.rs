@@ -292,6 +292,14 @@ impl Layout {
         ((r + self.pad_r) * self.width + c + self.pad_c) as u32
     }
 
+    /// The index in reading order of a padded cell on the board (`None` off it).
+    pub fn board_index(&self, p: usize) -> Option<usize> {
+        if p >= self.ptile.len() {
+            return None;
+        }
+        self.unpad(p).map(|(r, c)| r * self.cols + c)
+    }
+
     /// The board (row, column) of a padded cell on the board.
     fn unpad(&self, p: usize) -> Option<(usize, usize)> {
         if self.ptile[p] == OFF {

@@ -11,6 +11,7 @@
 //! | `legality.rs` | legality and goal flags: per-place tables, forbids and overlaps in play, the goal test |
 //! | `heuristic/` | the relaxation heuristic for A* and dead-position pruning: the bounds and their use, their derivation, the assignment solver |
 //! | `goals.rs` | goal-state enumeration for bidirectional search |
+//! | `invariant.rs` | invariants of the rules that prove a level unsolvable without search (the n-puzzle's permutation parity) |
 //! | `compound.rs` | counted moves under a metric: a state space whose moves are closures of unit steps by one piece |
 //! | `describe.rs` | answers for people: what each move moved, and which tiles changed |
 //! | `lints/` | warnings about one level (moves that never apply, goals that never hold, slides off the board, goal pieces out of reach) and the explanation of "no solution" |
@@ -40,6 +41,7 @@ mod goals;
 mod heuristic;
 pub(crate) mod inner;
 mod interpreter;
+mod invariant;
 mod layout;
 mod legality;
 pub(crate) mod level;

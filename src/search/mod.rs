@@ -14,6 +14,7 @@ pub(crate) mod count;
 mod dfs;
 mod dijkstra;
 pub mod graph;
+mod idastar;
 mod iddfs;
 pub(crate) mod layered;
 
@@ -26,6 +27,7 @@ pub use dfs::dfs;
 #[cfg(feature = "dist")]
 pub(crate) use dijkstra::Tries;
 pub use dijkstra::{dijkstra, CostTable, MAX_COMPONENTS};
+pub use idastar::idastar;
 pub use iddfs::iddfs;
 
 use crate::engine::{Action, Expander, Successors};
@@ -41,6 +43,8 @@ pub enum Backend {
     Astar,
     /// Iterative deepening depth-first search: [`iddfs()`].
     Iddfs,
+    /// Iterative deepening A* guided by [`Space::estimate`]: [`idastar()`].
+    Idastar,
     /// Bidirectional breadth-first search: [`bidirectional`].
     Bidir,
     /// Depth-first search when every solution has the same length: [`dfs()`].
@@ -85,7 +89,7 @@ pub struct BackendInfo {
 }
 
 /// Every search backend, with what it needs. [`Backend::run`] maps each to its function.
-pub const BACKENDS: [BackendInfo; 7] = [
+pub const BACKENDS: [BackendInfo; 8] = [
     BackendInfo {
         backend: Backend::Bfs,
         name: "bfs",
@@ -113,6 +117,13 @@ pub const BACKENDS: [BackendInfo; 7] = [
         needs: Needs::UnitCosts,
         tie_rule: true,
         summary: "iterative deepening depth-first search: memory for one path and a table",
+    },
+    BackendInfo {
+        backend: Backend::Idastar,
+        name: "idastar",
+        needs: Needs::UnitCosts,
+        tie_rule: true,
+        summary: "iterative deepening A* on a lower bound from the rules: memory for one path and a bounded table (auto picks it when the level is too big to store)",
     },
     BackendInfo {
         backend: Backend::Bidir,
@@ -204,6 +215,7 @@ impl Backend {
             Backend::Dijkstra => Ok(dijkstra(space, budget, inputs.costs)),
             Backend::Astar => Ok(astar(space, budget, inputs.costs)),
             Backend::Iddfs => Ok(iddfs(space, budget)),
+            Backend::Idastar => Ok(idastar(space, budget)),
             Backend::Bidir => inputs
                 .goals
                 .ok_or(Refusal::NoGoals)
@@ -242,6 +254,13 @@ pub trait Space {
     /// known.
     fn estimate(&self, _s: &[u32]) -> u32 {
         0
+    }
+    /// A lower bound on the first cost component still to pay from `s` that need not be
+    /// consistent: 0 on goal states and never above what is left to pay (admissible);
+    /// `UNREACHABLE` when no goal can be reached. IDA* reads it; by default
+    /// [`Space::estimate`].
+    fn admissible(&self, s: &[u32]) -> u32 {
+        self.estimate(s)
     }
     /// [`Space::estimate`] of `to`, a successor of `from` whose estimate is `h_from` (a
     /// space may reuse `h_from` when the move changed nothing the bound reads).
@@ -297,6 +316,9 @@ impl Space for Expander<'_> {
     }
     fn estimate_next(&self, from: &[u32], h_from: u32, to: &[u32]) -> u32 {
         Expander::estimate_next(self, from, h_from, to)
+    }
+    fn admissible(&self, s: &[u32]) -> u32 {
+        Expander::admissible(self, s)
     }
     fn commuting(&self) -> bool {
         Expander::commuting(self)

@@ -11,6 +11,17 @@ use crate::engine::{Level, PrepareError};
 use crate::search::{self, Backend, Budget, Inputs, Outcome, Refusal};
 use web_time::Instant;
 
+/// The search named in an answer that an invariant of the rules proved unsolvable
+/// without searching (`crate::engine::Expander::parity_proof`).
+pub const PROVEN: &str = "invariant";
+
+/// The automatic choice takes IDA* over breadth-first search past this many states
+/// (base-2 logarithm of `Expander::states_log2`'s bound): 2^28, more than fit in memory.
+const MAX_STORED_LOG2: f64 = 28.0;
+
+/// States IDA* expands on the rules' bound alone before it builds pattern databases.
+const PROBE: usize = 100_000;
+
 /// How the interpreter runs: the backend chosen, whether it was chosen automatically
 /// (then layered search falls back to BFS or A*, and A* to Dijkstra, where they cannot
 /// run), the metric counted, and whether a path is needed.
@@ -81,7 +92,39 @@ pub(super) fn run<'m>(
                 }
             }
         }
+        // An invariant of the rules may prove the level unsolvable with no search.
+        if exp.parity_proof().is_some() {
+            search = PROVEN;
+            break 'run (Outcome::Unsolvable, search::Stats::default());
+        }
+        // Auto: breadth-first search stores every state; where the level is too big to
+        // store and the goal places every piece (so the bound sees them all), IDA* on
+        // the bound from the rules, which stores one path.
+        if how.auto
+            && backend == Backend::Bfs
+            && exp.goal_places_every_piece()
+            && exp.states_log2() > MAX_STORED_LOG2
+        {
+            match exp.prepare_heuristic(budget) {
+                Ok(()) => {
+                    backend = Backend::Idastar;
+                    search = backend.info().name;
+                }
+                Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
+                Err(PrepareError::Refused(_)) => {}
+            }
+        }
         match backend {
+            Backend::Astar | Backend::Idastar if exp.has_heuristic() => {}
+            Backend::Idastar => match exp.prepare_heuristic(budget) {
+                Ok(()) => {}
+                Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
+                Err(PrepareError::Refused(e)) => {
+                    return Err(SolveError::SearchUnavailable(format!(
+                        "--search idastar: no heuristic can be derived: {e}"
+                    )))
+                }
+            },
             Backend::Astar => match exp.prepare_heuristic(budget) {
                 Ok(()) => {}
                 Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
@@ -119,6 +162,31 @@ pub(super) fn run<'m>(
             },
             Backend::Bfs | Backend::Dijkstra | Backend::Iddfs | Backend::Layered => {}
         }
+        // IDA* reads a bound that need not be consistent: pattern databases, where the
+        // rules allow them. Building them takes a while, so a short search on the bound
+        // alone goes first: easy levels need none.
+        let mut bound = None;
+        let mut probed = search::Stats::default();
+        if backend == Backend::Idastar && model.unit_costs() {
+            let probe = Budget {
+                max_states: Some(budget.max_states.map_or(PROBE, |m| m.min(PROBE))),
+                ..budget.clone()
+            };
+            let (outcome, stats) = search::idastar(&mut exp, &probe);
+            match outcome {
+                Outcome::Cutoff(search::Cutoff::States(_))
+                    if budget.max_states.is_none_or(|m| m > PROBE) =>
+                {
+                    probed = stats;
+                }
+                _ => break 'run (outcome, stats),
+            }
+            match exp.prepare_patterns(budget) {
+                Ok(line) => bound = line,
+                Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
+                Err(PrepareError::Refused(_)) => {}
+            }
+        }
         // Solve searches never store states that cannot reach a goal.
         if matches!(backend, Backend::Bfs | Backend::Dijkstra | Backend::Astar) {
             if let Err(PrepareError::Cutoff(c)) = exp.prepare_pruning(budget) {
@@ -131,7 +199,15 @@ pub(super) fn run<'m>(
             length,
         };
         match backend.run(&mut exp, budget, inputs) {
-        Ok(found) => found,
+        Ok((outcome, stats)) => (
+            outcome,
+            search::Stats {
+                bound,
+                expanded: stats.expanded + probed.expanded,
+                generated: stats.generated + probed.generated,
+                ..stats
+            },
+        ),
         Err(Refusal::NotUnit(name)) => {
             return Err(SolveError::SearchUnavailable(format!(
                 "--search {name} needs moves that all cost one unit; this puzzle's cost is ({}); use --search dijkstra",

@@ -20,6 +20,7 @@ mod invertible;
 mod verify;
 
 use counted::solve_counted;
+pub use interp::PROVEN;
 use invertible::invertible;
 use verify::verify;
 pub use verify::{cost_table, path_cost};

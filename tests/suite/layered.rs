@@ -292,13 +292,14 @@ fn rules_without_an_inner_piece_are_refused_or_fall_back() {
     assert_eq!(o.status.code(), Some(5), "{}", stderr(&o));
     assert!(stderr(&o).contains("--search layered"), "{}", stderr(&o));
     // Chosen automatically on rules that may split, on a level that cannot (the man is
-    // named by a picture goal here): falls back to Dijkstra with the same answer.
+    // named by a picture goal here): falls back to A* (the picture gives a bound) with
+    // Dijkstra's answer.
     let f = TempFile::new("layered_fallback.puz", PICTURE);
     let o = puz(&["solve", f.path(), "--engine", "interp", "-v"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("cost: 3 pushes, 0 walks"), "{out}");
-    assert!(stderr(&o).contains("search dijkstra"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("search astar"), "{}", stderr(&o));
 }
 
 #[test]

@@ -48,6 +48,7 @@ mod lints;
 mod mechanics;
 mod metrics;
 mod multibox;
+mod npuzzle_bounds;
 mod placement;
 mod play;
 mod puzzlescript_conformance;

@@ -19,7 +19,7 @@ impl Expander<'_> {
     /// in play (the relaxation would not bound the real moves), when the rules go beyond
     /// the plain mechanics, or when the goal constrains no piece; cut off when `budget`'s
     /// time or memory runs out.
-    pub(crate) fn prepare_heuristic(&mut self, budget: &Budget) -> Result<(), PrepareError> {
+    pub fn prepare_heuristic(&mut self, budget: &Budget) -> Result<(), PrepareError> {
         if self.lay.mutable_count > 0 {
             return Err(PrepareError::Refused(
                 "tiles change during play, so a piece's own distance is no bound".into(),
@@ -30,7 +30,16 @@ impl Expander<'_> {
                 "the rules use counters, removals, conditions or goals beyond `piece on place`, which the relaxation does not bound".into(),
             ));
         }
-        if self.goal_slots.is_empty() {
+        // The kinds the goal constrains: those a goal condition names, and with a goal
+        // picture every kind the level places (the picture draws where each must be).
+        let nk = self.model.pieces.len();
+        let named: Vec<bool> = (0..nk)
+            .map(|k| self.goal_slots.iter().any(|&(_, kk)| kk == k))
+            .collect();
+        let constrained: Vec<bool> = (0..nk)
+            .map(|k| named[k] || (self.picture.is_some() && self.lay.slots[k].count > 0))
+            .collect();
+        if !constrained.iter().any(|&c| c) {
             return Err(PrepareError::Refused("the goal constrains no piece".into()));
         }
         let mut pacer = Pacer::default();
@@ -45,15 +54,20 @@ impl Expander<'_> {
             ops.iter()
                 .all(|op| !matches!(op, KOp::Swap { .. } | KOp::If { .. } | KOp::ForCells { .. }))
         });
+        let summed = self.additive_kinds(&constrained);
         let mut kinds = vec![];
-        for k in 0..self.model.pieces.len() {
-            if !self.goal_slots.iter().any(|&(_, kk)| kk == k) {
+        for k in 0..nk {
+            if !constrained[k] {
                 continue;
             }
             let (edges, steps) = self.relaxed_edges(k, &weight, budget, &mut pacer)?;
             let flags = &self.flags[k];
+            let goal = if named[k] { LEGAL | GOAL } else { LEGAL };
             let goals: Vec<u32> = (0..flags.len() as u32)
-                .filter(|&w| flags[w as usize] & (LEGAL | GOAL) == LEGAL | GOAL)
+                .filter(|&w| {
+                    flags[w as usize] & (LEGAL | GOAL) & goal == goal
+                        && self.picture_allows(k, w as usize)
+                })
                 .collect();
             let mut dist = backward(&edges, flags.len(), &goals);
             if flags.first().is_some_and(|&f| f & GOAL != 0) {
@@ -63,7 +77,9 @@ impl Expander<'_> {
             let sl = &self.lay.slots[k];
             let bits = sl.bits;
             let one_cell = self.lay.foot[k].iter().all(|f| f.as_slice() == [0]);
-            let combine = if !no_swap || sl.count == 1 {
+            // Copies of one kind add up when no move changes two of them: no swap can
+            // trade two copies, or the kind is in the summed set (see `additive_kinds`).
+            let combine = if !(no_swap || summed[k]) || sl.count == 1 {
                 Combine::Max
             } else if one_cell {
                 let mut cells: Vec<u32> = goals.iter().map(|&w| w >> bits).collect();
@@ -99,7 +115,15 @@ impl Expander<'_> {
                     at,
                     needs,
                     free,
-                    goal: flags.iter().map(|&f| f & GOAL != 0).collect(),
+                    // The places where a copy meets the goal (a goal picture's too).
+                    goal: {
+                        let mut at = vec![false; n];
+                        at[0] = flags.first().is_some_and(|&f| f & GOAL != 0);
+                        for &w in &goals {
+                            at[w as usize] = true;
+                        }
+                        at
+                    },
                 }
             });
             kinds.push(KindBound {
@@ -107,16 +131,121 @@ impl Expander<'_> {
                 dist,
                 combine,
                 freeze,
+                summed: summed[k],
             });
         }
         let cells = self.lay.ptile.len();
         budget.room_for(cells as u64 * 2)?;
         self.heuristic = Some(Bounds {
             kinds,
+            patterns: None,
             scratch: RefCell::new(Hungarian::default()),
             occ: RefCell::new(vec![u16::MAX; cells]),
+            constrained,
+            summed,
         });
         Ok(())
+    }
+
+    /// Whether the goal picture (if any) lets a copy of kind `k` stand at place word `w`:
+    /// every cell of its footprint is drawn with kind `k`, in the pose the picture asks
+    /// for where it asks for one. A goal state puts every copy on such a place, so the
+    /// distance to these places bounds what is left to pay, as for a goal `on` a place.
+    pub(super) fn picture_allows(&self, k: usize, w: usize) -> bool {
+        let Some(pic) = &self.picture else {
+            return true;
+        };
+        let bits = self.lay.slots[k].bits;
+        let (a, pose) = (w >> bits, w & ((1 << bits) - 1));
+        let poses = &self.level.picture_poses;
+        self.lay.foot[k].get(pose).is_some_and(|foot| {
+            foot.iter().all(|&f| {
+                let cell = a as isize + f;
+                let Some(i) = usize::try_from(cell)
+                    .ok()
+                    .and_then(|c| self.lay.board_index(c))
+                else {
+                    return false;
+                };
+                pic.get(i)
+                    .is_some_and(|(pk, _)| pk.is_some_and(|pk| pk.index() == k))
+                    && poses
+                        .get(i)
+                        .copied()
+                        .flatten()
+                        .is_none_or(|q| q.index() == pose)
+            })
+        })
+    }
+
+    /// The constrained kinds whose bounds add up (see the module header): a set in which
+    /// no move changes two copies. In the plain mechanics every statement acts on the one
+    /// copy its kind is bound to, so a move changes one copy of each kind it shifts,
+    /// slides, turns or swaps, and each swap may also displace one copy of any kind. A
+    /// move with two swaps keeps every kind out; a kind a swapping move moves itself is
+    /// left out (the copy it displaces may be of any kind in the set); of the rest, kinds
+    /// are taken in declaration order unless a move moves one already taken. On the
+    /// n-puzzle every slide swaps the blank with one tile: the blank is left out and the
+    /// tiles' distances add up to the Manhattan distance.
+    fn additive_kinds(&self, constrained: &[bool]) -> Vec<bool> {
+        let nk = constrained.len();
+        let none = vec![false; nk];
+        let mut moved: Vec<(Vec<usize>, usize)> = vec![];
+        for ops in &self.prog.runs.moves {
+            let mut kinds = vec![];
+            let mut swaps = 0;
+            for op in ops {
+                match op {
+                    KOp::Test { .. } => {}
+                    KOp::Shift {
+                        var,
+                        kind,
+                        each: false,
+                        ..
+                    }
+                    | KOp::Slide {
+                        var,
+                        kind,
+                        each: false,
+                        ..
+                    }
+                    | KOp::Turn { var, kind, .. }
+                        if var == kind =>
+                    {
+                        kinds.push(*kind)
+                    }
+                    KOp::Swap { var, kind, .. } if var == kind => {
+                        kinds.push(*kind);
+                        swaps += 1;
+                    }
+                    _ => return none,
+                }
+            }
+            kinds.sort_unstable();
+            kinds.dedup();
+            if swaps > 1 {
+                return none;
+            }
+            moved.push((kinds, swaps));
+        }
+        let mut summed = constrained.to_vec();
+        for (kinds, swaps) in &moved {
+            if *swaps == 1 {
+                for &k in kinds {
+                    summed[k] = false;
+                }
+            }
+        }
+        let mut taken = vec![false; nk];
+        for k in 0..nk {
+            if summed[k] {
+                let clash = moved
+                    .iter()
+                    .any(|(kinds, _)| kinds.contains(&k) && kinds.iter().any(|&j| taken[j]));
+                taken[k] = !clash;
+            }
+        }
+        taken
     }
 
     /// The relaxed steps of kind `k` as `(to, from, weight)`, sorted by `to`; and per

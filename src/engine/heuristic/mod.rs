@@ -32,7 +32,19 @@
 //!   the assignment optimal after a move, applied before it, costs at most `c0(m)` more
 //!   (one copy moved one relaxed step), so `h(u) <= h(v) + c0(m)`.
 //!
-//! Several constrained kinds combine by the maximum, which keeps both properties.
+//! **Across kinds.** Kinds whose copies no move changes two of at once (the *summed*
+//! kinds, `derive.rs`'s `additive_kinds`) add up: a move changes one term of the sum, by
+//! at most `c0(m)`, so the sum is consistent, and it is 0 on goal states, hence
+//! admissible (along any solution it drops by at most what each move pays, to 0). In the
+//! plain mechanics a move changes one copy of each kind it shifts, slides, turns or
+//! swaps, and a swap may displace one copy of any kind; so a kind moved by a swapping
+//! move stays out, and of the others no two may be moved by one move. Every other
+//! constrained kind combines with that sum by the maximum, which keeps both properties.
+//! On the n-puzzle each slide swaps the blank with one tile: the blank stays out (counting
+//! it would charge each slide twice) and the tiles' distances, each a tile's own
+//! distance to its goal cell (the Manhattan distance), add up to the Manhattan distance
+//! of the board. The kinds of a goal picture are constrained too: a copy's goal places
+//! are those whose every cell the picture draws with its kind (in the pose drawn).
 //!
 //! **Dead positions.** A state where some copy's `dist` is infinite can never reach a
 //! goal: solve searches drop such states ([`Expander::retain_live`]). So is a state with
@@ -51,6 +63,7 @@
 
 mod derive;
 mod matching;
+mod pattern;
 
 use std::cell::RefCell;
 
@@ -79,6 +92,8 @@ struct KindBound {
     combine: Combine,
     /// The relaxed steps with the cells each needs, for the frozen-copy test.
     freeze: Option<Freeze>,
+    /// Its bound is added to the other summed kinds' (see the module header).
+    summed: bool,
 }
 
 /// The largest relaxation (places times actions) derived only for pruning.
@@ -110,10 +125,16 @@ type Step = ((usize, usize), Option<([u32; MAX_NEEDS], u8)>);
 /// The bounds of a level (see the module header).
 pub(crate) struct Bounds {
     kinds: Vec<KindBound>,
+    /// Additive pattern databases (`pattern.rs`), once prepared for IDA*: admissible,
+    /// not consistent, so only [`Expander::admissible`] reads them.
+    patterns: Option<pattern::Patterns>,
     /// Scratch for the assignment problem.
     scratch: RefCell<Hungarian>,
     /// Scratch for the frozen-copy test: per padded cell, the copy on it (`u16::MAX`).
     occ: RefCell<Vec<u16>>,
+    /// Per kind: the goal constrains it; its bound is summed.
+    constrained: Vec<bool>,
+    summed: Vec<bool>,
 }
 
 /// What a piece kind other than the relaxed one is known to be, inside one relaxed move.
@@ -135,12 +156,66 @@ impl Expander<'_> {
         model.basic() && model.static_tiles() && !model.goal.is_empty()
     }
 
+    /// Whether the bounds have been derived ([`Expander::prepare_heuristic`]).
+    pub(crate) fn has_heuristic(&self) -> bool {
+        self.heuristic.is_some()
+    }
+
+    /// Whether the goal says where every piece of the level must be: a goal picture, or
+    /// a goal condition on every kind with copies. Then a bound from the rules sees every
+    /// piece, and the automatic choice may rely on it alone.
+    pub(crate) fn goal_places_every_piece(&self) -> bool {
+        self.picture.is_some()
+            || self
+                .lay
+                .slots
+                .iter()
+                .enumerate()
+                .all(|(k, sl)| sl.count == 0 || self.goal_slots.iter().any(|&(_, kk)| kk == k))
+    }
+
+    /// The base-2 logarithm of an upper bound on the number of states of the level: per
+    /// slot, its kind's legal places, and for one-cell kinds at most the board cells the
+    /// earlier slots left free; divided by the orderings of interchangeable copies; times
+    /// every value of the changing tiles and counters. The solver's automatic choice
+    /// reads it to tell a space it can store from one it cannot.
+    pub(crate) fn states_log2(&self) -> f64 {
+        let lay = &self.lay;
+        let mut free = lay.board_cells.len() as f64;
+        let mut total = 0.0;
+        for (slot, &k) in lay.slot_kind.iter().enumerate() {
+            let k = k as usize;
+            let legal = self.flags[k]
+                .iter()
+                .skip(1)
+                .filter(|&&f| f & super::legality::LEGAL != 0)
+                .count() as f64;
+            let one_cell = lay.foot[k].iter().all(|f| f.as_slice() == [0]);
+            let mut choices = legal + 1.0; // or absent
+            if one_cell {
+                choices = choices.min(free.max(1.0) + 1.0);
+                free -= 1.0;
+            }
+            total += choices.max(1.0).log2();
+            let sl = &lay.slots[k];
+            if self.model.pieces[k].anonymous && slot > sl.start {
+                total -= ((slot - sl.start + 1) as f64).log2();
+            }
+        }
+        let radix = lay.radix();
+        for &r in &radix[lay.slot_kind.len()..] {
+            total += f64::from(r.max(1)).log2();
+        }
+        total
+    }
+
     /// The bound on the first cost component still to pay from `s` (0 until
     /// [`Expander::prepare_heuristic`]; [`UNREACHABLE`] when no goal can be reached).
     #[inline]
     pub(crate) fn estimate(&self, s: &[u32]) -> u32 {
         let Some(b) = &self.heuristic else { return 0 };
         let mut best = 0;
+        let mut sum = 0u32;
         for kb in &b.kinds {
             let words = &s[kb.slots.clone()];
             let v = match &kb.combine {
@@ -164,12 +239,47 @@ impl Expander<'_> {
                     }
                 }
             };
-            best = best.max(v);
-            if best == UNREACHABLE {
+            if v == UNREACHABLE {
                 return UNREACHABLE;
             }
+            if kb.summed {
+                sum = sum.saturating_add(v).min(UNREACHABLE - 1);
+            } else {
+                best = best.max(v);
+            }
         }
-        best
+        best.max(sum)
+    }
+
+    /// A bound that need not be consistent, for IDA*: the largest of
+    /// [`Expander::estimate`] and the pattern databases' sum, when prepared.
+    #[inline]
+    pub(crate) fn admissible(&self, s: &[u32]) -> u32 {
+        let h = self.estimate(s);
+        match self.heuristic.as_ref().and_then(|b| b.patterns.as_ref()) {
+            Some(p) if h != UNREACHABLE => h.max(p.estimate(s)),
+            _ => h,
+        }
+    }
+
+    /// Derives the pattern databases of `pattern.rs` for IDA* (after
+    /// [`Expander::prepare_heuristic`]): a line for `--stats` saying what was built, or
+    /// `None` when the rules do not allow them.
+    pub fn prepare_patterns(&mut self, budget: &Budget) -> Result<Option<String>, PrepareError> {
+        let Some(b) = &self.heuristic else {
+            return Ok(None);
+        };
+        if let Some(p) = &b.patterns {
+            return Ok(Some(p.summary.clone()));
+        }
+        let (constrained, summed) = (b.constrained.clone(), b.summed.clone());
+        let mut pacer = super::budget::Pacer::default();
+        let built = self.derive_patterns(&constrained, &summed, budget, &mut pacer)?;
+        let line = built.as_ref().map(|p| p.summary.clone());
+        if let Some(b) = &mut self.heuristic {
+            b.patterns = built;
+        }
+        Ok(line)
     }
 
     /// [`Expander::estimate`] of `to`, a successor of `from` whose estimate is `h_from`:

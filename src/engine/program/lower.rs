@@ -147,7 +147,7 @@ impl Layout {
     }
 
     /// The (row, column) step of `delta` in direction `d`.
-    pub(super) fn resolve_rc(&self, delta: Delta, d: usize) -> (i32, i32) {
+    pub(in crate::engine) fn resolve_rc(&self, delta: Delta, d: usize) -> (i32, i32) {
         match delta {
             Delta::Param { mult } => {
                 let (dr, dc) = self.dir_rc.get(d).copied().unwrap_or((0, 0));
