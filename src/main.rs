@@ -438,13 +438,7 @@ fn run(cli: Cli) -> Result<(), u8> {
                 level.as_deref(),
                 max_states,
                 &limits,
-                cli::graph::GraphOutput::Export {
-                    format: match format {
-                        GraphFormat::Dot => puz::io::graph::Format::Dot,
-                        GraphFormat::Json => puz::io::graph::Format::Json,
-                    },
-                    max_bytes: max_output.saturating_mul(1 << 20),
-                },
+                format.export(max_output),
             )
         }
         Command::Analyze {
@@ -497,13 +491,7 @@ fn run(cli: Cli) -> Result<(), u8> {
             max_states,
             &limits,
             metric.as_deref(),
-            cli::graph::GraphOutput::Export {
-                format: match format {
-                    GraphFormat::Dot => puz::io::graph::Format::Dot,
-                    GraphFormat::Json => puz::io::graph::Format::Json,
-                },
-                max_bytes: max_output.saturating_mul(1 << 20),
-            },
+            format.export(max_output),
         ),
         Command::Analyze {
             file,
@@ -610,4 +598,17 @@ struct RunLimits {
 enum GraphFormat {
     Dot,
     Json,
+}
+
+impl GraphFormat {
+    /// `puz graph`'s output in this format, at most `max_output` MiB.
+    fn export(self, max_output: u64) -> cli::graph::GraphOutput {
+        cli::graph::GraphOutput::Export {
+            format: match self {
+                GraphFormat::Dot => puz::io::graph::Format::Dot,
+                GraphFormat::Json => puz::io::graph::Format::Json,
+            },
+            max_bytes: max_output.saturating_mul(1 << 20),
+        }
+    }
 }
