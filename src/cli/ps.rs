@@ -7,7 +7,7 @@ use puz::puzzlescript::{Entry, Game, PsSolveOptions};
 use puz::solver::SearchChoice;
 
 use super::dist::DistArgs;
-use super::play::{load_game, parse_level_pick, pick};
+use super::play::{load_game, parse_level_pick, pick, LevelPick};
 use super::{emit, exit, output, print_stats};
 use crate::SearchArgs;
 
@@ -59,6 +59,18 @@ fn dist_failed(e: puz::dist::puzzlescript::PsDistError) -> u8 {
     }
 }
 
+/// `--level N|#K` read, or a coded input error.
+fn level_pick(level: Option<&str>) -> Result<Option<LevelPick>, u8> {
+    level
+        .map(|l| {
+            parse_level_pick(l).map_err(|e| {
+                say!("error: --level {e}");
+                exit::INPUT
+            })
+        })
+        .transpose()
+}
+
 /// `puz solve GAME.txt [--level N|#K]`, across threads and processes with the
 /// distributed options.
 pub fn solve(
@@ -70,13 +82,7 @@ pub fn solve(
     search: &SearchArgs,
     dist: &DistArgs,
 ) -> Result<(), u8> {
-    let pick_arg = match level {
-        Some(l) => Some(parse_level_pick(l).map_err(|e| {
-            say!("error: --level {e}");
-            exit::INPUT
-        })?),
-        None => None,
-    };
+    let pick_arg = level_pick(level)?;
     let game = load(file, text, search)?;
     let index = pick(&game, file, pick_arg)?;
     let t0 = std::time::Instant::now();
@@ -338,13 +344,7 @@ pub fn graph(
     use puz::search::graph::{GraphError, StateGraph};
     use puz::search::Budget;
     let t0 = std::time::Instant::now();
-    let pick_arg = match level {
-        Some(l) => Some(parse_level_pick(l).map_err(|e| {
-            say!("error: --level {e}");
-            exit::INPUT
-        })?),
-        None => None,
-    };
+    let pick_arg = level_pick(level)?;
     let (game, warnings) = load_game(super::source_name(file), text)?;
     if let Some(w) = warnings {
         output::report(&w);
@@ -438,13 +438,7 @@ pub fn dist_analyze(
     dist: &DistArgs,
 ) -> Result<(), u8> {
     let t0 = std::time::Instant::now();
-    let pick_arg = match level {
-        Some(l) => Some(parse_level_pick(l).map_err(|e| {
-            say!("error: --level {e}");
-            exit::INPUT
-        })?),
-        None => None,
-    };
+    let pick_arg = level_pick(level)?;
     let (game, warnings) = load_game(super::source_name(file), text)?;
     if let Some(w) = warnings {
         output::report(&w);
