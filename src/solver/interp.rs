@@ -106,12 +106,12 @@ pub(super) fn run<'m>(
             && exp.states_log2() > MAX_STORED_LOG2
         {
             match exp.prepare_heuristic(budget) {
-                Ok(()) => {
+                Ok(()) if exp.has_piece_bounds() => {
                     backend = Backend::Idastar;
                     search = backend.info().name;
                 }
+                Ok(()) | Err(PrepareError::Refused(_)) => {}
                 Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
-                Err(PrepareError::Refused(_)) => {}
             }
         }
         match backend {

@@ -327,7 +327,7 @@ fn the_cli_says_the_proof_and_budgets_end_idastar_with_exit_3() {
 
 #[test]
 fn idastar_without_a_bound_is_refused_with_exit_5() {
-    let out = puz(&["solve", "puzzles/lightsout.puz", "--search", "idastar"]);
+    let out = puz(&["solve", "puzzles/holes.puz", "--search", "idastar"]);
     assert_eq!(out.status.code(), Some(5));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(

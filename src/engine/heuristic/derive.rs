@@ -20,26 +20,45 @@ impl Expander<'_> {
     /// the plain mechanics, or when the goal constrains no piece; cut off when `budget`'s
     /// time or memory runs out.
     pub fn prepare_heuristic(&mut self, budget: &Budget) -> Result<(), PrepareError> {
-        if self.lay.mutable_count > 0 {
-            return Err(PrepareError::Refused(
-                "tiles change during play, so a piece's own distance is no bound".into(),
-            ));
-        }
-        if !self.model.basic() {
-            return Err(PrepareError::Refused(
-                "the rules use counters, removals, conditions or goals beyond `piece on place`, which the relaxation does not bound".into(),
-            ));
+        // The goal's counts bound whatever the rules do (`goalform.rs`); the pieces'
+        // own distances need the plain mechanics on tiles that stay put.
+        let form = self.goal_form();
+        let relaxed = if self.lay.mutable_count > 0 {
+            Err("tiles change during play, so a piece's own distance is no bound")
+        } else if !self.model.basic() {
+            Err("the rules use counters, removals, conditions or goals beyond `piece on place`, which the relaxation does not bound")
+        } else {
+            Ok(())
+        };
+        let nk = self.model.pieces.len();
+        if let Err(why) = relaxed {
+            if form.is_none() {
+                return Err(PrepareError::Refused(format!(
+                    "{why}, and the goal counts nothing a move changes"
+                )));
+            }
+            let cells = self.lay.ptile.len();
+            budget.room_for(cells as u64 * 2)?;
+            self.heuristic = Some(Bounds {
+                kinds: vec![],
+                patterns: None,
+                scratch: RefCell::new(Hungarian::default()),
+                occ: RefCell::new(vec![u16::MAX; cells]),
+                constrained: vec![false; nk],
+                summed: vec![false; nk],
+                form,
+            });
+            return Ok(());
         }
         // The kinds the goal constrains: those a goal condition names, and with a goal
         // picture every kind the level places (the picture draws where each must be).
-        let nk = self.model.pieces.len();
         let named: Vec<bool> = (0..nk)
             .map(|k| self.goal_slots.iter().any(|&(_, kk)| kk == k))
             .collect();
         let constrained: Vec<bool> = (0..nk)
             .map(|k| named[k] || (self.picture.is_some() && self.lay.slots[k].count > 0))
             .collect();
-        if !constrained.iter().any(|&c| c) {
+        if !constrained.iter().any(|&c| c) && form.is_none() {
             return Err(PrepareError::Refused("the goal constrains no piece".into()));
         }
         let mut pacer = Pacer::default();
@@ -143,6 +162,7 @@ impl Expander<'_> {
             occ: RefCell::new(vec![u16::MAX; cells]),
             constrained,
             summed,
+            form,
         });
         Ok(())
     }

@@ -62,6 +62,7 @@
 //! backward search); `matching.rs` the assignment solver behind the *matching* bound.
 
 mod derive;
+mod goalform;
 mod matching;
 mod pattern;
 
@@ -135,6 +136,9 @@ pub(crate) struct Bounds {
     /// Per kind: the goal constrains it; its bound is summed.
     constrained: Vec<bool>,
     summed: Vec<bool>,
+    /// The bound from the goal's counts and boolean structure (`goalform.rs`), when one
+    /// derives.
+    form: Option<goalform::GoalForm>,
 }
 
 /// What a piece kind other than the relaxed one is known to be, inside one relaxed move.
@@ -159,6 +163,12 @@ impl Expander<'_> {
     /// Whether the bounds have been derived ([`Expander::prepare_heuristic`]).
     pub(crate) fn has_heuristic(&self) -> bool {
         self.heuristic.is_some()
+    }
+
+    /// Whether the derived bounds include the pieces' own distances (not only the
+    /// goal's counts, `goalform.rs`): what the automatic choice of IDA* relies on.
+    pub(crate) fn has_piece_bounds(&self) -> bool {
+        self.heuristic.as_ref().is_some_and(|b| !b.kinds.is_empty())
     }
 
     /// Whether the goal says where every piece of the level must be: a goal picture, or
@@ -248,7 +258,10 @@ impl Expander<'_> {
                 best = best.max(v);
             }
         }
-        best.max(sum)
+        match &b.form {
+            Some(form) => best.max(sum).max(self.goal_form_bound(form, s)),
+            None => best.max(sum),
+        }
     }
 
     /// A bound that need not be consistent, for IDA*: the largest of
@@ -283,11 +296,12 @@ impl Expander<'_> {
     }
 
     /// [`Expander::estimate`] of `to`, a successor of `from` whose estimate is `h_from`:
-    /// when the move left every constrained copy in place, the bound is unchanged.
+    /// when the move left every constrained copy in place and no bound reads the goal's
+    /// counts, the bound is unchanged.
     #[inline]
     pub(crate) fn estimate_next(&self, from: &[u32], h_from: u32, to: &[u32]) -> u32 {
         let Some(b) = &self.heuristic else { return 0 };
-        if b.kinds.iter().all(|kb| same_words(from, to, &kb.slots)) {
+        if b.form.is_none() && b.kinds.iter().all(|kb| same_words(from, to, &kb.slots)) {
             h_from
         } else {
             self.estimate(to)
@@ -367,6 +381,11 @@ impl Expander<'_> {
                 Err(PrepareError::Refused(_)) => return Ok(false),
                 Err(e) => return Err(e),
             }
+        }
+        // Only the pieces' bounds prove states dead (a bound from the goal's counts
+        // alone is left to the searches that read bounds).
+        if self.heuristic.as_ref().is_some_and(|b| b.kinds.is_empty()) {
+            return Ok(false);
         }
         self.prune = true;
         self.dead_start = self.dead(&self.start());
