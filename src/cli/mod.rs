@@ -309,9 +309,20 @@ pub fn progress_bar() -> Option<puz::search::Progress> {
         if bar.is_hidden() {
             bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
         }
-        bar.set_message(format!("{} expanded, {} stored", s.expanded, s.stored));
+        bar.set_message(spinner_text(s));
         bar.tick();
     }))
+}
+
+/// The spinner's message: the counts, or (before the search's first state, while a layered
+/// search studies the free piece's moves or a fast path builds its tables) that it is
+/// preparing, rather than "0 stored".
+fn spinner_text(s: &puz::search::Stats) -> String {
+    if s.expanded == 0 && s.stored == 0 {
+        "preparing the search".to_string()
+    } else {
+        format!("{} expanded, {} stored", s.expanded, s.stored)
+    }
 }
 
 /// Prints search statistics on stderr.

@@ -374,17 +374,20 @@ fn check_text(text: String) -> Value {
         Ok(p) => {
             title = p.model.title.clone();
             for (i, l) in p.model.levels.iter().enumerate() {
-                let ok = match p.inline_level(i) {
-                    Ok(_) => true,
+                // The size of the board as loaded (an `ints` row's cells are its numbers,
+                // not its characters); a level that does not load counts its text.
+                let (ok, rows, cols) = match p.inline_level(i) {
+                    Ok(level) => (true, level.board.rows, level.board.cols),
                     Err(d) => {
                         diags.extend(diagnostics_json(&text, &idx, &d.problems, false));
-                        false
+                        let cols = l.rows.iter().map(|r| r.chars().count()).max();
+                        (false, l.rows.len(), cols.unwrap_or(0))
                     }
                 };
                 levels.push(json!({
                     "index": i, "name": l.name, "ok": ok,
-                    "rows": l.rows.len(),
-                    "cols": l.rows.iter().map(|r| r.chars().count()).max().unwrap_or(0),
+                    "rows": rows,
+                    "cols": cols,
                     "expect": expect_texts(&p.model, l),
                 }));
             }
