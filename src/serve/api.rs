@@ -182,7 +182,9 @@ async fn read_file(
     blocking(move || {
         let (path, text) = state.files.read(&q.path)?;
         let version = files::version(text.as_bytes());
-        Ok(Json(json!({"path": path, "text": text, "version": version})))
+        Ok(Json(
+            json!({"path": path, "text": text, "version": version}),
+        ))
     })
     .await
 }

@@ -321,6 +321,8 @@ const editor = PuzEditor.create($("#editor"), {
   onCaret,
   onEscape: () => { editor.blur(); $("#board").focus(); },
 });
+// The browser test and the console reach the editor here (its text, the caret).
+window.puzEditor = editor;
 let prevText = "";
 let checkTimer = 0;
 let checkCtl = null;
@@ -603,6 +605,7 @@ async function loadLevel() {
     }
     showLevelError(null);
     updateStale();
+    carryLabels(null, info.board);
     S.game = { board: info.board, goal: info.goal, cost: info.cost, moves: 0, legal: info.legal };
     renderLevelInfo();
     if (S.history.length) await replay();
@@ -1522,10 +1525,10 @@ function budgetFrom(timeoutSel, statesSel) {
 /** One line of progress; `t0` is when the page started the job (its clock runs on). */
 function progressText(p, budget, t0) {
   // Before a search's first state (a layered search first studies the free piece's moves;
-  // a fast path builds its tables) there is nothing to count yet: no "stored 0".
-  const parts = p.expanded || p.stored
-    ? [`expanded ${fmtNum(p.expanded || 0)}`, `generated ${fmtNum(p.generated || 0)}`, `stored ${fmtNum(p.stored || 0)}`]
-    : ["preparing the search"];
+  // a fast path builds its tables) there is nothing to count yet; a depth-first search
+  // stores no states. Either way the line says so rather than "stored 0".
+  const parts = p.expanded || p.stored ? [`expanded ${fmtNum(p.expanded || 0)}`, `generated ${fmtNum(p.generated || 0)}`] : ["preparing the search"];
+  if (p.stored) parts.push(`stored ${fmtNum(p.stored)}`);
   const secs = Math.max(typeof p.elapsed === "number" ? p.elapsed : 0, t0 ? (performance.now() - t0) / 1000 : 0);
   parts.push(`${secs.toFixed(1)} s`);
   if (budget) {
@@ -1666,7 +1669,7 @@ function showSolveResult(r) {
     list.append(li);
   });
   anim.frames = r.frames || [];
-  for (let k = 1; k < anim.frames.length; k++) carryLabels(anim.frames[k - 1], anim.frames[k]);
+  anim.frames.forEach((f, k) => carryLabels(k ? anim.frames[k - 1] : null, f));
   if (r.boards_omitted) sum.append(el("div", { class: "muted small", text: "The answer is too long to animate: its boards are left out." }));
   const sb = $("#solve-board");
   sb.dataset.frames = String(Math.max(0, anim.frames.length - 1));
