@@ -309,9 +309,21 @@ pub fn progress_bar() -> Option<puz::search::Progress> {
         if bar.is_hidden() {
             bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
         }
-        bar.set_message(format!("{} expanded, {} stored", s.expanded, s.stored));
+        bar.set_message(spinner_text(s));
         bar.tick();
     }))
+}
+
+/// The spinner's message: the counts, or (before the search's first state, while a layered
+/// search studies the free piece's moves or a fast path builds its tables) that it is
+/// preparing. A count of stored states is left out while it is 0 (a depth-first search
+/// stores none) rather than saying "0 stored".
+fn spinner_text(s: &puz::search::Stats) -> String {
+    match (s.expanded, s.stored) {
+        (0, 0) => "preparing the search".to_string(),
+        (e, 0) => format!("{e} expanded"),
+        (e, n) => format!("{e} expanded, {n} stored"),
+    }
 }
 
 /// Prints search statistics on stderr.

@@ -17,6 +17,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::files;
 use super::jobs::Ctx;
 use super::{ApiError, AppState, MAX_BODY};
 use crate::diagnostics::Problem;
@@ -27,6 +28,8 @@ use crate::Puzzle;
 const INDEX: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
+/// The code editor (CodeMirror 6), bundled by `scripts/build-editor` from `web/editor`.
+const EDITOR_JS: &str = include_str!("assets/editor.js");
 
 /// The name diagnostics give the edited text.
 pub(in crate::serve) const SOURCE_NAME: &str = "rules.puz";
@@ -44,10 +47,20 @@ pub(super) fn routes(state: Arc<AppState>) -> Router {
             }),
         )
         .route(
+            "/assets/editor.js",
+            get(|| async {
+                (
+                    [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+                    EDITOR_JS,
+                )
+            }),
+        )
+        .route(
             "/assets/app.css",
             get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], APP_CSS) }),
         )
         .route("/api/files", get(list_files))
+        .route("/api/templates", get(super::templates::list))
         .route("/api/file", get(read_file).put(write_file))
         .route("/api/check", post(check))
         .route("/api/level", post(super::play::level))
@@ -129,10 +142,17 @@ struct FileQuery {
     path: String,
 }
 
+/// `PUT /api/file`: the text, and what the page expects on disk (see [`files::Expect`]):
+/// `base`, the version it loaded, or `create: true` for a file that must not exist yet;
+/// neither overwrites whatever is there.
 #[derive(Deserialize)]
 struct FileWrite {
     path: String,
     text: String,
+    #[serde(default)]
+    base: Option<String>,
+    #[serde(default)]
+    create: bool,
 }
 
 async fn list_files(State(state): State<Arc<AppState>>) -> Result<Json<Value>, ApiError> {
@@ -161,7 +181,10 @@ async fn read_file(
     let Query(q) = q.map_err(|e| ApiError::bad_request(e.body_text()))?;
     blocking(move || {
         let (path, text) = state.files.read(&q.path)?;
-        Ok(Json(json!({"path": path, "text": text})))
+        let version = files::version(text.as_bytes());
+        Ok(Json(
+            json!({"path": path, "text": text, "version": version}),
+        ))
     })
     .await
 }
@@ -171,8 +194,15 @@ async fn write_file(
     ApiJson(w): ApiJson<FileWrite>,
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        let (path, bytes) = state.files.write(&w.path, &w.text)?;
-        Ok(Json(json!({"path": path, "bytes": bytes})))
+        let expect = match (w.base, w.create) {
+            (Some(v), _) => files::Expect::Version(v),
+            (None, true) => files::Expect::Missing,
+            (None, false) => files::Expect::Any,
+        };
+        let (path, bytes, version) = state.files.write(&w.path, &w.text, &expect)?;
+        Ok(Json(
+            json!({"path": path, "bytes": bytes, "version": version}),
+        ))
     })
     .await
 }
@@ -346,17 +376,20 @@ fn check_text(text: String) -> Value {
         Ok(p) => {
             title = p.model.title.clone();
             for (i, l) in p.model.levels.iter().enumerate() {
-                let ok = match p.inline_level(i) {
-                    Ok(_) => true,
+                // The size of the board as loaded (an `ints` row's cells are its numbers,
+                // not its characters); a level that does not load counts its text.
+                let (ok, rows, cols) = match p.inline_level(i) {
+                    Ok(level) => (true, level.board.rows, level.board.cols),
                     Err(d) => {
                         diags.extend(diagnostics_json(&text, &idx, &d.problems, false));
-                        false
+                        let cols = l.rows.iter().map(|r| r.chars().count()).max();
+                        (false, l.rows.len(), cols.unwrap_or(0))
                     }
                 };
                 levels.push(json!({
                     "index": i, "name": l.name, "ok": ok,
-                    "rows": l.rows.len(),
-                    "cols": l.rows.iter().map(|r| r.chars().count()).max().unwrap_or(0),
+                    "rows": rows,
+                    "cols": cols,
                     "expect": expect_texts(&p.model, l),
                 }));
             }

@@ -16,6 +16,11 @@
 //!   ([`crate::puzzlescript::looks_like_puzzlescript`]): read when its text is one,
 //!   written when the new text is one and the file, if it exists, is one already. Other
 //!   `.txt` files (notes, logs) are neither listed nor served nor overwritten.
+//!
+//! A file read carries its [`version`] (a hash of its bytes); a write may name the version
+//! it was edited from, or ask for a file that does not exist yet ([`Expect`]), and is
+//! refused (409) when the file on disk is no longer that: another program changed it, or
+//! a "Save as" would overwrite a file.
 
 use std::path::{Path, PathBuf};
 
@@ -166,10 +171,42 @@ impl Files {
         Ok((name, text))
     }
 
-    /// Writes `text` to the file at `rel` (created when missing); returns its path from
-    /// the root (normalized) and its size.
-    pub fn write(&self, rel: &str, text: &str) -> Result<(String, u64), ApiError> {
+    /// Writes `text` to the file at `rel` (created when missing) when the file on disk is
+    /// what `expect` says; returns its path from the root (normalized), its size and its
+    /// new version.
+    pub fn write(
+        &self,
+        rel: &str,
+        text: &str,
+        expect: &Expect,
+    ) -> Result<(String, u64, String), ApiError> {
         let (name, path) = self.resolve(rel)?;
+        let on_disk = std::fs::read(&path).ok().map(|bytes| version(&bytes));
+        match (expect, &on_disk) {
+            (Expect::Any, _) | (Expect::Missing, None) => {}
+            (Expect::Version(v), Some(now)) if v == now => {}
+            (Expect::Missing, Some(now)) => {
+                return Err(ApiError::conflict(format!(
+                    "{name:?} already exists; pick another name, or overwrite it on purpose"
+                ))
+                .with("version", now.clone().into()))
+            }
+            (Expect::Version(_), Some(now)) => {
+                return Err(ApiError::conflict(format!(
+                    "{name:?} changed on disk since the page loaded it (another program \
+                     wrote it); not saved, so that change is not lost: reload the file, or \
+                     save your text under another name"
+                ))
+                .with("version", now.clone().into()))
+            }
+            (Expect::Version(_), None) => {
+                return Err(ApiError::conflict(format!(
+                    "{name:?} was deleted or renamed on disk since the page loaded it; not \
+                     saved: save it again to create it, or under another name"
+                ))
+                .with("version", serde_json::Value::Null))
+            }
+        }
         if name.ends_with(".txt")
             && (!crate::puzzlescript::looks_like_puzzlescript(text)
                 || (path.exists() && !is_game_file(&path)))
@@ -185,7 +222,7 @@ impl Files {
         }
         std::fs::write(&path, text)
             .map_err(|e| ApiError::forbidden(format!("{rel:?} cannot be written: {e}")))?;
-        Ok((name, text.len() as u64))
+        Ok((name, text.len() as u64, version(text.as_bytes())))
     }
 
     /// `rel` normalized (`.` and empty components dropped) and its path inside the root,
@@ -260,6 +297,29 @@ impl Files {
             }
         }
     }
+}
+
+/// What a write expects to find on disk before it replaces the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expect {
+    /// Anything: the file is written whatever it holds (API clients that do not say).
+    Any,
+    /// No file: a new file ("New", "Save as") never replaces one.
+    Missing,
+    /// The file as it was read: this [`version`] of it.
+    Version(String),
+}
+
+/// A file's version: the FNV-1a hash of its bytes, 16 hex digits. Two reads of an
+/// unchanged file give the same version; any change to its bytes gives another (short of
+/// a hash collision), whatever the clock says.
+pub fn version(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
 }
 
 /// Whether the file at `path` is a PuzzleScript game (a `.txt` file the playground

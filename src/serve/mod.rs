@@ -24,6 +24,7 @@ mod play;
 mod ps;
 mod ps_colors;
 mod ps_work;
+mod templates;
 mod work;
 
 use std::net::{IpAddr, SocketAddr};
@@ -228,6 +229,10 @@ impl ApiError {
     /// 403: outside the served directory, or a host or origin not served.
     pub fn forbidden(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
+    }
+    /// 409: the file on disk is not the one the write expected.
+    pub fn conflict(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, "conflict", message)
     }
     /// 413.
     pub fn too_large(message: impl Into<String>) -> ApiError {

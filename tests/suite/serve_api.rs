@@ -583,7 +583,7 @@ async fn the_page_and_its_assets_are_served() {
     let (status, v) = send(&app, Method::GET, "/", None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(v.as_str().unwrap().contains("<"));
-    for a in ["/assets/app.js", "/assets/app.css"] {
+    for a in ["/assets/app.js", "/assets/app.css", "/assets/editor.js"] {
         let (status, _) = send(&app, Method::GET, a, None).await;
         assert_eq!(status, StatusCode::OK, "{a}");
     }
@@ -1383,4 +1383,105 @@ fn a_real_server_checks_host_and_origin_on_the_bound_port() {
     assert!(std::fs::read_to_string(dir.path().join("a.puz"))
         .unwrap()
         .contains("overwritten"));
+}
+
+#[tokio::test]
+async fn every_template_checks_clean_and_solves() {
+    let app = app();
+    let (status, v) = send(&app, Method::GET, "/api/templates", None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let list = v["templates"].as_array().unwrap();
+    let ids: Vec<&str> = list.iter().map(|t| t["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["empty", "push", "slide", "lights"]);
+    for t in list {
+        let id = &t["id"];
+        let text = t["text"].as_str().unwrap();
+        let (status, c) = post(&app, "/api/check", json!({"text": text})).await;
+        assert_eq!(status, StatusCode::OK, "{id}: {c}");
+        assert_eq!(c["ok"], true, "{id}: {c}");
+        assert!(c["diagnostics"].as_array().unwrap().is_empty(), "{id}: {c}");
+        assert_eq!(c["levels"].as_array().unwrap().len(), 1, "{id}: {c}");
+        let r = run_job(&app, "/api/solve", json!({"text": text})).await;
+        assert_eq!(r["outcome"], "solved", "{id}: {}", brief(&r));
+        // Each template's level carries its answer, which `puz test` checks.
+        let r = run_job(&app, "/api/test", json!({"text": text})).await;
+        let rows = r["levels"].as_array().unwrap();
+        assert!(
+            !rows.is_empty() && rows.iter().all(|l| l["status"] == "pass"),
+            "{id}: {r}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_write_is_refused_when_the_file_on_disk_is_not_the_one_edited() {
+    let dir = served_dir();
+    let app = app_on(dir.path(), 4, Caps::default());
+    let (status, v) = send(&app, Method::GET, "/api/file?path=a.puz", None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let loaded = v["version"].as_str().unwrap().to_string();
+    assert_eq!(loaded.len(), 16, "{v}");
+
+    // Saved over the version loaded: written, with the new version.
+    let put = |body: Value| send(&app, Method::PUT, "/api/file", Some(body));
+    let (status, v) =
+        put(json!({"path": "a.puz", "text": "puzzle \"mine\"\n", "base": loaded})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let mine = v["version"].as_str().unwrap().to_string();
+    assert_ne!(mine, loaded);
+
+    // Another program writes the file: a save from the version the page had is refused,
+    // and the other program's text stays.
+    std::fs::write(dir.path().join("a.puz"), "puzzle \"theirs\"\n").unwrap();
+    let (status, v) =
+        put(json!({"path": "a.puz", "text": "puzzle \"mine 2\"\n", "base": mine})).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert_eq!(v["error"]["code"], "conflict", "{v}");
+    let m = v["error"]["message"].as_str().unwrap();
+    assert!(m.contains("changed on disk"), "{m}");
+    let theirs = v["error"]["version"].as_str().unwrap().to_string();
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.puz")).unwrap(),
+        "puzzle \"theirs\"\n"
+    );
+    // Overwriting on purpose names the version on disk now.
+    let (status, v) =
+        put(json!({"path": "a.puz", "text": "puzzle \"mine 2\"\n", "base": theirs})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+
+    // A new file ("New", "Save as") never replaces one; it is created when missing.
+    let (status, v) = put(json!({"path": "a.puz", "text": "x", "create": true})).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("already exists"),
+        "{v}"
+    );
+    let (status, v) =
+        put(json!({"path": "sub/new.puz", "text": "puzzle \"n\"\n", "create": true})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["path"], "sub/new.puz");
+    // A file deleted since it was loaded is not silently recreated from a stale page.
+    std::fs::remove_file(dir.path().join("sub/new.puz")).unwrap();
+    let version = v["version"].clone();
+    let (status, v) = put(json!({"path": "sub/new.puz", "text": "y", "base": version})).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("deleted"),
+        "{v}"
+    );
+}
+
+#[tokio::test]
+async fn integer_levels_are_sized_by_their_cells() {
+    // Curling's levels are written as integers: 6 numbers a row is 6 columns, not 11.
+    let (_, c) = post(&app(), "/api/check", json!({"text": puzzle("curling.puz")})).await;
+    let first = &c["levels"][0];
+    assert_eq!(
+        (&first["rows"], &first["cols"]),
+        (&json!(6), &json!(6)),
+        "{c}"
+    );
 }

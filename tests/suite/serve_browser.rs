@@ -1,6 +1,6 @@
 //! The playground in a real browser: `puz serve puzzles` driven through chromedriver and
-//! headless Chromium. It types a rule error and watches the underline and the diagnostic
-//! come and go, plays Bloxorz's sample level to the goal with the arrow keys (one illegal
+//! headless Chromium. It types a rule error into the code editor (CodeMirror) and watches
+//! the underline, the gutter mark and the diagnostic come and go, plays Bloxorz's sample level to the goal with the arrow keys (one illegal
 //! move and one undo on the way), solves it and watches the 10-move answer animate, runs
 //! the analysis and the file's tests, and keeps screenshots in `target/`.
 //!
@@ -137,11 +137,18 @@ async fn eval(c: &Client, expr: &str) -> Result<Value, String> {
         .map_err(|e| format!("script `{expr}` failed: {e}"))
 }
 
+/// Functions the conditions below use: `underlined(severity)`, the text the editor
+/// underlines (its lint marks of that severity, joined).
+const HELPERS: &str =
+    "const underlined = (sev) => [...document.querySelectorAll('#editor .cm-lintRange-' + sev)] \
+    .map((m) => m.textContent).join('');";
+
 /// Polls `expr` until it is true, or fails after `secs` with what the page shows.
 async fn wait_for(c: &Client, expr: &str, what: &str, secs: u64) -> Step {
     let deadline = Instant::now() + Duration::from_secs(secs);
+    let expr = format!("(() => {{ {HELPERS} return ({expr}); }})()");
     loop {
-        if eval(c, expr).await? == Value::Bool(true) {
+        if eval(c, &expr).await? == Value::Bool(true) {
             return Ok(());
         }
         if Instant::now() > deadline {
@@ -160,6 +167,17 @@ async fn wait_for(c: &Client, expr: &str, what: &str, secs: u64) -> Step {
         }
         tokio::time::sleep(Duration::from_millis(40)).await;
     }
+}
+
+/// Puts the editor's caret at the offset `expr` evaluates to (focusing the editor) and
+/// returns its text element, to type at the caret.
+async fn caret_at(c: &Client, expr: &str) -> Result<fantoccini::elements::Element, String> {
+    eval(
+        c,
+        &format!("(() => {{ const at = {expr}; puzEditor.select(at, at); return true; }})()"),
+    )
+    .await?;
+    find(c, "#editor .cm-content").await
 }
 
 async fn find(c: &Client, css: &str) -> Result<fantoccini::elements::Element, String> {
@@ -224,7 +242,7 @@ async fn scenario(c: &Client, url: &str) -> Step {
         .map_err(|e| format!("pick bloxorz.puz: {e}"))?;
     wait_for(
         c,
-        "document.querySelector('#editor').value.includes('puzzle \"Bloxorz\"') \
+        "puzEditor.getText().includes('puzzle \"Bloxorz\"') \
          && document.querySelectorAll('#levels li[data-index]').length === 4 \
          && document.querySelector('#level-title').textContent.includes('sample') \
          && document.querySelectorAll('#key li').length === 5",
@@ -233,18 +251,20 @@ async fn scenario(c: &Client, url: &str) -> Step {
     )
     .await?;
 
-    // A rule error typed at the end is underlined and listed with its code.
+    // A rule error typed at the end is underlined, marked in the gutter and listed with
+    // its code.
     let typo = "\nforbid block on lava";
-    let editor = find(c, "#editor").await?;
+    let editor = caret_at(c, "puzEditor.getText().length").await?;
     editor
         .send_keys(typo)
         .await
         .map_err(|e| format!("type: {e}"))?;
     wait_for(
         c,
-        "[...document.querySelectorAll('#backdrop mark.diag-error')].some(m => m.textContent === 'lava') \
+        "underlined('error') === 'lava' \
+         && document.querySelectorAll('#editor .cm-lint-marker-error').length === 1 \
          && !!document.querySelector('#diagnostics li.diag.error[data-code=\"puz::check::unknown_name\"]')",
-        "the underline under `lava` and puz::check::unknown_name in the panel",
+        "the underline under `lava`, its gutter mark and puz::check::unknown_name in the panel",
         20,
     )
     .await?;
@@ -264,7 +284,7 @@ async fn scenario(c: &Client, url: &str) -> Step {
         .map_err(|e| format!("erase: {e}"))?;
     wait_for(
         c,
-        "document.querySelectorAll('#backdrop mark').length === 0 \
+        "document.querySelectorAll('#editor .cm-lintRange, #editor .cm-lint-marker').length === 0 \
          && document.querySelectorAll('#diagnostics li.diag').length === 0 \
          && !!document.querySelector('#diagnostics li.none')",
         "the diagnostic to go away",
@@ -296,7 +316,7 @@ async fn scenario(c: &Client, url: &str) -> Step {
         "document.querySelector('#status').classList.contains('blocked') \
          && document.querySelector('#status').textContent.startsWith('roll n') \
          && document.querySelector('#move-count').textContent === '0' \
-         && [...document.querySelectorAll('#backdrop mark.hl-blocked')] \
+         && [...document.querySelectorAll('#editor .cm-blocked')] \
               .some(m => m.textContent.includes('turn block'))",
         "the refusal of an illegal move, its rule highlighted in the editor",
         10,
@@ -397,15 +417,9 @@ async fn scenario(c: &Client, url: &str) -> Step {
 
     // A typo in a rule while the answer is shown: the underline, the panel, the answer
     // (of the last rules that loaded) together make the screenshot kept in target/.
-    editor
-        .click()
-        .await
-        .map_err(|e| format!("click editor: {e}"))?;
-    eval(
+    let editor = caret_at(
         c,
-        "(() => { const e = document.querySelector('#editor'); \
-          const at = e.value.indexOf('forbid block on void') + 'forbid block on void'.length; \
-          e.setSelectionRange(at, at); return true; })()",
+        "puzEditor.getText().indexOf('forbid block on void') + 'forbid block on void'.length",
     )
     .await?;
     editor
@@ -414,17 +428,10 @@ async fn scenario(c: &Client, url: &str) -> Step {
         .map_err(|e| format!("erase: {e}"))?;
     wait_for(
         c,
-        "[...document.querySelectorAll('#backdrop mark.diag-error')].some(m => m.textContent === 'voi') \
+        "underlined('error') === 'voi' \
          && !document.querySelector('#stale-note').hidden",
         "the underline under `voi` and the note that the board shows older rules",
         20,
-    )
-    .await?;
-    // The caret's line sits at the editor's bottom edge: show it mid-height instead.
-    eval(
-        c,
-        "(() => { const e = document.querySelector('#editor'); e.scrollTop += e.clientHeight / 3; \
-          e.dispatchEvent(new Event('scroll')); return true; })()",
     )
     .await?;
     let path = save_screenshot(c, "playground.png").await?;
@@ -480,13 +487,9 @@ async fn scenario(c: &Client, url: &str) -> Step {
     // Diagnostics on a 500-line rule file: keystroke to redrawn underlines, measured by
     // the page (25 ms debounce, the check request, the redraw).
     let big = five_hundred_lines();
-    c.execute(
-        "const e = document.querySelector('#editor'); e.value = arguments[0]; \
-         e.dispatchEvent(new Event('input'));",
-        vec![json!(big)],
-    )
-    .await
-    .map_err(|e| format!("load the long file: {e}"))?;
+    c.execute("puzEditor.replaceText(arguments[0]);", vec![json!(big)])
+        .await
+        .map_err(|e| format!("load the long file: {e}"))?;
     wait_for(
         c,
         "document.querySelector('#check-status').textContent.includes('44 levels')",
@@ -860,7 +863,7 @@ async fn ps_scenario(c: &Client, url: &str) -> Step {
         &format!(
             "document.querySelector('#status').textContent === \
              'cancelled by the rule on line {line}: `[ up Player ] -> cancel`' \
-             && [...document.querySelectorAll('#backdrop mark.hl-blocked')] \
+             && [...document.querySelectorAll('#editor .cm-blocked')] \
                 .map((m) => m.textContent).join('') === '[ up Player ] -> cancel'"
         ),
         "the cancel rule named and underlined",
@@ -897,4 +900,594 @@ async fn playground_plays_puzzlescript_in_chromium() {
         "playground-puzzlescript-failure.png",
     )
     .await;
+}
+
+/// Clicks `css` in the page.
+async fn click(c: &Client, css: &str) -> Step {
+    find(c, css)
+        .await?
+        .click()
+        .await
+        .map_err(|e| format!("click {css}: {e}"))
+}
+
+/// Sends `keys` to the element `css`.
+async fn keys(c: &Client, css: &str, keys: &str) -> Step {
+    find(c, css)
+        .await?
+        .send_keys(keys)
+        .await
+        .map_err(|e| format!("keys to {css}: {e}"))
+}
+
+/// Whether `css`'s box lies inside the visible box of `outer` (its client area, to the
+/// pixel: no scroll bar): nothing clipped or hanging over.
+fn inside(css: &str, outer: &str) -> String {
+    format!(
+        "(() => {{ const a = document.querySelector('{css}').getBoundingClientRect(); \
+         const o = document.querySelector('{outer}'); const r = o.getBoundingClientRect(); \
+         const left = r.left + o.clientLeft, top = r.top + o.clientTop; \
+         return a.width > 0 && a.left >= left - 1 && a.right <= left + o.clientWidth + 1 \
+           && a.top >= top - 1 && a.bottom <= top + o.clientHeight + 1; }})()"
+    )
+}
+
+/// Makes a file from a template with the New dialog.
+async fn new_from_template(c: &Client, template: &str, name: &str) -> Step {
+    click(c, "#new-file").await?;
+    wait_for(
+        c,
+        "document.querySelector('#name-dialog').open \
+         && document.querySelectorAll('#template-select option').length === 4",
+        "the New dialog with its 4 templates",
+        10,
+    )
+    .await?;
+    find(c, "#template-select")
+        .await?
+        .select_by_value(template)
+        .await
+        .map_err(|e| format!("pick template {template}: {e}"))?;
+    c.execute(
+        "document.querySelector('#name-input').value = arguments[0]; return true;",
+        vec![json!(name)],
+    )
+    .await
+    .map_err(|e| format!("name: {e}"))?;
+    click(c, "#name-ok").await
+}
+
+/// The file `name` in the served directory.
+fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| format!("<{name}: {e}>"))
+}
+
+/// Issue 24's studio: New from a template, the editor's marks, completion, colouring,
+/// bracket matching and indentation, playing and solving the new file, Save as, a file
+/// changed on disk, and the regressions of the issue's list (stale results, the picked
+/// piece, layout at 700 and 1400 px, integer level sizes, a cancelled solve, the engine
+/// line, copy numbers and speed in the animation).
+async fn studio_scenario(c: &Client, url: &str, dir: &Path) -> Step {
+    c.goto(&format!("{url}?file=curling.puz"))
+        .await
+        .map_err(|e| format!("open {url}: {e}"))?;
+    // Integer levels: sized by their numbers, not their characters (it said 6x11).
+    wait_for(
+        c,
+        "document.querySelector('#levels li[data-index=\"0\"] .dims')?.textContent === '6x6'",
+        "curling's first level listed as 6x6",
+        30,
+    )
+    .await?;
+
+    // New file from the push template: written to disk, opened, checked clean.
+    new_from_template(c, "push", "mine.puz").await?;
+    wait_for(
+        c,
+        "document.querySelector('#file-select').value === 'mine.puz' \
+         && document.querySelector('#check-status').textContent.startsWith('Push: ok, 1 level') \
+         && !document.querySelector('#name-dialog').open \
+         && !!document.querySelector('#levels li.active')",
+        "mine.puz from the push template, checked clean",
+        30,
+    )
+    .await?;
+    let template = read(dir, "mine.puz");
+    if !template.contains("puzzle \"Push\"") {
+        return Err(format!("mine.puz on disk is not the template: {template}"));
+    }
+    // New never overwrites: the same name again is refused in the dialog.
+    new_from_template(c, "slide", "mine.puz").await?;
+    wait_for(
+        c,
+        "document.querySelector('#name-error').textContent.includes('already exists') \
+         && document.querySelector('#name-dialog').open",
+        "New refusing an existing name",
+        10,
+    )
+    .await?;
+    click(c, "#name-cancel").await?;
+    if read(dir, "mine.puz") != template {
+        return Err("New overwrote mine.puz".into());
+    }
+
+    // A mistake typed: a gutter mark and an underline; erased: both gone.
+    let typo = "\nforbid player on lava";
+    caret_at(c, "puzEditor.getText().length")
+        .await?
+        .send_keys(typo)
+        .await
+        .map_err(|e| format!("type: {e}"))?;
+    wait_for(
+        c,
+        "underlined('error') === 'lava' \
+         && document.querySelectorAll('#editor .cm-gutter-lint .cm-lint-marker-error').length === 1",
+        "the underline under `lava` and its gutter mark",
+        20,
+    )
+    .await?;
+    let back: String =
+        std::iter::repeat_n(char::from(Key::Backspace), typo.chars().count()).collect();
+    keys(c, "#editor .cm-content", &back).await?;
+    wait_for(
+        c,
+        "document.querySelectorAll('#editor .cm-lintRange, #editor .cm-lint-marker').length === 0 \
+         && document.querySelector('#check-status').textContent.startsWith('Push: ok') \
+         && puzEditor.getText() === S.savedText",
+        "the mark gone once the typo is erased",
+        20,
+    )
+    .await?;
+
+    // Completion offers the file's own names (the piece `player`) and keywords.
+    caret_at(c, "puzEditor.getText().length")
+        .await?
+        .send_keys("\nforbid pla")
+        .await
+        .map_err(|e| format!("type: {e}"))?;
+    wait_for(
+        c,
+        "[...document.querySelectorAll('.cm-tooltip-autocomplete li')] \
+           .some((li) => li.textContent.startsWith('player'))",
+        "`player` offered by completion",
+        20,
+    )
+    .await?;
+    keys(
+        c,
+        "#editor .cm-content",
+        &char::from(Key::Escape).to_string(),
+    )
+    .await?;
+    wait_for(
+        c,
+        "!document.querySelector('.cm-tooltip-autocomplete') \
+         && document.activeElement === document.querySelector('#editor .cm-content')",
+        "Esc closing the completion and staying in the editor",
+        10,
+    )
+    .await?;
+    eval(c, "(puzEditor.replaceText(S.savedText), true)").await?;
+    // Colouring: a declaration keyword in its colour. Bracket matching: the caret after
+    // `tiles {` marks both braces. Auto-indent: a new line inside `move walk` is indented.
+    wait_for(
+        c,
+        "[...document.querySelectorAll('#editor .cm-line span')] \
+           .some((s) => s.textContent === 'puzzle' && getComputedStyle(s).color === 'rgb(122, 43, 191)')",
+        "`puzzle` coloured as a keyword",
+        10,
+    )
+    .await?;
+    caret_at(
+        c,
+        "puzEditor.getText().indexOf('tiles {') + 'tiles {'.length",
+    )
+    .await?;
+    wait_for(
+        c,
+        "document.querySelectorAll('#editor .cm-matchingBracket').length === 2",
+        "the braces of `tiles { ... }` matched",
+        10,
+    )
+    .await?;
+    caret_at(
+        c,
+        "puzEditor.getText().indexOf('move walk(d) {') + 'move walk(d) {'.length",
+    )
+    .await?
+    .send_keys("\n")
+    .await
+    .map_err(|e| format!("type: {e}"))?;
+    wait_for(
+        c,
+        "puzEditor.getText().includes('move walk(d) {\\n  \\n  letters')",
+        "the new line inside `move walk` indented by two spaces",
+        10,
+    )
+    .await?;
+    eval(c, "(puzEditor.replaceText(S.savedText), true)").await?;
+
+    // Played to a win on a small board: the banner stays inside the board's column. (The
+    // board is focused, not clicked: a click on a box would pick it for the arrows.)
+    let board = find(c, "#board").await?;
+    eval(c, "(document.querySelector('#board').focus(), true)").await?;
+    let win: String = "wnneswseewneenes".chars().map(arrow).collect();
+    board
+        .send_keys(&win)
+        .await
+        .map_err(|e| format!("keys: {e}"))?;
+    wait_for(
+        c,
+        &format!(
+            "!document.querySelector('#solved-banner').hidden \
+             && document.querySelector('#move-count').textContent === '16' \
+             && {} && (() => {{ const b = document.querySelector('#solved-banner'); \
+                 return b.scrollWidth <= b.clientWidth + 1; }})()",
+            inside("#solved-banner", "#pane-play .board-col")
+        ),
+        "\"Solved!\" after 16 moves, inside the board's column",
+        30,
+    )
+    .await?;
+
+    // Solve: the answer, the engine in plain words, copies that keep their numbers, and
+    // the speed control.
+    click(c, "#tab-solve").await?;
+    click(c, "#solve").await?;
+    wait_for(
+        c,
+        "document.querySelector('#solve-board').dataset.frames === '16' \
+         && document.querySelector('#solve-summary .outcome')?.textContent === 'solved'",
+        "the push level's 16-step answer",
+        60,
+    )
+    .await?;
+    let stats = eval(
+        c,
+        "[...document.querySelectorAll('#solve-stats td:first-child')].map((td) => td.textContent).join('|') \
+         + ' / ' + document.querySelector('#solve-stats').textContent",
+    )
+    .await?;
+    let stats = stats.as_str().unwrap_or_default().to_string();
+    if !stats.starts_with("solved by|")
+        || stats.contains("engine|")
+        || !stats.contains("the rules, run as written")
+    {
+        return Err(format!("the engine line is not in plain words: {stats}"));
+    }
+    let stable = eval(
+        c,
+        "(() => { const sig = (p) => p.cells.map((x) => x.join(',')).join(' '); \
+           for (const f of anim.frames) for (const p of f.pieces) if (!(p.label > 0)) return `${p.name} without a number`; \
+           for (let k = 1; k < anim.frames.length; k++) for (const p of anim.frames[k].pieces) { \
+             const q = anim.frames[k - 1].pieces.find((q) => q.kind === p.kind && sig(q) === sig(p)); \
+             if (q && q.label !== p.label) return `frame ${k}: ${p.name} at ${sig(p)} was ${q.label}, now ${p.label}`; } \
+           return 'ok'; })()",
+    )
+    .await?;
+    if stable != json!("ok") {
+        return Err(format!("a copy was renumbered in the animation: {stable}"));
+    }
+    find(c, "#anim-speed")
+        .await?
+        .select_by_value("20")
+        .await
+        .map_err(|e| format!("speed: {e}"))?;
+    click(c, "#anim-first").await?;
+    let t0 = Instant::now();
+    click(c, "#anim-play").await?;
+    wait_for(
+        c,
+        "document.querySelector('#solve-board').dataset.frame === '16'",
+        "the animation at 20 steps/s",
+        10,
+    )
+    .await?;
+    // 16 steps at 3 steps/s (the default) take over 5 s; at 20 steps/s under one.
+    if t0.elapsed() > Duration::from_millis(3500) {
+        return Err(format!("16 steps at 20 steps/s took {:?}", t0.elapsed()));
+    }
+
+    // Run tests, then open another file: its answer, test badges and status are gone.
+    click(c, "#run-tests").await?;
+    wait_for(
+        c,
+        "document.querySelectorAll('#levels .badge.pass').length === 1 \
+         && document.querySelector('#test-status').textContent.startsWith('1 passed')",
+        "mine.puz's test passing",
+        60,
+    )
+    .await?;
+    find(c, "#file-select")
+        .await?
+        .select_by_value("curling.puz")
+        .await
+        .map_err(|e| format!("pick curling.puz: {e}"))?;
+    wait_for(
+        c,
+        "puzEditor.getText().includes('Curling') \
+         && document.querySelector('#level-title').textContent.includes('figure 1') \
+         && document.querySelectorAll('#moves li').length === 0 \
+         && document.querySelector('#solve-summary').textContent === '' \
+         && document.querySelector('#solve-stats').textContent === '' \
+         && document.querySelector('#solve-board').dataset.frames === '0' \
+         && document.querySelector('#test-status').textContent === '' \
+         && document.querySelectorAll('#levels .badge').length === 0 \
+         && document.querySelector('#status').textContent === ''",
+        "curling.puz with nothing left of mine.puz's answer, tests and status",
+        30,
+    )
+    .await?;
+    // Solve its first level, then pick another level: the answer goes.
+    click(c, "#solve").await?;
+    wait_for(
+        c,
+        "document.querySelector('#solve-summary .outcome')?.textContent === 'solved'",
+        "curling's first level solved",
+        60,
+    )
+    .await?;
+    click(c, "#levels li[data-index=\"1\"]").await?;
+    wait_for(
+        c,
+        "document.querySelector('#level-title').textContent.includes('ten throws') \
+         && document.querySelector('#solve-summary').textContent === '' \
+         && document.querySelectorAll('#moves li').length === 0",
+        "another level with the last level's answer gone",
+        30,
+    )
+    .await?;
+
+    // A solve cancelled: never "stored 0" while it runs, and no "canonical" after.
+    find(c, "#file-select")
+        .await?
+        .select_by_value("pegsolitaire.puz")
+        .await
+        .map_err(|e| format!("pick pegsolitaire.puz: {e}"))?;
+    wait_for(
+        c,
+        "document.querySelector('#level-title').textContent.includes('Peg')",
+        "pegsolitaire.puz's first level",
+        30,
+    )
+    .await?;
+    click(c, "#solve").await?;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let p = eval(c, "document.querySelector('#solve-progress').textContent").await?;
+        let p = p.as_str().unwrap_or_default().to_string();
+        let zero = p
+            .split("stored 0")
+            .skip(1)
+            .any(|rest| !rest.starts_with(|ch: char| ch.is_ascii_digit() || ch == ','));
+        if zero {
+            return Err(format!("the progress says stored 0: {p}"));
+        }
+        if p.contains("expanded") {
+            break;
+        }
+        if Instant::now() > deadline {
+            return Err(format!("no progress within 30 s: {p}"));
+        }
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+    click(c, "#cancel").await?;
+    wait_for(
+        c,
+        "document.querySelector('#solve-summary .outcome')?.textContent === 'cancelled' \
+         && !document.querySelector('#solve-stats').textContent.includes('canonical')",
+        "the cancelled solve, without a \"canonical\" line",
+        30,
+    )
+    .await?;
+
+    // The picked piece stays picked as it moves: two moves of one car in a row.
+    c.goto(&format!("{url}?file=rushhour.puz"))
+        .await
+        .map_err(|e| format!("open rushhour.puz: {e}"))?;
+    wait_for(
+        c,
+        "[...document.querySelectorAll('#levels li')].some((li) => li.textContent.includes('small lot'))",
+        "rushhour.puz's levels",
+        30,
+    )
+    .await?;
+    eval(
+        c,
+        "([...document.querySelectorAll('#levels li')].find((li) => li.textContent.includes('small lot')).click(), true)",
+    )
+    .await?;
+    wait_for(
+        c,
+        "document.querySelector('#level-title').textContent.includes('small lot') && !!S.game",
+        "the level \"small lot\"",
+        30,
+    )
+    .await?;
+    // Click the car in row 0, column 1 (it lies across columns 1 and 2).
+    eval(
+        c,
+        "(() => { const b = document.querySelector('#board'); const r = b.getBoundingClientRect(); \
+           const cell = b._cell; b.dispatchEvent(new MouseEvent('click', { bubbles: true, \
+           clientX: r.left + cell * 1.5, clientY: r.top + cell * 0.5 })); return true; })()",
+    )
+    .await?;
+    wait_for(
+        c,
+        "S.selectedCell && S.selectedCell[0] === 0 && S.selectedCell[1] === 1",
+        "the car picked",
+        10,
+    )
+    .await?;
+    let right_left: String = ['e', 'w'].into_iter().map(arrow).collect();
+    keys(c, "#board", &right_left).await?;
+    wait_for(
+        c,
+        "document.querySelector('#move-count').textContent === '2' \
+         && !document.querySelector('#status').classList.contains('blocked') \
+         && S.selectedCell[0] === 0 && S.selectedCell[1] === 1",
+        "the picked car driven east and back west",
+        20,
+    )
+    .await?;
+
+    // Save refuses to overwrite a file changed on disk; Overwrite then does it on purpose.
+    c.goto(&format!("{url}?file=mine.puz"))
+        .await
+        .map_err(|e| format!("open mine.puz: {e}"))?;
+    wait_for(
+        c,
+        "document.querySelector('#check-status').textContent.startsWith('Push: ok')",
+        "mine.puz again",
+        30,
+    )
+    .await?;
+    caret_at(c, "puzEditor.getText().length")
+        .await?
+        .send_keys("\n// mine")
+        .await
+        .map_err(|e| format!("type: {e}"))?;
+    let theirs = format!("{template}\n// changed by another program\n");
+    std::fs::write(dir.join("mine.puz"), &theirs).map_err(|e| format!("write: {e}"))?;
+    click(c, "#save").await?;
+    wait_for(
+        c,
+        "document.querySelector('#save-status').textContent.includes('changed on disk') \
+         && !document.querySelector('#conflict-actions').hidden",
+        "Save refused: the file changed on disk",
+        20,
+    )
+    .await?;
+    if read(dir, "mine.puz") != theirs {
+        return Err("Save overwrote a file changed on disk".into());
+    }
+    click(c, "#conflict-overwrite").await?;
+    wait_for(
+        c,
+        "document.querySelector('#save-status').textContent.startsWith('saved') \
+         && document.querySelector('#save').textContent === 'Save'",
+        "Overwrite saving on purpose",
+        20,
+    )
+    .await?;
+    if !read(dir, "mine.puz").ends_with("\n// mine") {
+        return Err("Overwrite did not write the editor's text".into());
+    }
+
+    // Save as: a new file with the editor's text, which the page then edits.
+    click(c, "#save-as").await?;
+    wait_for(
+        c,
+        "document.querySelector('#name-dialog').open && document.querySelector('#template-field').hidden",
+        "the Save as dialog",
+        10,
+    )
+    .await?;
+    c.execute(
+        "document.querySelector('#name-input').value = 'sub-copy.puz'; return true;",
+        vec![],
+    )
+    .await
+    .map_err(|e| format!("name: {e}"))?;
+    click(c, "#name-ok").await?;
+    wait_for(
+        c,
+        "document.querySelector('#file-select').value === 'sub-copy.puz' \
+         && document.querySelector('#save-status').textContent === 'saved as sub-copy.puz'",
+        "Save as sub-copy.puz",
+        20,
+    )
+    .await?;
+    if read(dir, "sub-copy.puz") != read(dir, "mine.puz") {
+        return Err("Save as wrote another text".into());
+    }
+
+    // Layout at 1400 px: the state graph and its board inside the right column.
+    c.set_window_size(1400, 900)
+        .await
+        .map_err(|e| format!("resize: {e}"))?;
+    new_from_template(c, "empty", "tiny.puz").await?;
+    wait_for(
+        c,
+        "document.querySelector('#check-status').textContent.startsWith('Untitled: ok') && !!S.game",
+        "tiny.puz from the empty template",
+        30,
+    )
+    .await?;
+    click(c, "#tab-analyze").await?;
+    click(c, "#analyze").await?;
+    wait_for(
+        c,
+        "!document.querySelector('#graph-wrap').hidden \
+         && document.querySelectorAll('#graph circle').length > 1",
+        "the state graph",
+        60,
+    )
+    .await?;
+    eval(
+        c,
+        "(document.querySelector('#graph circle').dispatchEvent(new MouseEvent('click')), \
+          document.querySelector('#graph-board').scrollIntoView({ block: 'nearest' }), true)",
+    )
+    .await?;
+    wait_for(
+        c,
+        &format!(
+            "{} && {}",
+            inside("#graph-board", "#right"),
+            inside("#graph", "#right")
+        ),
+        "the state graph and its board inside the column at 1400 px",
+        10,
+    )
+    .await?;
+    save_screenshot(c, "playground-1400.png").await?;
+
+    // At 700 px: one column (the board under the editor), each button on one line and the
+    // file buttons together.
+    c.set_window_size(700, 900)
+        .await
+        .map_err(|e| format!("resize: {e}"))?;
+    wait_for(
+        c,
+        "(() => { const l = document.querySelector('#left').getBoundingClientRect(); \
+           const r = document.querySelector('#right').getBoundingClientRect(); \
+           const tops = [...document.querySelectorAll('.file-buttons button')].map((b) => b.getBoundingClientRect().top); \
+           return r.top >= l.bottom - 1 && r.right <= window.innerWidth + 1 \
+             && tops.every((t) => Math.abs(t - tops[0]) < 1) \
+             && [...document.querySelectorAll('button')].filter((b) => b.offsetParent) \
+                  .every((b) => b.getBoundingClientRect().height < 40); })()",
+        "one column at 700 px, buttons whole",
+        10,
+    )
+    .await?;
+    save_screenshot(c, "playground-700.png").await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn studio_in_chromium() {
+    if !browser_present() {
+        return;
+    }
+    // New and Save as write files: served from a temp dir with copies of a few puzzles.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    for f in ["curling.puz", "pegsolitaire.puz", "rushhour.puz"] {
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("puzzles")
+                .join(f),
+            dir.path().join(f),
+        )
+        .unwrap_or_else(|e| panic!("copy {f}: {e}"));
+    }
+    let mut guard = Guard::default();
+    let url = start_server(&mut guard, &dir.path().display().to_string());
+    let (client, guard) = browser(guard).await;
+    let outcome = tokio::time::timeout(
+        Duration::from_secs(240),
+        studio_scenario(&client, &url, dir.path()),
+    )
+    .await;
+    finish(client, guard, outcome, "playground-studio-failure.png").await;
 }

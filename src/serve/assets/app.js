@@ -1,5 +1,6 @@
 // puz playground: the page behind `puz serve`. Plain JavaScript, no build step and no
-// external resources; it talks only to the JSON API of the server that serves it.
+// external resources; it talks only to the JSON API of the server that serves it. The code
+// editor is CodeMirror 6, bundled by scripts/build-editor into editor.js (`PuzEditor`).
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
@@ -8,6 +9,7 @@ const $ = (sel) => document.querySelector(sel);
 const S = {
   file: null,          // path of the open file, relative to the served root
   savedText: null,     // the text as last loaded or saved
+  version: null,       // the file's version on disk as last loaded or saved (see PUT /api/file)
   check: null,         // the last /api/check answer for the current text
   checkedText: null,   // the text that answer is about
   diags: [],           // diagnostics shown (spans shifted while typing)
@@ -25,6 +27,7 @@ const S = {
   levels: null,        // the levels of the last text whose rules loaded
   lang: "puz",         // "puz" or "ps" (a PuzzleScript game), from the last check that loaded
   ps: null,            // a PuzzleScript entry being played (see psLoad)
+  gen: 0,              // bumped when the file or level changes: late job results are dropped
 };
 
 // ---------------------------------------------------------------- HTTP helpers
@@ -107,79 +110,240 @@ async function loadFiles() {
 
 async function openFile(path) {
   const data = await api("GET", "/api/file?path=" + encodeURIComponent(path));
-  S.file = data.path;
-  S.savedText = data.text;
+  showText(data.path, data.text, data.version);
+  await runCheck();
+}
+
+/** Shows `text` as the file `path` (at `version` on disk): everything about the last file goes. */
+function showText(path, text, version) {
+  S.file = path;
+  S.savedText = text;
+  S.version = version;
   S.levelIndex = 0;
   S.history = [];
   S.tests = {};
   S.info = null;
+  S.game = null;
   S.ps = null;
   S.validText = null;
   S.levels = null;
-  editor.value = data.text;
-  editor.scrollTop = 0;
-  prevText = data.text;
+  S.check = null;
+  S.selectedCell = null;
+  S.selectedMove = null;
+  S.blockedSpan = null;
+  const sel = $("#file-select");
+  if (![...sel.options].some((o) => o.value === path)) sel.append(el("option", { value: path, text: path }));
+  sel.value = path;
+  editor.setLanguage(path.endsWith(".txt") ? "ps" : "puz");
+  editor.setText(text);
+  prevText = text;
   S.diags = [];
-  renderBackdrop();
+  clearResults();
+  $("#save-status").textContent = "";
+  $("#conflict-actions").hidden = true;
+  renderMarks();
   updateDirty();
-  await runCheck();
 }
 
-async function saveFile() {
+/**
+ * Clears everything shown about a level: the board, the status, the answer and its
+ * animation, the analysis and (with the file) the test badges. Called when the file or
+ * the level changes, so an old answer never stays under another puzzle.
+ */
+function clearResults(withTests = true) {
+  S.gen++;
+  cancelJob(solveJob);
+  cancelJob(analyzeJob);
+  if (withTests) {
+    cancelJob(testJob);
+    $("#test-status").textContent = "";
+  }
+  stopAnim();
+  playQueue.length = 0;
+  anim.frames = [];
+  anim.frame = 0;
+  anim.stepOfMove = [];
+  for (const id of ["#solve-summary", "#solve-progress", "#moves", "#solve-stats", "#analyze-summary", "#analyze-progress", "#analyze-stats", "#chart", "#graph", "#graph-info", "#history", "#level-lints", "#level-title"]) {
+    $(id).textContent = "";
+  }
+  $("#solve-bar").hidden = true;
+  $("#frame-label").textContent = "-";
+  const sb = $("#solve-board");
+  sb.dataset.frame = "0";
+  sb.dataset.frames = "0";
+  for (const c of ["#solve-board", "#farthest", "#graph-board", "#board"]) {
+    const canvas = $(c);
+    canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
+  }
+  $("#graph-wrap").hidden = true;
+  $("#solved-banner").hidden = true;
+  $("#move-count").textContent = "0";
+  $("#cost").textContent = "-";
+  setStatus("", "");
+  showLevelError(null);
+}
+
+/**
+ * Writes the text to the file. `how`: {} saves over the file as loaded (refused when it
+ * changed on disk since), {create: true} makes a new file (refused when one exists),
+ * {base: version} overwrites that version on purpose.
+ */
+async function saveFile(how = {}) {
   const status = $("#save-status");
   status.classList.remove("error");
+  $("#conflict-actions").hidden = true;
+  if (!S.file) return false;
+  const text = editor.getText();
+  const body = { path: S.file, text };
+  if (how.create) body.create = true;
+  else if (how.base !== undefined) body.base = how.base;
+  else if (S.version) body.base = S.version;
   try {
-    const res = await api("PUT", "/api/file", { path: S.file, text: editor.value });
-    S.savedText = editor.value;
+    const res = await api("PUT", "/api/file", body);
+    S.savedText = text;
+    S.version = res.version;
     status.textContent = `saved ${fmtNum(res.bytes)} bytes`;
     updateDirty();
+    return true;
   } catch (e) {
     status.textContent = `not saved: ${e.message}`;
     status.classList.add("error");
+    if (e.status === 409 && !how.create) {
+      S.conflictVersion = e.body.version;
+      $("#conflict-actions").hidden = false;
+    }
+    return false;
+  }
+}
+
+/** Overwrites the file changed on disk with the editor's text, after a 409. */
+async function overwriteOnDisk() {
+  const v = S.conflictVersion;
+  await saveFile(v ? { base: v } : { create: true });
+}
+
+/** Discards the edits and opens the file as it is on disk, after a 409. */
+async function reloadFromDisk() {
+  try {
+    await openFile(S.file);
+  } catch (e) {
+    $("#save-status").textContent = `not reloaded: ${e.message}`;
+  }
+}
+
+// ---------------------------------------------------------------- new file, save as
+
+let templates = null;
+
+/** Opens the name dialog: "new" (a template and a name) or "saveas" (a name). */
+async function openNameDialog(mode) {
+  const dlg = $("#name-dialog");
+  dlg.dataset.mode = mode;
+  $("#name-title").textContent = mode === "new" ? "New file from a template" : "Save as a new file";
+  $("#name-ok").textContent = mode === "new" ? "Create" : "Save";
+  $("#template-field").hidden = mode !== "new";
+  $("#name-error").textContent = "";
+  const input = $("#name-input");
+  if (mode === "new") {
+    if (!templates) {
+      try {
+        templates = (await api("GET", "/api/templates")).templates;
+      } catch (e) {
+        setStatus(`No templates: ${e.message}`, "blocked");
+        return;
+      }
+      const sel = $("#template-select");
+      sel.textContent = "";
+      for (const t of templates) sel.append(el("option", { value: t.id, text: t.title }));
+    }
+    input.value = `${$("#template-select").value || "new"}.puz`;
+  } else {
+    const base = (S.file || "copy.puz").replace(/(\.[a-z]+)$/, "-copy$1");
+    input.value = base;
+  }
+  dlg.showModal();
+  input.focus();
+  input.select();
+}
+
+/** The dialog's OK: writes the new file (never over one) and opens it. */
+async function confirmNameDialog() {
+  const dlg = $("#name-dialog");
+  const mode = dlg.dataset.mode;
+  let name = $("#name-input").value.trim();
+  const err = $("#name-error");
+  if (!name) { err.textContent = "a file name, please"; return; }
+  if (!/\.(puz|txt)$/.test(name)) name += ".puz";
+  let text;
+  if (mode === "new") {
+    if (editor.getText() !== S.savedText && !confirm("Discard unsaved changes?")) return;
+    const t = (templates || []).find((x) => x.id === $("#template-select").value);
+    if (!t) { err.textContent = "no template picked"; return; }
+    text = t.text;
+  } else {
+    text = editor.getText();
+  }
+  try {
+    const res = await api("PUT", "/api/file", { path: name, text, create: true });
+    dlg.close();
+    if (mode === "new") {
+      showText(res.path, text, res.version);
+      await runCheck();
+    } else {
+      // The text stays as it is (undo history too); only its file changes.
+      const sel = $("#file-select");
+      if (![...sel.options].some((o) => o.value === res.path)) sel.append(el("option", { value: res.path, text: res.path }));
+      sel.value = res.path;
+      S.file = res.path;
+      S.savedText = text;
+      S.version = res.version;
+      $("#conflict-actions").hidden = true;
+      const st = $("#save-status");
+      st.classList.remove("error");
+      st.textContent = `saved as ${res.path}`;
+      updateDirty();
+    }
+  } catch (e) {
+    err.textContent = e.message;
   }
 }
 
 function updateDirty() {
-  const dirty = S.savedText !== null && editor.value !== S.savedText;
+  const dirty = S.savedText !== null && editor.getText() !== S.savedText;
   $("#save").textContent = dirty ? "Save*" : "Save";
   document.title = (dirty ? "* " : "") + (S.file || "") + " - puz playground";
 }
 
 // ---------------------------------------------------------------- editor and diagnostics
 
-const editor = $("#editor");
-const backdrop = $("#backdrop");
+const editor = PuzEditor.create($("#editor"), {
+  onChange: onEditorInput,
+  onCaret,
+  onEscape: () => { editor.blur(); $("#board").focus(); },
+});
+// The browser test and the console reach the editor here (its text, the caret).
+window.puzEditor = editor;
 let prevText = "";
 let checkTimer = 0;
 let checkCtl = null;
 let checkSeq = 0;
 let lastInputAt = 0;
 
-/** Moves the shown spans along with an edit so underlines stay put until the server answers. */
-function shiftSpans(before, after) {
-  let p = 0;
-  const max = Math.min(before.length, after.length);
-  while (p < max && before.charCodeAt(p) === after.charCodeAt(p)) p++;
-  let s = 0;
-  while (s < max - p && before.charCodeAt(before.length - 1 - s) === after.charCodeAt(after.length - 1 - s)) s++;
-  const oldEnd = before.length - s;
-  const delta = after.length - before.length;
-  const move = (x) => (x <= p ? x : x >= oldEnd ? x + delta : p);
+/** Moves the listed spans along with an edit so clicks jump right until the server answers. */
+function shiftSpans(map) {
   for (const d of S.diags) {
     for (const l of d.labels) {
-      l.start = move(l.start);
-      l.end = Math.max(l.start, move(l.end));
+      l.start = map(l.start, -1);
+      l.end = Math.max(l.start, map(l.end, 1));
     }
   }
-  if (S.blockedSpan) S.blockedSpan = null;
+  S.blockedSpan = null;
 }
 
-function onEditorInput() {
-  const text = editor.value;
-  shiftSpans(prevText, text);
+function onEditorInput(text, map) {
+  shiftSpans(map);
   prevText = text;
   lastInputAt = performance.now();
-  renderBackdrop();
   updateDirty();
   clearTimeout(checkTimer);
   checkTimer = setTimeout(runCheck, 25);
@@ -191,20 +355,21 @@ async function runCheck() {
   const ctl = new AbortController();
   checkCtl = ctl;
   const seq = ++checkSeq;
-  const text = editor.value;
+  const text = editor.getText();
   const since = lastInputAt;
   try {
     const res = await api("POST", "/api/check", { text }, ctl.signal);
-    if (seq !== checkSeq || text !== editor.value) return;
+    if (seq !== checkSeq || text !== editor.getText()) return;
     S.check = res;
     S.checkedText = text;
     S.diags = res.diagnostics || [];
     renderDiagnostics();
-    renderBackdrop();
+    renderMarks();
     // Keystroke to underlines, in ms: the browser test reads it.
     if (since) $("#diagnostics").dataset.latencyMs = (performance.now() - since).toFixed(1);
     if (rulesLoad(res)) {
       setLang(res.lang === "puzzlescript" ? "ps" : "puz");
+      editor.setLanguage(S.lang);
       S.levels = res.levels;
       S.validText = text;
       scheduleLevelReload();
@@ -227,58 +392,27 @@ function rulesLoad(res) {
   return !!res && Array.isArray(res.levels) && (res.levels.length > 0 || res.ok);
 }
 
-/** Redraws the underline layer: one <mark> per stretch of text covered by the same labels. */
-function renderBackdrop() {
-  const text = editor.value;
-  const spans = [];
-  S.diags.forEach((d, i) => {
+/**
+ * Hands the diagnostics to the editor (gutter marks and underlines: errors red, lints
+ * yellow; an empty span is a point mark) and highlights the statement that refused the
+ * last move.
+ */
+function renderMarks() {
+  const list = [];
+  for (const d of S.diags) {
     for (const l of d.labels || []) {
-      let a = Math.max(0, Math.min(text.length, l.start));
-      let b = Math.max(a, Math.min(text.length, l.end));
-      let empty = false;
-      if (a === b) {
-        // An empty span still gets a mark: the character after it, or a marker.
-        if (a < text.length && text[a] !== "\n") b = a + 1;
-        else empty = true;
-      }
-      spans.push({ a, b, cls: d.severity === "warning" ? "diag-warning" : "diag-error", diag: i, empty });
+      list.push({
+        from: l.start,
+        to: l.end,
+        severity: d.severity,
+        code: d.code,
+        message: `${d.message}${l.text ? ` (${l.text})` : ""}${d.help ? `\nhelp: ${d.help}` : ""}`,
+      });
     }
-  });
-  if (S.blockedSpan) {
-    const [a, b] = S.blockedSpan;
-    if (a < b && b <= text.length) spans.push({ a, b, cls: "hl-blocked", diag: -1, empty: false });
   }
-  const cuts = new Set([0, text.length]);
-  for (const s of spans) { cuts.add(s.a); cuts.add(s.b); }
-  const points = [...cuts].sort((x, y) => x - y);
-  let html = "";
-  for (let k = 0; k < points.length; k++) {
-    const a = points[k];
-    for (const s of spans) {
-      if (s.empty && s.a === a) html += `<mark class="${s.cls} empty" data-diag="${s.diag}"></mark>`;
-    }
-    if (k + 1 === points.length) break;
-    const b = points[k + 1];
-    const piece = esc(text.slice(a, b));
-    const over = spans.filter((s) => !s.empty && s.a <= a && s.b >= b);
-    if (!over.length) {
-      html += piece;
-      continue;
-    }
-    let cls = over.some((s) => s.cls === "diag-error") ? "diag-error"
-      : over.some((s) => s.cls === "diag-warning") ? "diag-warning" : "";
-    if (over.some((s) => s.cls === "hl-blocked")) cls += " hl-blocked";
-    const diag = over.find((s) => s.diag >= 0);
-    if (diag && diag.diag === S.activeDiag) cls += " diag-active";
-    html += `<mark class="${cls.trim()}" data-diag="${diag ? diag.diag : -1}">${piece}</mark>`;
-  }
-  backdrop.innerHTML = html + "\n\n";
-  syncScroll();
-}
-
-function syncScroll() {
-  backdrop.scrollTop = editor.scrollTop;
-  backdrop.scrollLeft = editor.scrollLeft;
+  editor.setDiagnostics(list);
+  if (S.blockedSpan) editor.setBlocked(S.blockedSpan[0], S.blockedSpan[1]);
+  else editor.setBlocked(null);
 }
 
 function renderDiagnostics() {
@@ -346,33 +480,20 @@ function setActiveDiag(i) {
   for (const li of document.querySelectorAll("#diagnostics li.diag")) {
     li.classList.toggle("active", Number(li.dataset.index) === i);
   }
-  renderBackdrop();
 }
 
 /** Selects [start, end) in the editor and scrolls it into view. */
 function jumpTo(start, end) {
-  const text = editor.value;
-  start = Math.max(0, Math.min(text.length, start));
-  end = Math.max(start, Math.min(text.length, end));
-  editor.focus();
-  editor.setSelectionRange(start, end);
-  reveal(start);
+  editor.select(start, end);
 }
 
 /** Scrolls the editor (without focusing it) so that offset `at` is in view. */
 function reveal(at) {
-  const line = editor.value.slice(0, at).split("\n").length - 1;
-  const lh = parseFloat(getComputedStyle(editor).lineHeight) || 19;
-  const top = line * lh;
-  if (top < editor.scrollTop || top > editor.scrollTop + editor.clientHeight - 3 * lh) {
-    editor.scrollTop = Math.max(0, top - editor.clientHeight / 3);
-  }
-  syncScroll();
+  editor.reveal(at);
 }
 
 /** The diagnostic under the caret is highlighted in the panel. */
-function onCaret() {
-  const pos = editor.selectionStart;
+function onCaret(pos) {
   const i = S.diags.findIndex((d) => (d.labels || []).some((l) => l.start <= pos && pos <= l.end));
   setActiveDiag(i);
 }
@@ -431,6 +552,7 @@ function selectLevel(i) {
   if (S.lang === "ps") {
     if (S.ps && S.ps.entry === i && S.ps.text === S.validText) return;
     S.levelIndex = i;
+    clearResults(false);
     renderLevels();
     psStart(i);
     return;
@@ -439,6 +561,9 @@ function selectLevel(i) {
   S.levelIndex = i;
   S.history = [];
   S.info = null;
+  S.game = null;
+  S.selectedCell = null;
+  clearResults(false);
   renderLevels();
   loadLevel();
 }
@@ -480,6 +605,7 @@ async function loadLevel() {
     }
     showLevelError(null);
     updateStale();
+    carryLabels(null, info.board);
     S.game = { board: info.board, goal: info.goal, cost: info.cost, moves: 0, legal: info.legal };
     renderLevelInfo();
     if (S.history.length) await replay();
@@ -514,10 +640,11 @@ async function replay() {
 
 /** Says so when the board shows an older version of the rules than the editor. */
 function updateStale() {
-  const stale = !!S.info && S.infoText !== editor.value;
+  const text = editor.getText();
+  const stale = !!S.info && S.infoText !== text;
   const note = $("#stale-note");
   note.hidden = !stale;
-  note.textContent = S.validText === editor.value ? "updating" : "rules have errors: showing the last good version";
+  note.textContent = S.validText === text ? "updating" : "rules have errors: showing the last good version";
 }
 
 function showLevelError(msg) {
@@ -679,8 +806,9 @@ function drawBoard(canvas, board, opts = {}) {
     const width = (maxC - minC + 1) * cell - 2 * inset - 2;
     const fs = Math.max(8, Math.min(14, Math.floor(cell * 0.42)));
     g.font = `600 ${fs}px system-ui, sans-serif`;
-    let label = p.name + (copies > 1 ? String(p.copy + 1) : "");
-    if (g.measureText(label).width > width) label = p.name.slice(0, 1).toUpperCase() + (copies > 1 ? String(p.copy + 1) : "");
+    const num = copies > 1 ? String(p.label || p.copy + 1) : "";
+    let label = p.name + num;
+    if (g.measureText(label).width > width) label = p.name.slice(0, 1).toUpperCase() + num;
     if (g.measureText(label).width > width) label = p.name.slice(0, 1).toUpperCase();
     if (cell >= 12 && p.cells.length) {
       g.fillStyle = inkOn(color);
@@ -764,6 +892,77 @@ function describeCell(board, r, c) {
   return parts.join(" ");
 }
 
+// ---------------------------------------------------------------- piece identity
+
+/**
+ * Gives each piece of `board` the number (`label`, from 1) the same piece had in `prev`,
+ * so copies keep their numbers from one position to the next (the server numbers copies
+ * afresh in each state: interchangeable copies are kept sorted). A piece whose cells did
+ * not change keeps its number; the rest are paired, kind by kind, nearest anchor first;
+ * a copy that appeared takes the lowest free number.
+ */
+function carryLabels(prev, board) {
+  const sig = (p) => `${p.pose}|${p.cells.map((c) => c.join(",")).join(" ")}`;
+  const byKind = new Map();
+  for (const p of board.pieces || []) {
+    if (!byKind.has(p.kind)) byKind.set(p.kind, { now: [], before: [] });
+    byKind.get(p.kind).now.push(p);
+  }
+  for (const p of (prev && prev.pieces) || []) {
+    if (byKind.has(p.kind)) byKind.get(p.kind).before.push(p);
+  }
+  for (const { now, before } of byKind.values()) {
+    const left = before.map((p) => ({ p, label: p.label || p.copy + 1 }));
+    const unmatched = [];
+    for (const p of now) {
+      const k = left.findIndex((b) => sig(b.p) === sig(p));
+      if (k >= 0) { p.label = left[k].label; left.splice(k, 1); } else unmatched.push(p);
+    }
+    // Nearest anchors first, over every remaining pair.
+    const pairs = [];
+    unmatched.forEach((p, i) => left.forEach((b, j) => {
+      pairs.push([Math.abs(p.anchor[0] - b.p.anchor[0]) + Math.abs(p.anchor[1] - b.p.anchor[1]), i, j]);
+    }));
+    pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+    const usedP = new Set(), usedB = new Set();
+    for (const [, i, j] of pairs) {
+      if (usedP.has(i) || usedB.has(j)) continue;
+      unmatched[i].label = left[j].label;
+      usedP.add(i);
+      usedB.add(j);
+    }
+    const taken = new Set(now.filter((p) => p.label).map((p) => p.label));
+    let next = 1;
+    for (const p of now) {
+      if (p.label) continue;
+      while (taken.has(next)) next++;
+      p.label = next;
+      taken.add(next);
+    }
+  }
+}
+
+/** The piece of `board` covering cell [r, c], if any. */
+function pieceAt(board, r, c) {
+  return ((board && board.pieces) || []).find((p) => p.cells.some(([pr, pc]) => pr === r && pc === c));
+}
+
+/**
+ * Where the piece picked at `cell` on `prev` is on `board` (labels carried already): the
+ * same cell of its footprint, so the arrows keep moving it after it moved; null when it
+ * left the board.
+ */
+function followCell(prev, board, cell) {
+  const was = pieceAt(prev, cell[0], cell[1]);
+  if (!was) return null;
+  const k = was.cells.findIndex(([r, c]) => r === cell[0] && c === cell[1]);
+  const label = was.label || was.copy + 1;
+  const now = (board.pieces || []).find((p) => p.kind === was.kind && (p.label || p.copy + 1) === label);
+  if (!now || !now.cells.length) return null;
+  const at = now.cells[Math.min(k, now.cells.length - 1)];
+  return [at[0], at[1]];
+}
+
 // ---------------------------------------------------------------- play
 
 const playQueue = [];
@@ -781,7 +980,8 @@ function renderGame() {
   if (!(g.board.counters || []).length) counters.append(el("li", { class: "muted", text: "none" }));
   const banner = $("#solved-banner");
   banner.hidden = !g.goal;
-  banner.textContent = `Solved! ${S.history.length} move${S.history.length === 1 ? "" : "s"}, cost ${fmtCost(g.cost, S.info.costs)}`;
+  banner.textContent = "";
+  banner.append(el("b", { text: "Solved!" }), `${S.history.length} move${S.history.length === 1 ? "" : "s"}, cost ${fmtCost(g.cost, S.info.costs)}`);
   $("#history").textContent = S.history.map(actionText).join(" ");
 }
 
@@ -820,12 +1020,24 @@ async function drainQueue() {
 /** POST /api/play with the kept history and `want` (null: just show the history's end). */
 async function sendPlay(want) {
   if (!S.info) return;
+  let tried = want;
+  if (want && want.pick) {
+    // The piece picked by a click, wherever the moves before this one took it.
+    tried = { ...want };
+    delete tried.pick;
+    if (S.selectedCell) tried.cell = S.selectedCell;
+  }
+  const info = S.info;
   const res = await api("POST", "/api/play", {
     text: S.infoText,
     level: S.info._index,
     history: S.history,
-    try: want,
+    try: tried,
   });
+  if (S.info !== info) return;
+  const before = S.game && S.game.board;
+  if (before) carryLabels(before, res.board);
+  if (before && S.selectedCell) S.selectedCell = followCell(before, res.board, S.selectedCell);
   S.history = res.history;
   S.game = res;
   const hadSpan = !!S.blockedSpan;
@@ -835,15 +1047,15 @@ async function sendPlay(want) {
     const why = res.blocked.tried && res.blocked.tried.length > 1
       ? res.blocked.tried.map((t) => `${actionText(t.action)}: ${t.why}`).join("\n") : "";
     $("#status").title = why;
-    if (res.blocked.span && S.infoText === editor.value) {
+    if (res.blocked.span && S.infoText === editor.getText()) {
       S.blockedSpan = res.blocked.span;
-      renderBackdrop();
+      renderMarks();
       reveal(res.blocked.span[0]);
     } else if (hadSpan) {
-      renderBackdrop();
+      renderMarks();
     }
   } else {
-    if (hadSpan) renderBackdrop();
+    if (hadSpan) renderMarks();
     if (res.played) {
       const p = res.played;
       setStatus(res.goal ? `Solved after ${p.line}` : p.line, res.goal ? "solved" : "played");
@@ -867,10 +1079,9 @@ function playDir(dr, dc) {
     setStatus(`No direction (${dr}, ${dc}) in this file's dirs.`, "blocked");
     return;
   }
-  const want = { dir };
+  const want = { dir, pick: true };
   const m = S.selectedMove != null ? S.info.moves[S.selectedMove] : null;
   if (m) want.move = m.name;
-  if (S.selectedCell) want.cell = S.selectedCell;
   enqueuePlay(want);
 }
 
@@ -924,11 +1135,6 @@ function onKey(ev) {
   if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === "s") {
     ev.preventDefault();
     saveFile();
-    return;
-  }
-  if (ev.target === editor && ev.key === "Escape") {
-    editor.blur();
-    $("#board").focus();
     return;
   }
   if (inFormField(ev.target)) return;
@@ -1109,12 +1315,12 @@ function psShowWhy(why) {
   S.blockedSpan = null;
   if (S.ps) S.ps.whyCells = why && why.cells ? why.cells : [];
   $("#status").title = why && why.rule ? `line ${why.rule.line}: ${why.rule.text}` : "";
-  if (why && why.span && S.ps && S.ps.text === editor.value) {
+  if (why && why.span && S.ps && S.ps.text === editor.getText()) {
     S.blockedSpan = why.span;
-    renderBackdrop();
+    renderMarks();
     reveal(why.span[0]);
   } else if (hadSpan) {
-    renderBackdrop();
+    renderMarks();
   }
 }
 
@@ -1318,7 +1524,11 @@ function budgetFrom(timeoutSel, statesSel) {
 
 /** One line of progress; `t0` is when the page started the job (its clock runs on). */
 function progressText(p, budget, t0) {
-  const parts = [`expanded ${fmtNum(p.expanded)}`, `generated ${fmtNum(p.generated)}`, `stored ${fmtNum(p.stored)}`];
+  // Before a search's first state (a layered search first studies the free piece's moves;
+  // a fast path builds its tables) there is nothing to count yet; a depth-first search
+  // stores no states. Either way the line says so rather than "stored 0".
+  const parts = p.expanded || p.stored ? [`expanded ${fmtNum(p.expanded || 0)}`, `generated ${fmtNum(p.generated || 0)}`] : ["preparing the search"];
+  if (p.stored) parts.push(`stored ${fmtNum(p.stored)}`);
   const secs = Math.max(typeof p.elapsed === "number" ? p.elapsed : 0, t0 ? (performance.now() - t0) / 1000 : 0);
   parts.push(`${secs.toFixed(1)} s`);
   if (budget) {
@@ -1365,11 +1575,13 @@ async function startSolve() {
   solveJob = job.job;
   $("#solve").disabled = true;
   $("#cancel").disabled = false;
-  prog.textContent = `running (${progressText({ expanded: 0, generated: 0, stored: 0 }, job.budget)})`;
+  prog.textContent = progressText({}, job.budget);
   bar.hidden = false;
   bar.removeAttribute("value");
   const t0 = performance.now();
+  const gen = S.gen;
   const result = await followJob(job.job, (p) => {
+    if (gen !== S.gen) return;
     prog.textContent = progressText(p, job.budget, t0);
     const b = job.budget || {};
     const frac = Math.max(b.max_states ? p.stored / b.max_states : 0, b.timeout_ms ? (p.elapsed * 1000) / b.timeout_ms : 0);
@@ -1379,6 +1591,8 @@ async function startSolve() {
   bar.hidden = true;
   $("#solve").disabled = false;
   $("#cancel").disabled = true;
+  // The file or the level changed meanwhile: this answer is about another puzzle.
+  if (gen !== S.gen) return;
   prog.textContent = `finished in ${((performance.now() - t0) / 1000).toFixed(2)} s`;
   showSolveResult(result);
 }
@@ -1392,6 +1606,31 @@ async function cancelJob(id) {
   }
 }
 
+/** The engine in plain words: the rules interpreted, or a solver made for this kind of puzzle. */
+function engineText(r) {
+  if (!r.engine) return null;
+  const why = r.engine_reason ? ` (${r.engine_reason})` : "";
+  if (r.engine === "interpreter") return `the rules, run as written${why}`;
+  return `a solver made for puzzles like this one: ${r.engine}${why}`;
+}
+
+/** A search backend's name with what it does. */
+function searchText(name) {
+  const plain = {
+    bfs: "breadth-first: fewest moves",
+    dijkstra: "cheapest first (Dijkstra)",
+    astar: "A*: cheapest first, guided by a lower bound",
+    idastar: "iterative deepening A*: little memory",
+    iddfs: "iterative deepening depth-first: little memory",
+    bidir: "from the start and the goals at once",
+    dfs: "depth-first",
+    layered: "from push to push, the walks between them as one step",
+    fast: "the solver's own",
+  };
+  if (!name) return null;
+  return plain[name] ? `${plain[name]} (${name})` : name;
+}
+
 function showSolveResult(r) {
   const sum = $("#solve-summary");
   sum.textContent = "";
@@ -1401,10 +1640,12 @@ function showSolveResult(r) {
   if (r.message) sum.append(el("div", { class: "muted small", text: r.message }));
   for (const o of r.out_of_reach || []) sum.append(el("div", { class: "small", text: "out of reach: " + (typeof o === "string" ? o : o.message || JSON.stringify(o)) }));
   const st = r.stats || {};
+  const solved = r.outcome === "solved";
   statsRows($("#solve-stats"), [
-    ["engine", r.engine ? r.engine + (r.engine_reason ? ` (${r.engine_reason})` : "") : null],
-    ["search", r.search],
-    ["canonical", r.canonical === undefined ? null : r.canonical ? "yes (the tie rule's answer)" : "no (one optimal answer)"],
+    ["solved by", engineText(r)],
+    ["search", searchText(r.search)],
+    // Which of the optimal answers this is means something only for an answer.
+    ["canonical", !solved || r.canonical === undefined ? null : r.canonical ? "yes (the tie rule's answer)" : "no (one optimal answer)"],
     ["path", r.path],
     ["expanded", st.expanded],
     ["generated", st.generated],
@@ -1428,6 +1669,7 @@ function showSolveResult(r) {
     list.append(li);
   });
   anim.frames = r.frames || [];
+  anim.frames.forEach((f, k) => carryLabels(k ? anim.frames[k - 1] : null, f));
   if (r.boards_omitted) sum.append(el("div", { class: "muted small", text: "The answer is too long to animate: its boards are left out." }));
   const sb = $("#solve-board");
   sb.dataset.frames = String(Math.max(0, anim.frames.length - 1));
@@ -1462,7 +1704,13 @@ function startAnim() {
   anim.timer = setInterval(() => {
     showFrame(anim.frame + 1);
     if (anim.frame >= anim.frames.length - 1) stopAnim();
-  }, 320);
+  }, animDelay());
+}
+
+/** Milliseconds per frame: the speed control's steps per second. */
+function animDelay() {
+  const perSecond = parseFloat($("#anim-speed").value) || 3;
+  return Math.round(1000 / perSecond);
 }
 
 function stopAnim() {
@@ -1497,10 +1745,12 @@ async function startAnalyze() {
   $("#an-cancel").disabled = false;
   prog.textContent = "running";
   const t0 = performance.now();
-  const r = await followJob(job.job, (p) => { prog.textContent = progressText(p, job.budget, t0); });
+  const gen = S.gen;
+  const r = await followJob(job.job, (p) => { if (gen === S.gen) prog.textContent = progressText(p, job.budget, t0); });
   analyzeJob = null;
   $("#analyze").disabled = false;
   $("#an-cancel").disabled = true;
+  if (gen !== S.gen) return;
   prog.textContent = "";
   showAnalysis(r);
 }
@@ -1706,7 +1956,9 @@ async function runTests() {
     const job = await api("POST", "/api/test", { text, budget });
     testJob = job.job;
     btn.textContent = "Cancel tests";
+    const gen = S.gen;
     const r = await followJob(job.job, () => {});
+    if (gen !== S.gen) return;
     S.tests = {};
     for (const row of r.levels || []) (S.tests[row.index] = S.tests[row.index] || []).push(row);
     const rows = r.levels || [];
@@ -1734,27 +1986,23 @@ function showTab(name) {
 }
 
 function wire() {
-  editor.addEventListener("input", onEditorInput);
-  editor.addEventListener("scroll", syncScroll);
-  editor.addEventListener("keyup", onCaret);
-  editor.addEventListener("click", onCaret);
-  editor.addEventListener("keydown", (ev) => {
-    // Tab inserts spaces instead of leaving the editor.
-    if (ev.key === "Tab" && !ev.shiftKey && !ev.ctrlKey && !ev.altKey) {
-      ev.preventDefault();
-      document.execCommand("insertText", false, "  ");
-    }
-  });
   document.addEventListener("keydown", onKey);
   $("#file-select").addEventListener("change", async (ev) => {
     const path = ev.target.value;
-    if (editor.value !== S.savedText && !confirm("Discard unsaved changes?")) {
+    if (editor.getText() !== S.savedText && !confirm("Discard unsaved changes?")) {
       ev.target.value = S.file;
       return;
     }
     try { await openFile(path); } catch (e) { setStatus(`Could not open ${path}: ${e.message}`, "blocked"); }
   });
-  $("#save").addEventListener("click", saveFile);
+  $("#save").addEventListener("click", () => saveFile());
+  $("#save-as").addEventListener("click", () => openNameDialog("saveas"));
+  $("#new-file").addEventListener("click", () => openNameDialog("new"));
+  $("#conflict-overwrite").addEventListener("click", overwriteOnDisk);
+  $("#conflict-reload").addEventListener("click", reloadFromDisk);
+  $("#name-form").addEventListener("submit", (ev) => { ev.preventDefault(); confirmNameDialog(); });
+  $("#name-cancel").addEventListener("click", () => $("#name-dialog").close());
+  $("#template-select").addEventListener("change", () => { $("#name-input").value = `${$("#template-select").value}.puz`; });
   $("#board").addEventListener("click", onBoardClick);
   $("#board").addEventListener("mousemove", (ev) => {
     const at = cellAt($("#board"), ev);
@@ -1775,8 +2023,9 @@ function wire() {
   $("#anim-back").addEventListener("click", () => { stopAnim(); showFrame(anim.frame - 1); });
   $("#anim-first").addEventListener("click", () => { stopAnim(); showFrame(0); });
   $("#anim-last").addEventListener("click", () => { stopAnim(); showFrame(anim.frames.length - 1); });
+  $("#anim-speed").addEventListener("change", () => { if (anim.timer) startAnim(); });
   window.addEventListener("beforeunload", (ev) => {
-    if (S.savedText !== null && editor.value !== S.savedText) ev.preventDefault();
+    if (S.savedText !== null && editor.getText() !== S.savedText) ev.preventDefault();
   });
 }
 
