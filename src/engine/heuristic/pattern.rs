@@ -27,10 +27,14 @@
 //! admissibility; A* takes the largest of it and the consistent bounds, which it then
 //! reads as a bound, not as a consistent one: `Expander::estimate`).
 //!
-//! **The build.** A 0-1 breadth-first search over the abstract states (every placement of
-//! the group and the agent on distinct cells), indexed in base `cells`; groups are the
-//! passive kinds in the reading order of their goal cells, cut into near-equal parts of at
-//! most the size whose search fits in [`MAX_SEARCH`] entries.
+//! **The build.** A breadth-first search over the abstract states: every placement of the
+//! group, and the region of free cells the agent stands in (its steps onto free cells
+//! cost nothing, so within a region it is anywhere at once), on boards of up to 64
+//! cells; beyond, a 0-1 breadth-first search over placements and the agent's cell (the
+//! two give the same tables: a test compares them). Indices are in base `cells`; groups
+//! are the passive kinds in the reading order of their goal cells, cut into near-equal
+//! parts of at most the size whose search fits in [`MAX_SEARCH`] entries. The missing
+//! tables are built side by side, one thread each, as many at once as there are cores.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -226,10 +230,10 @@ impl Expander<'_> {
                     .collect()
             })
             .collect();
-        let mut groups = vec![];
+        // The groups, their keys, and the tables already built (here or on disk).
+        let mut parts_of = vec![];
         let mut sizes = vec![];
         let mut at = 0;
-        let mut cached = 0;
         for part in 0..parts {
             let n = (passive.len() - at) / (parts - part);
             let group: Vec<(usize, usize)> = passive[at..at + n].to_vec();
@@ -254,37 +258,62 @@ impl Expander<'_> {
                 .ok()
                 .and_then(|c| c.iter().find(|(k, _)| *k == key).map(|(_, t)| t.clone()))
                 .or_else(|| disk::load(&key, span).map(Arc::new));
-            let table = match hit {
-                Some(t) => {
-                    cached += 1;
-                    t
-                }
-                None => {
-                    let t = Arc::new(group_table(
-                        &group,
-                        agent,
-                        &agent_goals,
-                        &next,
-                        &legal,
-                        shift,
-                        budget,
-                        pacer,
-                    )?);
-                    disk::store(&key, &t);
-                    if let Ok(mut c) = CACHE.lock() {
-                        if c.len() >= CACHED {
-                            c.remove(0);
-                        }
-                        c.push((key, t.clone()));
-                    }
-                    t
-                }
-            };
-            groups.push(Pattern {
-                slots: group.iter().map(|&(_, k)| lay.slots[k].start).collect(),
-                table,
-            });
+            parts_of.push((group, key, hit));
         }
+        let cached = parts_of.iter().filter(|p| p.2.is_some()).count();
+        // The missing tables, built side by side (one thread each, as many at once as
+        // the machine has cores; in turn where there are no threads).
+        let missing: Vec<usize> = (0..parts).filter(|&i| parts_of[i].2.is_none()).collect();
+        let build = |i: usize, pacer: &mut Pacer| {
+            let space = Abstract {
+                group: &parts_of[i].0,
+                agent,
+                agent_goals: &agent_goals,
+                next: &next,
+                legal: &legal,
+                shift,
+            };
+            space.table(budget, pacer)
+        };
+        let mut built: Vec<Result<Vec<u8>, PrepareError>> = vec![];
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if cfg!(target_arch = "wasm32") || cores < 2 || missing.len() < 2 {
+            for &i in &missing {
+                built.push(build(i, pacer));
+            }
+        } else {
+            for chunk in missing.chunks(cores) {
+                let out: Vec<Result<Vec<u8>, PrepareError>> = std::thread::scope(|sc| {
+                    let handles: Vec<_> = chunk
+                        .iter()
+                        .map(|&i| sc.spawn(move || build(i, &mut Pacer::default())))
+                        .collect();
+                    handles
+                        .into_iter()
+                        .map(|h| h.join().expect("a table build does not panic"))
+                        .collect()
+                });
+                built.extend(out);
+            }
+        }
+        for (&i, t) in missing.iter().zip(built) {
+            let t = Arc::new(t?);
+            disk::store(&parts_of[i].1, &t);
+            if let Ok(mut c) = CACHE.lock() {
+                if c.len() >= CACHED {
+                    c.remove(0);
+                }
+                c.push((parts_of[i].1.clone(), t.clone()));
+            }
+            parts_of[i].2 = Some(t);
+        }
+        let groups: Vec<Pattern> = parts_of
+            .into_iter()
+            .map(|(group, _, table)| Pattern {
+                slots: group.iter().map(|&(_, k)| lay.slots[k].start).collect(),
+                table: table.expect("every table is built or cached"),
+            })
+            .collect();
         let entries: usize = groups.iter().map(|g| g.table.len()).sum();
         Ok(Some(Patterns {
             groups,
@@ -307,90 +336,223 @@ impl Expander<'_> {
     }
 }
 
-/// One group's table: 0-1 breadth-first search from the goal's image over the placements
-/// of the group (`(goal cell, kind)`) and the agent (`shift` bits per cell in the index,
-/// the agent's highest), then the least distance over the agent's cells.
-#[allow(clippy::too_many_arguments)]
-fn group_table(
-    group: &[(usize, usize)],
+/// One group's abstract space (see the module header): the group's kinds
+/// (`(goal cell, kind)`), the agent, where each may stand, and the board's steps.
+struct Abstract<'a> {
+    group: &'a [(usize, usize)],
     agent: usize,
-    agent_goals: &[usize],
-    next: &[Vec<usize>],
-    legal: &[Vec<bool>],
+    agent_goals: &'a [usize],
+    next: &'a [Vec<usize>],
+    legal: &'a [Vec<bool>],
+    /// Bits per cell in an index.
     shift: usize,
-    budget: &Budget,
-    pacer: &mut Pacer,
-) -> Result<Vec<u8>, PrepareError> {
-    let cells = next.len();
-    let g = group.len();
-    let span = 1usize << (shift * g);
-    let mask = (1usize << shift) - 1;
-    budget.room_for((span << shift) as u64 + span as u64)?;
-    let mut dist = vec![UNSEEN; span << shift];
-    let mut queue: VecDeque<u32> = VecDeque::new();
-    let base: usize = group
-        .iter()
-        .enumerate()
-        .map(|(i, &(c, _))| c << (shift * i))
-        .sum();
-    for &b in agent_goals {
-        if group.iter().all(|&(c, _)| c != b) && legal[agent][b] {
-            let idx = base | b << (shift * g);
-            dist[idx] = 0;
-            queue.push_back(idx as u32);
+}
+
+impl Abstract<'_> {
+    /// The group's table: per placement of its kinds (`shift` bits per cell, in group
+    /// order), the fewest moves displacing one of them from it to the goal's image.
+    fn table(&self, budget: &Budget, pacer: &mut Pacer) -> Result<Vec<u8>, PrepareError> {
+        if self.next.len() <= 64 {
+            self.by_regions(budget, pacer)
+        } else {
+            self.by_cells(budget, pacer)
         }
     }
-    let agent_legal = &legal[agent];
-    let kind_legal: Vec<&[bool]> = group.iter().map(|&(_, k)| legal[k].as_slice()).collect();
-    // Per cell: 1 + the index in the group of the kind on it, 0 for none.
-    let mut occ = vec![0u8; cells];
-    let mut popped = 0u64;
-    while let Some(idx) = queue.pop_front() {
-        let idx = idx as usize;
-        let d = dist[idx];
-        let b = idx >> (shift * g);
-        for i in 0..g {
-            occ[(idx >> (shift * i)) & mask] = i as u8 + 1;
-        }
-        popped += 1;
-        if popped & 0xffff == 0 {
-            pacer.tick(0x10000, budget)?;
-        }
-        for &to in &next[b] {
-            if !agent_legal[to] {
-                continue;
+
+    /// The table by breadth-first search over placements and the agent's *region*:
+    /// the agent's steps onto cells no kind of the group holds cost nothing, so the
+    /// agent stands anywhere in the connected free cells around it at no cost, and a
+    /// state is a placement and that region (named by its least cell). Every move
+    /// displaces one kind of the group (into the region) and costs one, so the search is
+    /// plain breadth-first, and the first time a placement is met is its distance, the
+    /// least over the agent's cells. The same distances as [`Abstract::by_cells`] over
+    /// up to 64 cells kept in one word, with a state per region instead of per cell.
+    fn by_regions(&self, budget: &Budget, pacer: &mut Pacer) -> Result<Vec<u8>, PrepareError> {
+        let (shift, g) = (self.shift, self.group.len());
+        let span = 1usize << (shift * g);
+        let mask = (1usize << shift) - 1;
+        let states = span << shift;
+        budget.room_for(span as u64 + states as u64 / 8)?;
+        let bit = |c: usize| 1u64 << c;
+        let adj: Vec<u64> = self
+            .next
+            .iter()
+            .map(|to| to.iter().fold(0, |m, &c| m | bit(c)))
+            .collect();
+        let as_mask = |legal: &[bool]| {
+            legal
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (c, &l)| if l { m | bit(c) } else { m })
+        };
+        let agent_ok = as_mask(&self.legal[self.agent]);
+        let kind_ok: Vec<u64> = self
+            .group
+            .iter()
+            .map(|&(_, k)| as_mask(&self.legal[k]))
+            .collect();
+        // The cells the agent reaches from `from` through `open` cells (`from` included).
+        let region = |from: usize, open: u64| {
+            let mut reg = bit(from);
+            let mut frontier = reg;
+            while frontier != 0 {
+                let mut grown = 0;
+                let mut f = frontier;
+                while f != 0 {
+                    grown |= adj[f.trailing_zeros() as usize];
+                    f &= f - 1;
+                }
+                frontier = grown & open & !reg;
+                reg |= frontier;
             }
-            let moved = idx - (b << (shift * g)) + (to << (shift * g));
-            let (nidx, nd) = match occ[to] {
-                0 => (moved, d),
-                i => {
-                    let i = (i - 1) as usize;
-                    if !kind_legal[i][b] {
+            reg
+        };
+        let mut table = vec![UNSEEN; span];
+        let mut seen = vec![0u64; states.div_ceil(64)];
+        let mut queue: Vec<u32> = vec![];
+        let base: usize = self
+            .group
+            .iter()
+            .enumerate()
+            .map(|(i, &(c, _))| c << (shift * i))
+            .sum();
+        let occ0 = self.group.iter().fold(0u64, |m, &(c, _)| m | bit(c));
+        for &b in self.agent_goals {
+            if occ0 & bit(b) == 0 && agent_ok & bit(b) != 0 {
+                let rep = region(b, agent_ok & !occ0).trailing_zeros() as usize;
+                let idx = base | rep << (shift * g);
+                if seen[idx / 64] & bit(idx % 64) == 0 {
+                    seen[idx / 64] |= bit(idx % 64);
+                    queue.push(idx as u32);
+                }
+            }
+        }
+        if !queue.is_empty() {
+            table[base] = 0;
+        }
+        let (mut head, mut layer_end, mut d) = (0, queue.len(), 0u8);
+        while head < queue.len() {
+            if head == layer_end {
+                layer_end = queue.len();
+                d += 1;
+            }
+            let idx = queue[head] as usize;
+            head += 1;
+            if head & 0xffff == 0 {
+                pacer.tick(0x10000, budget)?;
+            }
+            let placement = idx & (span - 1);
+            let cell = |i: usize| (placement >> (shift * i)) & mask;
+            let occ = (0..g).fold(0u64, |m, i| m | bit(cell(i)));
+            let reg = region(idx >> (shift * g), agent_ok & !occ);
+            if d == UNSEEN - 1 {
+                continue; // farther than a byte counts: left unseen (no bound)
+            }
+            for (i, &ok) in kind_ok.iter().enumerate() {
+                let t = cell(i);
+                if agent_ok & bit(t) == 0 {
+                    continue; // the agent could not stand where the kind was
+                }
+                let mut into = adj[t] & reg & ok;
+                while into != 0 {
+                    let b = into.trailing_zeros() as usize;
+                    into &= into - 1;
+                    let moved = placement - (t << (shift * i)) + (b << (shift * i));
+                    let occ2 = occ & !bit(t) | bit(b);
+                    let rep = region(t, agent_ok & !occ2).trailing_zeros() as usize;
+                    let nidx = moved | rep << (shift * g);
+                    if seen[nidx / 64] & bit(nidx % 64) != 0 {
                         continue;
                     }
-                    let at = shift * i;
-                    (moved - (to << at) + (b << at), d + 1)
-                }
-            };
-            if nd < dist[nidx] && nd < UNSEEN {
-                dist[nidx] = nd;
-                if nd == d {
-                    queue.push_front(nidx as u32);
-                } else {
-                    queue.push_back(nidx as u32);
+                    seen[nidx / 64] |= bit(nidx % 64);
+                    queue.push(nidx as u32);
+                    if table[moved] == UNSEEN {
+                        table[moved] = d + 1;
+                    }
                 }
             }
         }
-        for i in 0..g {
-            occ[(idx >> (shift * i)) & mask] = 0;
+        Ok(table)
+    }
+
+    /// The table by 0-1 breadth-first search from the goal's image over the placements
+    /// of the group and the agent's cell (`shift` bits per cell in the index, the
+    /// agent's highest), then the least distance over the agent's cells: for boards
+    /// beyond 64 cells.
+    fn by_cells(&self, budget: &Budget, pacer: &mut Pacer) -> Result<Vec<u8>, PrepareError> {
+        let (group, agent, next, legal, shift) =
+            (self.group, self.agent, self.next, self.legal, self.shift);
+        let cells = next.len();
+        let g = group.len();
+        let span = 1usize << (shift * g);
+        let mask = (1usize << shift) - 1;
+        budget.room_for((span << shift) as u64 + span as u64)?;
+        let mut dist = vec![UNSEEN; span << shift];
+        let mut queue: VecDeque<u32> = VecDeque::new();
+        let base: usize = group
+            .iter()
+            .enumerate()
+            .map(|(i, &(c, _))| c << (shift * i))
+            .sum();
+        for &b in self.agent_goals {
+            if group.iter().all(|&(c, _)| c != b) && legal[agent][b] {
+                let idx = base | b << (shift * g);
+                dist[idx] = 0;
+                queue.push_back(idx as u32);
+            }
         }
+        let agent_legal = &legal[agent];
+        let kind_legal: Vec<&[bool]> = group.iter().map(|&(_, k)| legal[k].as_slice()).collect();
+        // Per cell: 1 + the index in the group of the kind on it, 0 for none.
+        let mut occ = vec![0u8; cells];
+        let mut popped = 0u64;
+        while let Some(idx) = queue.pop_front() {
+            let idx = idx as usize;
+            let d = dist[idx];
+            let b = idx >> (shift * g);
+            for i in 0..g {
+                occ[(idx >> (shift * i)) & mask] = i as u8 + 1;
+            }
+            popped += 1;
+            if popped & 0xffff == 0 {
+                pacer.tick(0x10000, budget)?;
+            }
+            for &to in &next[b] {
+                if !agent_legal[to] {
+                    continue;
+                }
+                let moved = idx - (b << (shift * g)) + (to << (shift * g));
+                let (nidx, nd) = match occ[to] {
+                    0 => (moved, d),
+                    i => {
+                        let i = (i - 1) as usize;
+                        if !kind_legal[i][b] {
+                            continue;
+                        }
+                        let at = shift * i;
+                        (moved - (to << at) + (b << at), d + 1)
+                    }
+                };
+                if nd < dist[nidx] && nd < UNSEEN {
+                    dist[nidx] = nd;
+                    if nd == d {
+                        queue.push_front(nidx as u32);
+                    } else {
+                        queue.push_back(nidx as u32);
+                    }
+                }
+            }
+            for i in 0..g {
+                occ[(idx >> (shift * i)) & mask] = 0;
+            }
+        }
+        let mut table = vec![UNSEEN; span];
+        for (idx, &d) in dist.iter().enumerate() {
+            let t = &mut table[idx & (span - 1)];
+            *t = (*t).min(d);
+        }
+        Ok(table)
     }
-    let mut table = vec![UNSEEN; span];
-    for (idx, &d) in dist.iter().enumerate() {
-        let t = &mut table[idx & (span - 1)];
-        *t = (*t).min(d);
-    }
-    Ok(table)
 }
 
 /// The tables kept on disk between processes, under the same keys as [`CACHE`]: one file
@@ -460,5 +622,95 @@ mod disk {
         if written.is_err() || std::fs::rename(&tmp, &path).is_err() {
             let _ = std::fs::remove_file(&tmp);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The steps of a `rows` x `cols` grid, 4-connected, cells in reading order.
+    fn grid(rows: usize, cols: usize) -> Vec<Vec<usize>> {
+        (0..rows * cols)
+            .map(|i| {
+                let (r, c) = (i / cols, i % cols);
+                let mut to = vec![];
+                if r > 0 {
+                    to.push(i - cols);
+                }
+                if r + 1 < rows {
+                    to.push(i + cols);
+                }
+                if c > 0 {
+                    to.push(i - 1);
+                }
+                if c + 1 < cols {
+                    to.push(i + 1);
+                }
+                to
+            })
+            .collect()
+    }
+
+    /// Both builds give the same table, on boards with and without walls (cells no
+    /// piece may stand on), for groups of every size that fits and agents with and
+    /// without a goal cell.
+    #[test]
+    fn regions_and_cells_give_the_same_tables() {
+        let mut rng = fastrand::Rng::with_seed(0x9d8_2025);
+        let mut compared = 0;
+        for &(rows, cols, g) in &[
+            (2, 3, 2),
+            (3, 3, 3),
+            (3, 3, 4),
+            (3, 4, 3),
+            (4, 4, 3),
+            (2, 5, 4),
+        ] {
+            for _ in 0..4 {
+                let next = grid(rows, cols);
+                let cells = next.len();
+                let shift = (usize::BITS - (cells - 1).leading_zeros()).max(1) as usize;
+                // Kind 0 the agent, 1..=g the group; a wall or two nobody may stand on.
+                let walls: Vec<usize> = (0..rng.usize(0..=2)).map(|_| rng.usize(..cells)).collect();
+                let legal: Vec<Vec<bool>> = (0..=g)
+                    .map(|k| {
+                        (0..cells)
+                            .map(|c| !walls.contains(&c) && (k == 0 || rng.u8(..10) != 0))
+                            .collect()
+                    })
+                    .collect();
+                let mut free: Vec<usize> = (0..cells).filter(|c| !walls.contains(c)).collect();
+                rng.shuffle(&mut free);
+                if free.len() < g + 1 {
+                    continue;
+                }
+                let group: Vec<(usize, usize)> = (0..g).map(|i| (free[i], i + 1)).collect();
+                let agent_goals: Vec<usize> = if rng.bool() {
+                    vec![free[g]]
+                } else {
+                    (0..cells).collect()
+                };
+                let space = Abstract {
+                    group: &group,
+                    agent: 0,
+                    agent_goals: &agent_goals,
+                    next: &next,
+                    legal: &legal,
+                    shift,
+                };
+                let budget = Budget::default();
+                let a = space
+                    .by_regions(&budget, &mut Pacer::default())
+                    .expect("regions");
+                let b = space
+                    .by_cells(&budget, &mut Pacer::default())
+                    .expect("cells");
+                assert_eq!(a, b, "{rows}x{cols}, group {group:?}, walls {walls:?}");
+                assert!(a.iter().any(|&d| d > 1 && d != UNSEEN));
+                compared += 1;
+            }
+        }
+        assert!(compared >= 20);
     }
 }
