@@ -1,8 +1,10 @@
 //! Stage 7: reading `.puz` files, levels and judge inputs; printing boards and answers.
 
 pub(crate) mod answer;
+pub mod formats;
 pub mod graph;
 pub(crate) mod grid;
+pub mod lurd;
 pub mod judge;
 pub mod render;
 pub(crate) mod source;
