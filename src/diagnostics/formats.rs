@@ -103,8 +103,8 @@ pub enum FormatProblem {
     #[error("the moves are legal but do not solve the level")]
     #[diagnostic(code(puz::lurd::not_solved))]
     NotSolved {
-        /// The end of the moves.
-        #[label("the level is not solved here")]
+        /// The last move (an empty span when there is none).
+        #[label("the level is not solved after this move")]
         span: SourceSpan,
         /// How far they got.
         #[help]

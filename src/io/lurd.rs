@@ -156,9 +156,9 @@ pub fn replay(model: &Model, level: Level, text: &str) -> Result<Replay, Vec<Pro
     }
     let cost = Cost::of(model, game.cost());
     if !game.is_goal() {
-        let end = letters.last().map_or(0, |&(at, c)| at + c.len_utf8());
+        let last = letters.last().map_or((0, 0), |&(at, c)| (at, c.len_utf8()));
         return Err(vec![FormatProblem::NotSolved {
-            span: (end, 0).into(),
+            span: last.into(),
             help: format!(
                 "all {} are legal ({cost}); the goal does not hold after the last",
                 quantity(letters.len() as u64, "moves")
