@@ -59,7 +59,8 @@ fn search_parser() -> impl clap::builder::TypedValueParser<Value = SearchChoice>
 fn format_parser() -> impl clap::builder::TypedValueParser<Value = puz::io::formats::LevelFormat> {
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new(["grid", "sokoban", "rushhour"]).map(|name: String| {
-        puz::io::formats::LevelFormat::from_name(&name).unwrap_or(puz::io::formats::LevelFormat::Grid)
+        puz::io::formats::LevelFormat::from_name(&name)
+            .unwrap_or(puz::io::formats::LevelFormat::Grid)
     })
 }
 
@@ -409,7 +410,9 @@ fn run(mut cli: Cli) -> Result<(), u8> {
             dist,
             ..
         } if !dist.active() => match level_file {
-            Some(path) => cli::all::run_file(&file, &path, level_format, json, &search, metric.as_deref()),
+            Some(path) => {
+                cli::all::run_file(&file, &path, level_format, json, &search, metric.as_deref())
+            }
             None => cli::all::run(&file, json, &search, metric.as_deref()),
         },
         Command::Test {

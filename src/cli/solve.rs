@@ -39,7 +39,8 @@ pub fn run(
             let written = match steps {
                 None => vec![],
                 Some(_) if lf.is_collection() => {
-                    let rows: Vec<&str> = lf.levels[index].rows().iter().map(String::as_str).collect();
+                    let rows: Vec<&str> =
+                        lf.levels[index].rows().iter().map(String::as_str).collect();
                     written_symbols(model, &rows)
                 }
                 Some(_) => file_symbols(model, lf.text()),
@@ -168,7 +169,12 @@ struct StepsTooLarge {
 /// `puz solve --verify MOVES`: plays LURD moves on the level and says whether they are
 /// legal and solve it (exit 0), or reports the first that is not, or that they stop short
 /// of the goal (exit 2).
-fn verify_lurd(p: &puz::Puzzle, lvl: puz::engine::Level, moves: &str, json: bool) -> Result<(), u8> {
+fn verify_lurd(
+    p: &puz::Puzzle,
+    lvl: puz::engine::Level,
+    moves: &str,
+    json: bool,
+) -> Result<(), u8> {
     let name = lvl.name.clone();
     match puz::io::lurd::replay(&p.model, lvl, moves) {
         Ok(r) => {

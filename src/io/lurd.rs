@@ -145,10 +145,7 @@ pub fn replay(model: &Model, level: Level, text: &str) -> Result<Replay, Vec<Pro
                     letter: c,
                     why,
                     span: (at, c.len_utf8()).into(),
-                    help: format!(
-                        "the {} before it are legal",
-                        quantity(k as u64, "moves")
-                    ),
+                    help: format!("the {} before it are legal", quantity(k as u64, "moves")),
                 }
                 .into()]);
             }
@@ -182,10 +179,7 @@ fn why_not(game: &mut Game, model: &Model, delta: (i64, i64), push: bool) -> Str
         .find(|d| (d.dr as i64, d.dc as i64) == delta)
         .map(|d| d.name.clone());
     let Some(dir) = dir else {
-        return format!(
-            "the rules have no direction ({}, {})",
-            delta.0, delta.1
-        );
+        return format!("the rules have no direction ({}, {})", delta.0, delta.1);
     };
     let want = Want {
         mv: None,

@@ -64,7 +64,9 @@ fn note(text: &str) -> Option<(String, &str)> {
     let key = key.trim();
     let simple = !key.is_empty()
         && key.len() <= 24
-        && key.chars().all(|c| c.is_alphanumeric() || c == ' ' || c == '_');
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == ' ' || c == '_');
     simple.then(|| (key.to_ascii_lowercase(), value.trim()))
 }
 
@@ -118,13 +120,11 @@ pub(crate) fn read(text: &str) -> Result<Vec<FileLevel>, Vec<Problem>> {
         }
     }
     if boards.is_empty() {
-        let first = lines.iter().find(|l| !is_blank(l.text)).map_or((0, 0), |l| {
-            (l.start, l.text.len())
-        });
-        return Err(vec![FormatProblem::NoBoard {
-            span: first.into(),
-        }
-        .into()]);
+        let first = lines
+            .iter()
+            .find(|l| !is_blank(l.text))
+            .map_or((0, 0), |l| (l.start, l.text.len()));
+        return Err(vec![FormatProblem::NoBoard { span: first.into() }.into()]);
     }
     // The text before each board, and after the last.
     let gap = |k: usize| -> &[Line] {
@@ -148,7 +148,9 @@ pub(crate) fn read(text: &str) -> Result<Vec<FileLevel>, Vec<Problem>> {
                 is_blank(before[j - 1].text)
             };
             let alone = before[..j].iter().all(|l| is_blank(l.text));
-            (set_apart || alone).then(|| title_line(before[j].text)).flatten()
+            (set_apart || alone)
+                .then(|| title_line(before[j].text))
+                .flatten()
         });
         let own_notes = if titles_before { before } else { after };
         let note_title = own_notes.iter().find_map(|l| title_note(l.text));
@@ -192,7 +194,11 @@ pub(crate) fn read(text: &str) -> Result<Vec<FileLevel>, Vec<Problem>> {
 
 /// The rows of one board in the standard notation, padded to one width, and which cells
 /// are beyond its outer wall; a player beyond it is an open level.
-fn board(lines: &[Line], number: usize, title: Option<&str>) -> Result<(Vec<String>, Vec<bool>), Problem> {
+fn board(
+    lines: &[Line],
+    number: usize,
+    title: Option<&str>,
+) -> Result<(Vec<String>, Vec<bool>), Problem> {
     let width = lines.iter().map(|l| l.text.len()).max().unwrap_or(0);
     let cells: Vec<Vec<char>> = lines
         .iter()
@@ -205,9 +211,9 @@ fn board(lines: &[Line], number: usize, title: Option<&str>) -> Result<(Vec<Stri
     let (rows, cols) = (cells.len(), width);
     let mut beyond = vec![false; rows * cols];
     let mut stack: Vec<(usize, usize)> = vec![];
-    for r in 0..rows {
-        for c in 0..cols {
-            if (r == 0 || c == 0 || r + 1 == rows || c + 1 == cols) && cells[r][c] != '#' {
+    for (r, row) in cells.iter().enumerate() {
+        for (c, &ch) in row.iter().enumerate() {
+            if (r == 0 || c == 0 || r + 1 == rows || c + 1 == cols) && ch != '#' {
                 stack.push((r, c));
             }
         }
@@ -240,11 +246,9 @@ fn board(lines: &[Line], number: usize, title: Option<&str>) -> Result<(Vec<Stri
         }
     }
     // A box or goal beyond the wall stays as drawn: only floor is outside.
-    for r in 0..rows {
-        for c in 0..cols {
-            if cells[r][c] != ' ' {
-                beyond[r * cols + c] = false;
-            }
+    for (b, &ch) in beyond.iter_mut().zip(cells.iter().flatten()) {
+        if ch != ' ' {
+            *b = false;
         }
     }
     if !beyond.iter().any(|&b| b) {
