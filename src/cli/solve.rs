@@ -176,7 +176,7 @@ fn verify_lurd(
     json: bool,
 ) -> Result<(), u8> {
     let name = lvl.name.clone();
-    match puz::io::lurd::replay(&p.model, lvl, moves) {
+    match puz::play::lurd::replay(&p.model, lvl, moves) {
         Ok(r) => {
             let text = if json {
                 let v = serde_json::json!({

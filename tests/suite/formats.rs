@@ -168,7 +168,7 @@ fn collection_answers_are_the_known_ones_and_replay_in_lurd() {
             lurd.chars().filter(char::is_ascii_uppercase).count() as u64,
             pushes
         );
-        let r = puz::io::lurd::replay(&p.model, p.file_level(&f, i).unwrap(), &lurd)
+        let r = puz::play::lurd::replay(&p.model, p.file_level(&f, i).unwrap(), &lurd)
             .unwrap_or_else(|e| panic!("level {}: {:?}", i + 1, problem_codes(&e)));
         assert_eq!(r.cost.values, [pushes, walks]);
         assert_eq!(r.pushes as u64, pushes);
@@ -195,30 +195,30 @@ fn lurd_replay_reports_the_first_illegal_move_with_its_number() {
     let f = microban();
     let level = || p.file_level(&f, 1).unwrap();
     // Microban 2's answer is rddLruulDuullddR; its 8th move `l` walks, it does not push.
-    let e = puz::io::lurd::replay(&p.model, level(), "rddLruuLDuullddR").unwrap_err();
+    let e = puz::play::lurd::replay(&p.model, level(), "rddLruuLDuullddR").unwrap_err();
     assert_eq!(problem_codes(&e), ["puz::lurd::illegal_move"]);
     assert_eq!(first_span(&e[0]), (7, 1));
     let text = e[0].to_string();
     assert!(text.contains("move 8 (`L`)"), "{text}");
     // A walk into the wall below, after blanks: the number counts moves, the span is
     // the letter's place in the text.
-    let e = puz::io::lurd::replay(&p.model, level(), "rdd dd").unwrap_err();
+    let e = puz::play::lurd::replay(&p.model, level(), "rdd dd").unwrap_err();
     assert_eq!(problem_codes(&e), ["puz::lurd::illegal_move"]);
     assert_eq!(first_span(&e[0]), (5, 1));
     assert!(e[0].to_string().contains("move 5 (`d`)"), "{}", e[0]);
     // A walk written as a push of a box in front: upper case is wrong the other way.
-    let e = puz::io::lurd::replay(&p.model, level(), "rddl").unwrap_err();
+    let e = puz::play::lurd::replay(&p.model, level(), "rddl").unwrap_err();
     assert!(e[0].to_string().contains("pushes"), "{}", e[0]);
     // Letters that are no moves: all of them, each at its place.
-    let e = puz::io::lurd::replay(&p.model, level(), "rdxdLq").unwrap_err();
+    let e = puz::play::lurd::replay(&p.model, level(), "rdxdLq").unwrap_err();
     assert_eq!(problem_codes(&e), ["puz::lurd::bad_letter"; 2]);
     assert_eq!(first_span(&e[1]), (5, 1));
     // Legal but short of the goal.
-    let e = puz::io::lurd::replay(&p.model, level(), "rddL").unwrap_err();
+    let e = puz::play::lurd::replay(&p.model, level(), "rddL").unwrap_err();
     assert_eq!(problem_codes(&e), ["puz::lurd::not_solved"]);
     assert_eq!(first_span(&e[0]), (3, 1));
     // The answer itself, across lines.
-    let r = puz::io::lurd::replay(&p.model, level(), "rddLruul\nDuullddR\n").unwrap();
+    let r = puz::play::lurd::replay(&p.model, level(), "rddLruul\nDuullddR\n").unwrap();
     assert_eq!((r.moves, r.pushes), (16, 3));
 }
 

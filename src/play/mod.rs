@@ -34,6 +34,8 @@
 //! its program leads: for `e` beside a box against a wall, `push e` (the box would be on
 //! the wall) rather than `walk e` (the man would overlap the box).
 
+pub mod lurd;
+
 use serde::{Deserialize, Serialize};
 
 use crate::compile::{walk_ops, Action, DirId, Model, MoveId, Op, Param};
