@@ -55,6 +55,15 @@ fn search_parser() -> impl clap::builder::TypedValueParser<Value = SearchChoice>
         .map(|name: String| SearchChoice::from_name(&name).unwrap_or_default())
 }
 
+/// `--format`: how a level file is written, one of [`puz::io::formats::LevelFormat`].
+fn format_parser() -> impl clap::builder::TypedValueParser<Value = puz::io::formats::LevelFormat> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["grid", "sokoban", "rushhour"]).map(|name: String| {
+        puz::io::formats::LevelFormat::from_name(&name)
+            .unwrap_or(puz::io::formats::LevelFormat::Grid)
+    })
+}
+
 #[derive(clap::Args, Clone)]
 struct SearchArgs {
     /// Which engine runs the search.
@@ -124,14 +133,24 @@ enum Command {
         #[arg(long, value_enum, default_value_t = cli::Lang::Auto)]
         lang: cli::Lang,
     },
-    /// Solve a level: the file's first level, `--level NAME`, or a level file.
+    /// Solve a level: the file's first level, `--level NAME`, or a level file (a Sokoban
+    /// collection `.xsb`/`.sok` alone implies the built-in Sokoban rules).
     Solve {
         file: String,
-        /// A level file written in the puzzle's legend.
+        /// A level file: one level in the puzzle's legend, or a collection (Sokoban
+        /// `.xsb`/`.sok`, Fogleman's Rush Hour lines).
         level_file: Option<String>,
-        /// An inline level by name.
-        #[arg(long, conflicts_with = "level_file")]
+        /// An inline level by name; in a collection, a title or a number from 1.
+        #[arg(long)]
         level: Option<String>,
+        /// How the level file is written: grid, sokoban or rushhour (default: from its
+        /// extension and text).
+        #[arg(long, value_parser = format_parser())]
+        level_format: Option<puz::io::formats::LevelFormat>,
+        /// Play these moves in LURD (l u r d walk, L U R D push) on the level and check
+        /// they are legal and solve it, instead of searching.
+        #[arg(long, conflicts_with_all = ["all", "steps"], allow_hyphen_values = true)]
+        verify: Option<String>,
         /// Print the board after every move.
         #[arg(long)]
         steps: bool,
@@ -141,9 +160,9 @@ enum Command {
         /// Print the answer as JSON.
         #[arg(long)]
         json: bool,
-        /// Solve every inline level of the file and print a table: cost, states expanded,
-        /// time, or the level's error.
-        #[arg(long, conflicts_with_all = ["level_file", "level", "steps"])]
+        /// Solve every inline level of the file, or every level of a collection, and print
+        /// a table: cost, states expanded, time, or the level's error.
+        #[arg(long, conflicts_with_all = ["level", "steps"])]
         all: bool,
         /// Count moves under this metric of the file (`metric NAME { ... }`).
         #[arg(long)]
@@ -173,11 +192,15 @@ enum Command {
     /// Export the reachable state graph of a level as DOT or JSON.
     Graph {
         file: String,
-        /// A level file written in the puzzle's legend.
+        /// A level file: one level in the puzzle's legend, or a collection.
         level_file: Option<String>,
-        /// An inline level by name.
-        #[arg(long, conflicts_with = "level_file")]
+        /// An inline level by name; in a collection, a title or a number from 1.
+        #[arg(long)]
         level: Option<String>,
+        /// How the level file is written: grid, sokoban or rushhour (default: from its
+        /// extension and text).
+        #[arg(long, value_parser = format_parser())]
+        level_format: Option<puz::io::formats::LevelFormat>,
         #[arg(long, value_enum, default_value = "dot")]
         format: GraphFormat,
         /// Build the graph of counted moves under this metric of the file.
@@ -199,11 +222,15 @@ enum Command {
     /// Report what a designer wants to know of a level's state graph.
     Analyze {
         file: String,
-        /// A level file written in the puzzle's legend.
+        /// A level file: one level in the puzzle's legend, or a collection.
         level_file: Option<String>,
-        /// An inline level by name.
-        #[arg(long, conflicts_with = "level_file")]
+        /// An inline level by name; in a collection, a title or a number from 1.
+        #[arg(long)]
         level: Option<String>,
+        /// How the level file is written: grid, sokoban or rushhour (default: from its
+        /// extension and text).
+        #[arg(long, value_parser = format_parser())]
+        level_format: Option<puz::io::formats::LevelFormat>,
         /// Refuse graphs with more states than this (exit code 6).
         #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]
         max_states: u64,
@@ -324,7 +351,19 @@ fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-fn run(cli: Cli) -> Result<(), u8> {
+fn run(mut cli: Cli) -> Result<(), u8> {
+    if let Command::Solve {
+        file, level_file, ..
+    }
+    | Command::Graph {
+        file, level_file, ..
+    }
+    | Command::Analyze {
+        file, level_file, ..
+    } = &mut cli.command
+    {
+        cli::imply_rules(file, level_file);
+    }
     match cli.command {
         Command::Check { file, lang } => cli::check::check(&file, lang),
         Command::Compile {
@@ -362,13 +401,20 @@ fn run(cli: Cli) -> Result<(), u8> {
         }
         Command::Solve {
             file,
+            level_file,
+            level_format,
             all: true,
             json,
             search,
             metric,
             dist,
             ..
-        } if !dist.active() => cli::all::run(&file, json, &search, metric.as_deref()),
+        } if !dist.active() => match level_file {
+            Some(path) => {
+                cli::all::run_file(&file, &path, level_format, json, &search, metric.as_deref())
+            }
+            None => cli::all::run(&file, json, &search, metric.as_deref()),
+        },
         Command::Test {
             files,
             lang,
@@ -395,6 +441,8 @@ fn run(cli: Cli) -> Result<(), u8> {
             file,
             level_file,
             level,
+            level_format,
+            verify,
             steps,
             max_output,
             json,
@@ -408,15 +456,20 @@ fn run(cli: Cli) -> Result<(), u8> {
                 say!("error: --all solves every level in one process; drop --all or the distributed options");
                 return Err(exit::INPUT);
             }
+            let choice = cli::LevelChoice {
+                file: level_file,
+                level,
+                format: level_format,
+            };
             cli::solve::run(
                 &file,
-                level_file,
-                level,
+                &choice,
                 steps.then(|| max_output.saturating_mul(1 << 20)),
                 json,
                 &search,
                 metric.as_deref(),
                 &dist,
+                verify.as_deref(),
             )
         }
         Command::Graph {
@@ -429,6 +482,7 @@ fn run(cli: Cli) -> Result<(), u8> {
             limits,
             metric,
             lang,
+            ..
         } if cli::is_puzzlescript(&file, lang) => {
             let (text, _) = cli::read_as(&file, lang)?;
             ps_only(level_file.is_some(), metric.is_some())?;
@@ -451,6 +505,7 @@ fn run(cli: Cli) -> Result<(), u8> {
             metric,
             dist,
             lang,
+            ..
         } if cli::is_puzzlescript(&file, lang) => {
             let (text, _) = cli::read_as(&file, lang)?;
             ps_only(level_file.is_some(), metric.is_some())?;
@@ -478,6 +533,7 @@ fn run(cli: Cli) -> Result<(), u8> {
             file,
             level_file,
             level,
+            level_format,
             format,
             max_states,
             max_output,
@@ -486,8 +542,11 @@ fn run(cli: Cli) -> Result<(), u8> {
             ..
         } => cli::graph::graph_cmd(
             &file,
-            level_file,
-            level,
+            &cli::LevelChoice {
+                file: level_file,
+                level,
+                format: level_format,
+            },
             max_states,
             &limits,
             metric.as_deref(),
@@ -502,13 +561,19 @@ fn run(cli: Cli) -> Result<(), u8> {
             limits,
             metric,
             dist,
+            level_format,
             ..
         } if dist.active() => {
             if metric.is_some() {
                 say!("error: --metric is not searched across processes; drop it or the distributed options");
                 return Err(exit::INPUT);
             }
-            cli::graph::dist_analyze(&file, level_file, level, max_states, &limits, json, &dist)
+            let choice = cli::LevelChoice {
+                file: level_file,
+                level,
+                format: level_format,
+            };
+            cli::graph::dist_analyze(&file, &choice, max_states, &limits, json, &dist)
         }
         Command::Analyze {
             file,
@@ -518,11 +583,15 @@ fn run(cli: Cli) -> Result<(), u8> {
             json,
             limits,
             metric,
+            level_format,
             ..
         } => cli::graph::graph_cmd(
             &file,
-            level_file,
-            level,
+            &cli::LevelChoice {
+                file: level_file,
+                level,
+                format: level_format,
+            },
             max_states,
             &limits,
             metric.as_deref(),

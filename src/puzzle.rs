@@ -7,6 +7,7 @@ use crate::compile::{compile, Model, PieceId, TileId};
 use crate::diagnostics::{Diagnostics, Problem, Warnings};
 use crate::engine::lints::{lint_level, out_of_reach, OutOfReach};
 use crate::engine::Level;
+use crate::io::formats::LevelFile;
 use crate::io::grid::{parse_level, LevelRows};
 use crate::solution::{Boards, Solution};
 use crate::solver::{SolveOptions, Solver};
@@ -169,6 +170,38 @@ impl Puzzle {
                     span: (0, text.len()).into(),
                 }],
             ));
+        }
+        Ok(level)
+    }
+
+    /// Level `index` (from 0) of `file`, read in the rules' legend: a grid file's one
+    /// level as [`Puzzle::level_from_file`] reads it, or a level of a collection, whose
+    /// cells beyond its outline take the rules' `outside` tile (floor stays floor when
+    /// the rules declare none: no piece inside the wall reaches it).
+    pub fn file_level(&self, file: &LevelFile, index: usize) -> Result<Level, Diagnostics> {
+        if !file.is_collection() {
+            return self.level_from_file(&file.name, file.text().to_string());
+        }
+        let Some(l) = file.levels.get(index) else {
+            return Err(file.report(vec![]));
+        };
+        let rows = LevelRows {
+            rows: l.rows.iter().map(String::as_str).collect(),
+            starts: l.starts.clone(),
+            whole: l.whole,
+        };
+        let name = l.name();
+        let mut level = parse_level(&self.model, &name, &rows, self.model.default_form())
+            .map_err(|p| file.report(p))?;
+        if let Some(outside) = self.model.outside {
+            for (t, &b) in level.board.tiles.iter_mut().zip(&l.beyond) {
+                if b {
+                    *t = outside;
+                }
+            }
+        }
+        if self.model.goal.is_empty() && self.model.goal_rest.is_empty() {
+            return Err(file.report(vec![Problem::LevelWithoutGoal { span: l.whole }]));
         }
         Ok(level)
     }

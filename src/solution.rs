@@ -173,6 +173,10 @@ pub struct Solution {
     pub metric: Option<String>,
     /// The moves' letters (every unit step's, under a metric), as judges print them.
     pub path: String,
+    /// The path in LURD, the Sokoban community's notation, when it reads as one: every
+    /// move a step of one piece kind left, up, right or down (`crate::io::lurd`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lurd: Option<String>,
     /// How many moves (counted moves under a metric).
     pub move_count: usize,
     /// How many unit moves: [`Solution::move_count`] unless a metric groups them.
@@ -246,6 +250,7 @@ impl Solution {
             cost: None,
             metric: answer.counted.as_ref().map(|c| c.metric.clone()),
             path: String::new(),
+            lurd: None,
             move_count: 0,
             unit_steps: 0,
             moves: Moves::Unit(vec![]),
@@ -292,6 +297,9 @@ impl Solution {
                 s.unit_steps = path.actions.len();
                 let described =
                     exp.map_or(vec![], |e| e.describe_path(&path.states, &path.actions));
+                if exp.is_some() {
+                    s.lurd = crate::io::lurd::lurd(&described);
+                }
                 match &answer.counted {
                     None => {
                         s.cost = Some(cost(path_cost(model, &path.actions)));

@@ -13,8 +13,7 @@ use crate::RunLimits;
 /// every phase under the state, time and memory limits.
 pub fn graph_cmd(
     file: &str,
-    level_file: Option<String>,
-    level: Option<String>,
+    choice: &super::LevelChoice,
     max_states: u64,
     limits: &RunLimits,
     metric: Option<&str>,
@@ -46,7 +45,7 @@ pub fn graph_cmd(
     };
     let p = load(file)?;
     let metric = pick_metric(&p, metric)?;
-    let lvl = pick_level(&p, level_file, level)?;
+    let lvl = pick_level(&p, choice)?;
     let mut exp = puz::engine::Expander::new(&p.model, lvl, &budget).map_err(|e| {
         say!("error: {e}");
         stats(None);
@@ -195,15 +194,14 @@ pub enum GraphOutput {
 /// `puz analyze` across processes.
 pub fn dist_analyze(
     file: &str,
-    level_file: Option<String>,
-    level: Option<String>,
+    choice: &super::LevelChoice,
     max_states: u64,
     limits: &RunLimits,
     json: bool,
     dist: &DistArgs,
 ) -> Result<(), u8> {
     let p = load(file)?;
-    let lvl = pick_level(&p, level_file, level)?;
+    let lvl = pick_level(&p, choice)?;
     let caps = (Some(max_states), limits.timeout, limits.max_memory);
     super::dist::analyze(&p, lvl, dist, caps, json, limits.stats)
 }

@@ -127,12 +127,20 @@ pub fn source_name(path: &str) -> &str {
 
 /// Loads and checks a `.puz` file (`-` reads standard input), reporting any problem.
 pub fn load(file: &str) -> Result<Puzzle, u8> {
-    let text = read_source(file).map_err(|e| {
-        output::report(&e);
-        exit::INPUT
-    })?;
+    let text = read_rules(file)?;
     refuse_puzzlescript(file, &text)?;
     load_text(file, text)
+}
+
+/// The text of the rules in `file`: the built-in Sokoban rules for [`BUILTIN_SOKOBAN`].
+fn read_rules(file: &str) -> Result<String, u8> {
+    if file == BUILTIN_SOKOBAN {
+        return Ok(puz::io::formats::SOKOBAN_RULES.to_string());
+    }
+    read_source(file).map_err(|e| {
+        output::report(&e);
+        exit::INPUT
+    })
 }
 
 /// Loads the `.puz` rules of `text`, read from `file`.
@@ -218,10 +226,7 @@ pub fn is_puzzlescript(file: &str, lang: Lang) -> bool {
 /// Loads a file's rules for `--all` and `puz test`, leaving each level to be checked
 /// alone, so that one broken level does not hide the others.
 pub fn load_rules(file: &str) -> Result<Puzzle, u8> {
-    let text = read_source(file).map_err(|e| {
-        output::report(&e);
-        exit::INPUT
-    })?;
+    let text = read_rules(file)?;
     refuse_puzzlescript(file, &text)?;
     Puzzle::load_rules(source_name(file), text).map_err(|d| {
         output::report(&d);
@@ -263,25 +268,73 @@ pub fn pick_metric(p: &Puzzle, name: Option<&str>) -> Result<Option<usize>, u8> 
     p.pick_metric(name).map_err(failed)
 }
 
-/// The level a command works on: a level file, an inline level by name, or the first.
-pub fn pick_level(
+/// Which level a command works on: a level file (in `format`, or the format its name and
+/// text say) and, in a collection, `level` (a title or a number from 1); without a file,
+/// the inline level `level` names, or the first.
+#[derive(Clone, Debug, Default)]
+pub struct LevelChoice {
+    /// The level file.
+    pub file: Option<String>,
+    /// `--level`: an inline level's name, or a collection's title or number.
+    pub level: Option<String>,
+    /// `--format`: how the level file is written (detected when `None`).
+    pub format: Option<puz::io::formats::LevelFormat>,
+}
+
+/// A Sokoban collection given in place of the rules (`puz solve microban.xsb`) is the
+/// level file of the built-in `puzzles/sokoban-boxes.puz`: `file` becomes
+/// [`BUILTIN_SOKOBAN`] and the collection the level file.
+pub fn imply_rules(file: &mut String, level_file: &mut Option<String>) {
+    if level_file.is_none() && puz::io::formats::is_sokoban_path(file) {
+        *level_file = Some(std::mem::replace(file, BUILTIN_SOKOBAN.to_string()));
+    }
+}
+
+/// The name of the built-in Sokoban rules ([`puz::io::formats::SOKOBAN_RULES`]) that a
+/// collection given alone implies.
+pub const BUILTIN_SOKOBAN: &str = "sokoban-boxes.puz (built in)";
+
+/// Reads a level file into its levels, reporting any problem (exit 2).
+pub fn read_level_file(
+    path: &str,
+    format: Option<puz::io::formats::LevelFormat>,
+) -> Result<puz::io::formats::LevelFile, u8> {
+    let text = read_source(path).map_err(|e| {
+        output::report(&e);
+        exit::INPUT
+    })?;
+    puz::io::formats::LevelFile::read(source_name(path), text, format).map_err(|d| {
+        output::report(&d);
+        exit::INPUT
+    })
+}
+
+/// Level `index` of a level file, reporting any problem (exit 2).
+pub fn file_level(
     p: &Puzzle,
-    level_file: Option<String>,
-    level: Option<String>,
+    file: &puz::io::formats::LevelFile,
+    index: usize,
 ) -> Result<puz::engine::Level, u8> {
-    match level_file {
+    p.file_level(file, index).map_err(|d| {
+        output::report(&d);
+        exit::INPUT
+    })
+}
+
+/// The level a command works on (see [`LevelChoice`]).
+pub fn pick_level(p: &Puzzle, choice: &LevelChoice) -> Result<puz::engine::Level, u8> {
+    match &choice.file {
         Some(path) => {
-            let text = read_source(&path).map_err(|e| {
-                output::report(&e);
-                exit::INPUT
-            })?;
-            p.level_from_file(source_name(&path), text).map_err(|d| {
-                output::report(&d);
-                exit::INPUT
-            })
+            let file = read_level_file(path, choice.format)?;
+            if !file.is_collection() && choice.level.is_some() {
+                say!("error: {path} holds one level in the legend: drop --level, or give a collection (.xsb, .sok, Rush Hour lines; --format)");
+                return Err(exit::INPUT);
+            }
+            let index = file.pick(choice.level.as_deref()).map_err(failed)?;
+            file_level(p, &file, index)
         }
         None => {
-            let index = p.pick_level(level.as_deref()).map_err(failed)?;
+            let index = p.pick_level(choice.level.as_deref()).map_err(failed)?;
             p.inline_level(index).map_err(|d| {
                 output::report(&d);
                 exit::RULES

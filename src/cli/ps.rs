@@ -223,6 +223,10 @@ pub fn all(file: &str, text: String, json: bool, search: &SearchArgs) -> Result<
         let v = serde_json::json!({"game": game.title().unwrap_or(game.name()), "levels": values});
         format!("{v}\n")
     } else {
+        let rows: Vec<[String; 5]> = rows
+            .into_iter()
+            .map(|[a, b, c, d]| [a, b, c, d, String::new()])
+            .collect();
         super::all::table(&["level", "inputs", "states", "time"], &rows)
     };
     emit(&text)?;

@@ -1,44 +1,68 @@
 //! `puz solve FILE [LEVEL]`: one level's answer, as text or JSON, with the boards on
 //! request; across processes with the distributed options.
 
-use puz::io::read_source;
-use puz::io::render::file_symbols;
+use puz::io::render::{file_symbols, written_symbols};
 use puz::solution::{Boards, Drawing, Status};
 use puz::solver::Solver;
 
 use super::dist::DistArgs;
-use super::{emit, exit, load, output, pick_level, pick_metric, print_stats, solve_failed};
+use super::{
+    emit, exit, failed, file_level, load, output, pick_level, pick_metric, print_stats,
+    read_level_file, solve_failed, LevelChoice,
+};
 use crate::SearchArgs;
 
 /// `puz solve`; `steps` is the byte limit of the `--steps` boards when they are asked for.
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     file: &str,
-    level_file: Option<String>,
-    level: Option<String>,
+    choice: &LevelChoice,
     steps: Option<u64>,
     json: bool,
     search: &SearchArgs,
     metric: Option<&str>,
     dist: &DistArgs,
+    verify: Option<&str>,
 ) -> Result<(), u8> {
     let p = load(file)?;
     let metric = pick_metric(&p, metric)?;
     let model = &p.model;
-    // Where the level's text is, to draw `--steps` boards in the symbols it was written in.
-    let inline = match (&level_file, &level) {
-        (Some(_), _) => None,
-        (None, Some(name)) => p.level_index(name),
-        (None, None) => Some(0),
+    // The level, and the symbols its text is written in, to draw `--steps` boards as the
+    // level was drawn.
+    let (lvl, inline, written) = match &choice.file {
+        Some(path) => {
+            let lf = read_level_file(path, choice.format)?;
+            if !lf.is_collection() && choice.level.is_some() {
+                return pick_level(&p, choice).map(|_| ());
+            }
+            let index = lf.pick(choice.level.as_deref()).map_err(failed)?;
+            let written = match steps {
+                None => vec![],
+                Some(_) if lf.is_collection() => {
+                    let rows: Vec<&str> =
+                        lf.levels[index].rows().iter().map(String::as_str).collect();
+                    written_symbols(model, &rows)
+                }
+                Some(_) => file_symbols(model, lf.text()),
+            };
+            (file_level(&p, &lf, index)?, None, written)
+        }
+        None => {
+            let lvl = pick_level(&p, choice)?;
+            let index = match &choice.level {
+                Some(name) => p.level_index(name),
+                None => Some(0),
+            };
+            let written = match (steps, index) {
+                (Some(_), Some(i)) => puz::io::render::inline_symbols(model, i),
+                _ => vec![],
+            };
+            (lvl, index, written)
+        }
     };
-    let written = match (&level_file, inline) {
-        (_, _) if steps.is_none() => vec![],
-        (Some(path), _) => read_source(path)
-            .map(|text| file_symbols(model, &text))
-            .unwrap_or_default(),
-        (None, Some(index)) => puz::io::render::inline_symbols(model, index),
-        (None, None) => vec![],
-    };
+    if let Some(moves) = verify {
+        return verify_lurd(&p, lvl, moves, json);
+    }
     let drawing = Drawing {
         boards: match steps {
             Some(_) => Boards::Text { written },
@@ -48,7 +72,6 @@ pub fn run(
         // Each board is at least one byte per cell and line break.
         max_cells: steps.unwrap_or(u64::MAX),
     };
-    let lvl = pick_level(&p, level_file, level)?;
     // Lints go to stderr before the search; the answer on stdout is unchanged.
     if let Some(w) = p.level_lints(&lvl, inline) {
         output::report(&w);
@@ -141,4 +164,43 @@ struct StepsTooLarge {
     cols: usize,
     mib: u64,
     limit: u64,
+}
+
+/// `puz solve --verify MOVES`: plays LURD moves on the level and says whether they are
+/// legal and solve it (exit 0), or reports the first that is not, or that they stop short
+/// of the goal (exit 2).
+fn verify_lurd(
+    p: &puz::Puzzle,
+    lvl: puz::engine::Level,
+    moves: &str,
+    json: bool,
+) -> Result<(), u8> {
+    let name = lvl.name.clone();
+    match puz::play::lurd::replay(&p.model, lvl, moves) {
+        Ok(r) => {
+            let text = if json {
+                let v = serde_json::json!({
+                    "level": name, "valid": true, "moves": r.moves, "pushes": r.pushes,
+                    "cost": r.cost,
+                });
+                format!("{v}\n")
+            } else {
+                format!(
+                    "valid: the {} solve level {name:?}, cost {}\n",
+                    puz::diagnostics::quantity(r.moves as u64, "moves"),
+                    r.cost
+                )
+            };
+            emit(&text)
+        }
+        Err(problems) => {
+            let d = puz::diagnostics::Diagnostics::new(
+                "--verify",
+                std::sync::Arc::new(moves.to_string()),
+                problems,
+            );
+            output::report(&d);
+            Err(exit::INPUT)
+        }
+    }
 }

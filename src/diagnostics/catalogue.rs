@@ -18,6 +18,11 @@ pub enum Problem {
     #[diagnostic(transparent)]
     PuzzleScript(#[from] super::puzzlescript::PsProblem),
 
+    /// A problem of a level collection or a LURD solution (`crate::io::formats`).
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Format(#[from] super::formats::FormatProblem),
+
     /// The text does not follow the grammar: `tiles { floor` (missing `}`).
     #[error("syntax error: expected {expected}")]
     #[diagnostic(code(puz::syntax::unexpected))]

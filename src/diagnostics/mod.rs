@@ -8,12 +8,14 @@
 //! - `words.rs`: the wording messages share ([`quantity`], suggestions).
 
 mod catalogue;
+mod formats;
 mod puzzlescript;
 mod render;
 mod report;
 mod words;
 
 pub use catalogue::Problem;
+pub use formats::FormatProblem;
 pub use puzzlescript::{NeverSettles, PsProblem};
 #[cfg(feature = "render")]
 pub use render::render_plain;

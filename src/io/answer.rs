@@ -184,6 +184,9 @@ impl crate::Solution {
                     }
                     Moves::Unit(moves) => {
                         let _ = writeln!(o, "cost: {cost}");
+                        if let Some(lurd) = &self.lurd {
+                            let _ = writeln!(o, "lurd: {lurd}");
+                        }
                         let _ = writeln!(o, "moves ({}): {}", self.unit_steps, self.path);
                         if !self.canonical {
                             let _ = writeln!(

@@ -1,9 +1,11 @@
 //! Stage 7: reading `.puz` files, levels and judge inputs; printing boards and answers.
 
 pub(crate) mod answer;
+pub mod formats;
 pub mod graph;
 pub(crate) mod grid;
 pub mod judge;
+pub mod lurd;
 pub mod render;
 pub(crate) mod source;
 pub mod view;

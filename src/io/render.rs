@@ -196,6 +196,12 @@ pub fn file_symbols(model: &Model, text: &str) -> Vec<Option<u16>> {
     written(model, &rows.rows, model.default_form())
 }
 
+/// The legend entry each cell of `rows` (in the rules' default form) is written with, in
+/// reading order: a level of a collection, drawn as its file draws it.
+pub fn written_symbols(model: &Model, rows: &[&str]) -> Vec<Option<u16>> {
+    written(model, rows, model.default_form())
+}
+
 /// The legend entry each cell of `rows` is written with, in reading order (`None` for a
 /// symbol the legend lacks).
 pub(crate) fn written(model: &Model, rows: &[&str], form: GridForm) -> Vec<Option<u16>> {

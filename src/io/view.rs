@@ -33,6 +33,12 @@ pub struct BoardView {
     pub pieces: Vec<PieceView>,
     /// Counters, in declaration order.
     pub counters: Vec<CounterView>,
+    /// Row-major indices of the cells drawn as nothing: cells of the rules' `outside`
+    /// tile with no piece or mark, all of whose (up to eight) neighbours hold that tile
+    /// too, so that they look and behave like the board's beyond. The ground outside a
+    /// Sokoban level's walls is one. Left out of JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub beyond: Vec<usize>,
 }
 
 /// One piece on the board.
@@ -330,7 +336,7 @@ pub fn legend_key(model: &Model) -> Vec<KeyEntry> {
 pub fn board_view(exp: &Expander, s: &[u32]) -> BoardView {
     let model = exp.model;
     let board = &exp.level.board;
-    let marks = board
+    let marks: Vec<Vec<u16>> = board
         .marks
         .iter()
         .map(|&bits| {
@@ -340,7 +346,7 @@ pub fn board_view(exp: &Expander, s: &[u32]) -> BoardView {
         })
         .collect();
     let mut copies = vec![0u32; model.pieces.len()];
-    let pieces = exp
+    let pieces: Vec<PieceView> = exp
         .pieces_in(s)
         .into_iter()
         .map(|p| {
@@ -371,14 +377,54 @@ pub fn board_view(exp: &Expander, s: &[u32]) -> BoardView {
             value,
         })
         .collect();
+    let tiles = exp.tiles_in(s);
+    let beyond = beyond_cells(model, board.rows, board.cols, &tiles, &marks, &pieces);
     BoardView {
         rows: board.rows,
         cols: board.cols,
-        tiles: exp.tiles_in(s),
+        tiles,
         marks,
         pieces,
         counters,
+        beyond,
     }
+}
+
+/// The cells [`BoardView::beyond`] lists.
+fn beyond_cells(
+    model: &Model,
+    rows: usize,
+    cols: usize,
+    tiles: &[u16],
+    marks: &[Vec<u16>],
+    pieces: &[PieceView],
+) -> Vec<usize> {
+    let Some(outside) = model.outside.map(|t| t.0) else {
+        return vec![];
+    };
+    let mut covered = vec![false; tiles.len()];
+    for p in pieces {
+        for &[r, c] in &p.cells {
+            if r >= 0 && c >= 0 && (r as usize) < rows && (c as usize) < cols {
+                covered[r as usize * cols + c as usize] = true;
+            }
+        }
+    }
+    let outside_at = |r: i64, c: i64| {
+        r < 0 || c < 0 || r as usize >= rows || c as usize >= cols || {
+            let i = r as usize * cols + c as usize;
+            tiles[i] == outside
+        }
+    };
+    (0..tiles.len())
+        .filter(|&i| {
+            let (r, c) = ((i / cols) as i64, (i % cols) as i64);
+            tiles[i] == outside
+                && marks[i].is_empty()
+                && !covered[i]
+                && (-1..=1).all(|dr| (-1..=1).all(|dc| outside_at(r + dr, c + dc)))
+        })
+        .collect()
 }
 
 #[cfg(test)]

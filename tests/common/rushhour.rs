@@ -184,6 +184,37 @@ impl Level {
         (best, dist.len())
     }
 
+    /// Breadth-first search where a vehicle sliding any distance is one move (Fogleman's
+    /// count): the fewest such moves to the goal, `None` if unreachable.
+    pub fn solve_slides(&self) -> Option<u64> {
+        let mut dist: HashMap<Vec<i32>, u64> = HashMap::new();
+        let mut queue = VecDeque::new();
+        dist.insert(self.start.clone(), 0);
+        queue.push_back(self.start.clone());
+        while let Some(pos) = queue.pop_front() {
+            let d = dist[&pos];
+            if self.is_goal(&pos) {
+                return Some(d);
+            }
+            let taken = self.occupancy(&pos);
+            for v in 0..pos.len() {
+                for delta in [-1, 1] {
+                    // Each place the vehicle reaches along its axis is one move away; the
+                    // cells it enters lie ahead of it, so the start's occupancy holds.
+                    let mut here = pos.clone();
+                    while let Some(next) = self.step(&here, &taken, v, delta) {
+                        if !dist.contains_key(&next) {
+                            dist.insert(next.clone(), d + 1);
+                            queue.push_back(next.clone());
+                        }
+                        here = next;
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// Plays `moves` from the start: the number of steps and whether the goal holds.
     pub fn replay(&self, moves: &[Move]) -> Result<(u64, bool), String> {
         let mut pos = self.start.clone();

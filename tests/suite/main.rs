@@ -36,6 +36,7 @@ mod dump;
 mod fast_huarong;
 mod fast_paths;
 mod fast_sokoban;
+mod formats;
 mod goal_bounds;
 mod graph;
 mod huarong;

@@ -744,17 +744,19 @@ function drawBoard(canvas, board, opts = {}) {
   const g = canvas.getContext("2d");
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
   g.clearRect(0, 0, W, H);
-  // Tiles.
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
-      g.fillStyle = swatchColor(pal.tiles, board.tiles[r * cols + c], "#eee");
-      g.fillRect(c * cell, r * cell, cell, cell);
-    }
-  }
+  // Tiles, and the grid around each drawn cell; cells beyond the level (the ground
+  // outside a Sokoban level's walls) are left blank.
+  const beyond = new Set(board.beyond || []);
   g.strokeStyle = "rgba(0,0,0,.10)";
   g.lineWidth = 1;
-  for (let r = 0; r <= rows; r++) { g.beginPath(); g.moveTo(0, r * cell + .5); g.lineTo(W, r * cell + .5); g.stroke(); }
-  for (let c = 0; c <= cols; c++) { g.beginPath(); g.moveTo(c * cell + .5, 0); g.lineTo(c * cell + .5, H); g.stroke(); }
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      if (beyond.has(r * cols + c)) continue;
+      g.fillStyle = swatchColor(pal.tiles, board.tiles[r * cols + c], "#eee");
+      g.fillRect(c * cell, r * cell, cell, cell);
+      g.strokeRect(c * cell + .5, r * cell + .5, cell, cell);
+    }
+  }
   // Marks: concentric rings.
   const marks = board.marks || [];
   for (let i = 0; i < marks.length; i++) {

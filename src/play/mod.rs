@@ -34,6 +34,8 @@
 //! its program leads: for `e` beside a box against a wall, `push e` (the box would be on
 //! the wall) rather than `walk e` (the man would overlap the box).
 
+pub mod lurd;
+
 use serde::{Deserialize, Serialize};
 
 use crate::compile::{walk_ops, Action, DirId, Model, MoveId, Op, Param};
@@ -506,6 +508,25 @@ impl<'m> Game<'m> {
     }
 
     /// Fills `succ` with the successors of the state now.
+    /// Plays the first successor, in action order, whose description `accept` takes
+    /// (LURD replay, `crate::io::lurd`: the player's step and whether it pushed); `None`
+    /// when none does or the move limit is reached.
+    pub(crate) fn play_described(
+        &mut self,
+        accept: impl Fn(&crate::engine::MoveDescription) -> bool,
+    ) -> Option<Played> {
+        if self.limit_reached().is_some() {
+            return None;
+        }
+        self.expand();
+        let words = self.exp.words;
+        let i = (0..self.succ.len()).find(|&i| {
+            let after = self.succ.state(i, words);
+            accept(&self.exp.describe(&self.cur, after, self.succ.actions[i]))
+        })?;
+        Some(self.take(i))
+    }
+
     fn expand(&mut self) {
         let cur = self.cur.clone();
         self.exp.successors(&cur, &mut self.succ);
