@@ -37,6 +37,24 @@ pub enum Problem {
         help: Option<String>,
     },
 
+    /// A block left open: a `{` whose `}` is missing, found where the next declaration
+    /// starts (or where the file ends) inside it.
+    #[error("this `{{` is never closed")]
+    #[diagnostic(code(puz::syntax::unclosed_brace))]
+    UnclosedBrace {
+        /// The `{` left open.
+        #[label("opened here")]
+        open: SourceSpan,
+        /// Where the next declaration starts, or the file's last token.
+        #[label("{found}")]
+        next: SourceSpan,
+        /// "`move` starts the next declaration here" or "the file ends here".
+        found: String,
+        /// How to close it.
+        #[help]
+        help: String,
+    },
+
     /// An integer out of the range its place allows: `limit 99999999999`, `(0, 500)`.
     #[error("integer {text} is out of range")]
     #[diagnostic(code(puz::syntax::integer_range))]

@@ -215,6 +215,10 @@ pub(crate) struct ReadBoard<'a> {
     rows: Vec<(usize, &'a str)>,
     /// Cells whose symbol the legend lacks.
     unknown: usize,
+    /// Of those, the cells the problems shown cover (a run of one symbol is one problem).
+    shown: usize,
+    /// Problems about unknown symbols shown so far.
+    reports: usize,
 }
 
 /// Unknown symbols reported one by one per board; the rest are counted in the last
@@ -277,42 +281,73 @@ impl<'m> GridReader<'m> {
     ) -> usize {
         board.rows.push((at, row));
         let before = board.symbols.len();
-        let mut unknown_cells = board.unknown;
         // The symbol is only written out for the problems shown: a level of millions of
-        // unknown cells must cost no more than reading it.
-        let mut unknown =
-            |problems: &mut Vec<Problem>, symbol: &dyn Fn() -> String, off: usize, len: usize| {
-                unknown_cells += 1;
-                if unknown_cells <= MAX_UNKNOWN_SHOWN {
-                    problems.push(Problem::UnknownSymbol {
-                        symbol: symbol(),
-                        span: (at + off, len).into(),
-                        help: describe_legend(self.model, self.form),
-                    });
-                }
-                0
-            };
+        // unknown cells must cost no more than reading it. A run of one unknown symbol
+        // is one problem (over-indented rows, a row of a symbol the legend lacks).
+        let report = |board: &mut ReadBoard,
+                      problems: &mut Vec<Problem>,
+                      symbol: &dyn Fn() -> String,
+                      (off, len, cells): (usize, usize, usize)| {
+            board.unknown += cells;
+            if board.reports < MAX_UNKNOWN_SHOWN {
+                board.reports += 1;
+                board.shown += cells;
+                let legend = describe_legend(self.model, self.form);
+                let blank = row[off..].starts_with([' ', '\t']);
+                let help = if off == 0 && blank && row.len() > len {
+                    format!(
+                        "this row starts with {cells} more blanks than the level's indentation; a level's rows share the indentation of its closing `\"\"\"` (or of its first row): remove them, or give the blank a meaning in the legend ({legend})"
+                    )
+                } else if cells > 1 {
+                    format!("{cells} cells in a row; {legend}")
+                } else {
+                    legend
+                };
+                problems.push(Problem::UnknownSymbol {
+                    symbol: symbol(),
+                    span: (at + off, len).into(),
+                    help,
+                });
+            }
+        };
         match self.form {
             GridForm::Chars => {
+                // The run of one unknown symbol being read: (byte offset, symbol, cells).
+                let mut run: Option<(usize, char, usize)> = None;
+                let end = |run: (usize, char, usize), upto: usize| (run.0, upto - run.0, run.2);
                 for (i, ch) in row.char_indices() {
-                    let s = match self.legend.char(ch) {
-                        Some(s) => s,
-                        None => unknown(problems, &|| format!("{ch:?}"), i, ch.len_utf8()),
-                    };
-                    board.symbols.push(s);
+                    let s = self.legend.char(ch);
+                    match (&mut run, s) {
+                        (Some((_, c, n)), None) if *c == ch => *n += 1,
+                        _ => {
+                            if let Some(r) = run.take() {
+                                report(board, problems, &|| format!("{:?}", r.1), end(r, i));
+                            }
+                            if s.is_none() {
+                                run = Some((i, ch, 1));
+                            }
+                        }
+                    }
+                    board.symbols.push(s.unwrap_or(0));
+                }
+                if let Some(r) = run {
+                    report(board, problems, &|| format!("{:?}", r.1), end(r, row.len()));
                 }
             }
             GridForm::Ints => {
                 for (i, tok) in ascii_tokens(row) {
                     let s = match tok.parse::<i64>().ok().and_then(|v| self.legend.int(v)) {
                         Some(s) => s,
-                        None => unknown(problems, &|| format!("`{}`", short(tok)), i, tok.len()),
+                        None => {
+                            let shown = || format!("`{}`", short(tok));
+                            report(board, problems, &shown, (i, tok.len(), 1));
+                            0
+                        }
                     };
                     board.symbols.push(s);
                 }
             }
         }
-        board.unknown = unknown_cells;
         board.symbols.len() - before
     }
 
@@ -391,8 +426,8 @@ pub(crate) fn parse_level(
             Some(_) => {}
         }
     }
-    if board.unknown > MAX_UNKNOWN_SHOWN {
-        let more = board.unknown - MAX_UNKNOWN_SHOWN;
+    if board.unknown > board.shown {
+        let more = board.unknown - board.shown;
         if let Some(Problem::UnknownSymbol { help, .. }) = problems
             .iter_mut()
             .rev()

@@ -64,22 +64,262 @@ fn describe(rule: &Rule) -> String {
     s.to_string()
 }
 
+/// The words only a declaration starts with: inside a block, one at the start of a line
+/// means the block was left open.
+const DECLARATIONS: &[&str] = &[
+    "puzzle", "tiles", "outside", "marks", "piece", "legend", "dirs", "cost", "metric", "limit",
+    "counter", "move", "goal", "level", "judge",
+];
+
+/// `src` with every comment blanked out (same length, so byte offsets hold): a search for
+/// words or braces then never finds one inside a comment.
+fn without_comments(src: &str) -> String {
+    let mut out = String::with_capacity(src.len());
+    let mut rest = src;
+    while let Some(at) = next_comment(rest) {
+        out.push_str(&rest[..at]);
+        let end = rest[at..].find('\n').map_or(rest.len(), |e| at + e);
+        // A character of `n` bytes becomes `n` blanks.
+        out.extend(std::iter::repeat_n(' ', end - at));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where the first comment of `s` starts: a `//` outside strings, character literals and
+/// text blocks.
+fn next_comment(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => return Some(i),
+            b'"' if s[i..].starts_with("\"\"\"") => {
+                i = s[i + 3..].find("\"\"\"").map_or(b.len(), |e| i + 3 + e + 3);
+            }
+            b'"' => {
+                let mut j = i + 1;
+                while j < b.len() && b[j] != b'"' && b[j] != b'\n' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                i = j + 1;
+            }
+            b'\'' => {
+                let mut j = i + 1;
+                while j < b.len() && b[j] != b'\'' && b[j] != b'\n' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                i = j + 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The `{` still open at byte `upto` of `code` (comments blanked), the innermost first,
+/// and every `{` before `upto`, skipping strings, character literals and text blocks.
+fn open_braces(code: &str, upto: usize) -> (Vec<usize>, Vec<usize>) {
+    let b = code.as_bytes();
+    let mut open = vec![];
+    let mut all = vec![];
+    let mut i = 0;
+    while i < upto.min(b.len()) {
+        match b[i] {
+            b'{' => {
+                open.push(i);
+                all.push(i);
+            }
+            b'}' => {
+                open.pop();
+            }
+            b'"' if code[i..].starts_with("\"\"\"") => {
+                i = code[i + 3..]
+                    .find("\"\"\"")
+                    .map_or(b.len(), |e| i + 3 + e + 2);
+            }
+            b'"' | b'\'' => {
+                let q = b[i];
+                let mut j = i + 1;
+                while j < b.len() && b[j] != q && b[j] != b'\n' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                i = j;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    open.reverse();
+    (open, all)
+}
+
+/// When the `{` at `at` ends its line, the next line is indented deeper (the file
+/// indents blocks), and a later line before `upto` comes back to the `{` line's
+/// indentation or less without being its `}`: that line's number (1-based), where the
+/// block's `}` was left out, by its indentation; and the byte span of that line's text.
+fn left_open_by_indent(code: &str, at: usize, upto: usize) -> Option<(usize, (usize, usize))> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let ls = code[..at].rfind('\n').map_or(0, |i| i + 1);
+    let le = code[at..].find('\n').map_or(code.len(), |i| at + i);
+    if !code[at + 1..le].trim().is_empty() || le >= upto {
+        return None;
+    }
+    let base = indent(&code[ls..le]);
+    let mut line_no = code[..le].matches('\n').count() + 1;
+    let mut deeper = false;
+    let mut start = le + 1;
+    for l in code[le + 1..upto].split('\n') {
+        line_no += 1;
+        let here = start;
+        start += l.len() + 1;
+        if l.trim().is_empty() {
+            continue;
+        }
+        if !deeper {
+            if indent(l) <= base {
+                return None;
+            }
+            deeper = true;
+        } else if indent(l) <= base {
+            let ind = indent(l);
+            let text = (here + ind, l.trim().len());
+            return (!l.trim_start().starts_with('}')).then_some((line_no, text));
+        }
+    }
+    None
+}
+
+/// A block left open (see [`Problem::UnclosedBrace`]): the error is on a line starting
+/// with a word only a declaration starts with, or at the end of the file, while a `{`
+/// before it is still open. The innermost open `{` is the one reported.
+fn unclosed_brace(src: &str, code: &str, pos: usize) -> Option<Problem> {
+    let line_start = code[..pos.min(code.len())].rfind('\n').map_or(0, |i| i + 1);
+    let line = &code[line_start..];
+    let indent = line.len() - line.trim_start().len();
+    let word: String = line
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let at_end = pos >= src.trim_end().len();
+    let (upto, next, found, before) = if at_end {
+        let end = src.trim_end().len();
+        let start = src[..end]
+            .char_indices()
+            .rfind(|(_, c)| c.is_whitespace())
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        (
+            end,
+            (start, end - start),
+            "the file ends here".to_string(),
+            "at the end".to_string(),
+        )
+    } else if DECLARATIONS.contains(&word.as_str()) {
+        let at = line_start + indent;
+        (
+            at,
+            (at, word.len()),
+            format!("`{word}` starts the next declaration here"),
+            format!("before `{word}`"),
+        )
+    } else {
+        return None;
+    };
+    let (open, all) = open_braces(code, upto);
+    let (&innermost, &outermost) = (open.first()?, open.last()?);
+    // The file's indentation may tell which block lost its `}`: the first one inside the
+    // open declaration that its next lines leave without closing; else the innermost.
+    let by_indent = all
+        .iter()
+        .filter(|&&b| b >= outermost)
+        .find_map(|&b| left_open_by_indent(code, b, upto).map(|line| (b, line)));
+    let open = by_indent.map_or(innermost, |(b, _)| b);
+    // The first line inside the open block that starts a declaration, no deeper than
+    // the `{` line (`tiles { a b` then `piece man` reads `piece` and `man` as tiles and
+    // fails only at the next `{`): the block ends before it.
+    let open_line = code[..open].rfind('\n').map_or(0, |i| i + 1);
+    let open_indent = {
+        let l = &code[open_line..];
+        l.len() - l.trim_start().len()
+    };
+    let mut first_decl = None;
+    let mut at = code[open..].find('\n').map_or(code.len(), |i| open + i + 1);
+    while at < upto {
+        let l = &code[at..code[at..].find('\n').map_or(code.len(), |i| at + i)];
+        let ind = l.len() - l.trim_start().len();
+        let w: String = l
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if ind <= open_indent && DECLARATIONS.contains(&w.as_str()) {
+            first_decl = Some((at + ind, w));
+            break;
+        }
+        at += l.len() + 1;
+    }
+    let (next, found, before) = match (by_indent, first_decl) {
+        (Some((_, (_, text))), _) => (
+            text,
+            "the block's indentation ends here".to_string(),
+            String::new(),
+        ),
+        (None, Some((at, w))) => (
+            (at, w.len()),
+            format!("`{w}` starts the next declaration here"),
+            format!("before `{w}`"),
+        ),
+        (None, None) => (next, found, before),
+    };
+    let opener: String = {
+        let ls = code[..open].rfind('\n').map_or(0, |i| i + 1);
+        code[ls..open]
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
+    let what = if opener.is_empty() {
+        "the block".to_string()
+    } else {
+        format!("the `{opener}` block")
+    };
+    Some(Problem::UnclosedBrace {
+        open: (open, 1).into(),
+        next: next.into(),
+        found,
+        help: match by_indent {
+            Some((_, (line, _))) => format!(
+                "close {what} with `}}` before line {line}, where the indentation comes back to its level"
+            ),
+            None => format!("close {what} with `}}` {before}"),
+        },
+    })
+}
+
 pub(super) fn syntax_problem(src: &str, mut e: pest::error::Error<Rule>) -> Problem {
     use pest::error::{ErrorVariant, InputLocation};
     let mut pos = match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
+    let code = without_comments(src);
+    if let Some(p) = unclosed_brace(src, &code, pos) {
+        return p;
+    }
     // `shfit man d` reads as a counter update `shfit` missing its `+=`: report it as the
     // misspelt statement it is, at the statement's first word.
     if let ErrorVariant::ParsingError { positives, .. } = &e.variant {
         if positives.as_slice() == [Rule::assign_op] {
-            let before = src[..pos].trim_end();
+            // Comments are blanked: a word of a comment is never the statement.
+            let before = code[..pos].trim_end();
             let word_start = before
                 .char_indices()
                 .rfind(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
                 .map_or(0, |(i, c)| i + c.len_utf8());
-            let first = src[..word_start].trim_end();
+            let first = code[..word_start].trim_end();
             let statement_start = first
                 .char_indices()
                 .rfind(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
