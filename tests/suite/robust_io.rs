@@ -185,12 +185,24 @@ fn generated_200k_column_lines_render() {
     assert!(err.contains("puz::level::ragged"), "{err}");
     assert!(err.len() < 200_000, "report of {} bytes", err.len());
 
-    // A row of nothing but unknown symbols: the report stays small.
+    // A row of nothing but unknown symbols: one problem for the run, the report small.
     let junk = s.file("junk.txt", format!("{}\n", "@".repeat(wide)).as_bytes());
     let o = run(&["solve", BLOXORZ, &junk], b"");
     expect_code(&o, 2, "a 200k-column row of unknown symbols");
     let err = stderr(&o);
-    assert!(err.contains("more cells of this level"), "{err}");
+    assert!(err.contains("200000 cells in a row"), "{err}");
+    assert_eq!(
+        err.matches("puz::level::unknown_symbol").count(),
+        1,
+        "{err}"
+    );
+    // Many rows of runs: twenty problems shown, the rest counted.
+    let rows = "@.".repeat(20) + "\n";
+    let junk = s.file("junk2.txt", rows.repeat(3).as_bytes());
+    let o = run(&["solve", BLOXORZ, &junk], b"");
+    expect_code(&o, 2, "rows of many unknown runs");
+    let err = stderr(&o);
+    assert!(err.contains("40 more cells of this level"), "{err}");
     assert!(err.len() < 100_000, "report of {} bytes", err.len());
 
     // Judge input: a board row 200k characters wide, one too many.
