@@ -583,7 +583,12 @@ async fn the_page_and_its_assets_are_served() {
     let (status, v) = send(&app, Method::GET, "/", None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(v.as_str().unwrap().contains("<"));
-    for a in ["/assets/app.js", "/assets/app.css", "/assets/editor.js"] {
+    for a in [
+        "/assets/app.js",
+        "/assets/app.css",
+        "/assets/editor.js",
+        "/assets/painter.js",
+    ] {
         let (status, _) = send(&app, Method::GET, a, None).await;
         assert_eq!(status, StatusCode::OK, "{a}");
     }
