@@ -9,6 +9,7 @@
 mod judge;
 mod legend;
 pub(crate) mod limits;
+pub(crate) mod looks;
 mod metrics;
 mod moves;
 mod names;
@@ -39,6 +40,7 @@ pub fn check(file: &File) -> Result<Symbols, Vec<Problem>> {
     problems.extend(rules::check(file, &syms));
     problems.extend(metrics::check(file, &syms));
     problems.extend(judge::check(file, &syms));
+    problems.extend(looks::check(file, &syms));
     if problems.is_empty() {
         Ok(syms)
     } else {

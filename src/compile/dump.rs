@@ -179,6 +179,26 @@ pub fn dump(m: &Model) -> String {
             let _ = writeln!(w, "  invalid {i:?}");
         }
     }
+    for look in &m.looks {
+        let of = match look.of {
+            LookOf::Tile(t) => format!("t{} {}", t.0, m.tiles[t.index()].name),
+            LookOf::Piece(p) => format!("p{} {}", p.0, m.pieces[p.index()].name),
+            LookOf::Mark(k) => format!("k{} {}", k.0, m.marks[k.index()].name),
+        };
+        let colors: Vec<String> = look
+            .colors
+            .iter()
+            .map(|[r, g, b]| format!("#{r:02x}{g:02x}{b:02x}"))
+            .collect();
+        let _ = writeln!(w, "look {of} {}", colors.join(" "));
+        for row in &look.sprite {
+            let cells: String = row
+                .iter()
+                .map(|c| c.map_or('.', |i| char::from(b'0' + i)))
+                .collect();
+            let _ = writeln!(w, "  {cells}");
+        }
+    }
     o
 }
 

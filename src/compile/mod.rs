@@ -66,6 +66,7 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
         metrics: vec![],
         attributes: vec![],
         judge: None,
+        looks: vec![],
         facts: Default::default(),
         spans: Spans::default(),
     };
@@ -261,6 +262,7 @@ pub(crate) fn compile(file: &ast::File, syms: &Symbols) -> Model {
                     .collect(),
             }),
             ItemKind::Judge(stmts) => m.judge = Some(c.judge(stmts)),
+            ItemKind::Look(defs) => m.looks.extend(defs.iter().filter_map(|d| c.look(d))),
             ItemKind::Marks(ks) => {
                 m.marks = ks
                     .iter()
@@ -344,6 +346,27 @@ struct Scope {
 }
 
 impl Compiler<'_> {
+    /// A checked `look` entry: its colours read, its sprite as colour indices.
+    fn look(&self, d: &ast::LookDef) -> Option<Look> {
+        let of = match self.syms.resolve(&d.name.text)? {
+            (Thing::Tile, i) => LookOf::Tile(TileId(id16(i))),
+            (Thing::Piece, i) => LookOf::Piece(PieceId(id16(i))),
+            (Thing::Mark, i) => LookOf::Mark(MarkId(id16(i))),
+            (Thing::Counter, _) => return None,
+        };
+        let colors = d
+            .colors
+            .iter()
+            .filter_map(|c| crate::check::looks::parse_color(&c.text))
+            .collect();
+        let sprite = d.sprite.as_ref().map_or(vec![], |(rows, _, _)| {
+            rows.iter()
+                .map(|r| r.chars().map(|c| c.to_digit(10).map(|k| k as u8)).collect())
+                .collect()
+        });
+        Some(Look { of, colors, sprite })
+    }
+
     fn tile(&self, name: &str) -> TileId {
         TileId(id16(self.syms.tile_id(name).expect("checked tile")))
     }

@@ -1044,6 +1044,98 @@ pub enum Problem {
         declared: SourceSpan,
     },
 
+    /// A colour in `look` that is not `#rgb` or `#rrggbb`: `wall #12`, `box #ggg`.
+    #[error("`{text}` is not a colour")]
+    #[diagnostic(
+        code(puz::check::bad_color),
+        help("write a colour as `#` and 3 or 6 hex digits: `#a52` or `#aa5522`")
+    )]
+    BadColor {
+        /// The colour as written.
+        text: String,
+        /// The colour.
+        #[label("{why}")]
+        span: SourceSpan,
+        /// What is wrong with it.
+        why: &'static str,
+    },
+
+    /// A sprite row of another width than the first: `sprite """ 00 \n 000 """`.
+    #[error("sprite row {row} has {}, but the first row has {expected}", quantity(*.found as u64, "cells"))]
+    #[diagnostic(
+        code(puz::check::sprite_ragged),
+        help(
+            "a sprite is a rectangle: give every row the same number of cells (`.` is see-through)"
+        )
+    )]
+    SpriteRagged {
+        /// The row, counting from 1.
+        row: usize,
+        /// Its width.
+        found: usize,
+        /// The first row's width.
+        expected: usize,
+        /// The row.
+        #[label("{} here", quantity(*found as u64, "cells"))]
+        span: SourceSpan,
+        /// The first row.
+        #[label("the first row")]
+        first: SourceSpan,
+    },
+
+    /// A sprite cell that is neither a colour number nor `.`: `sprite """ 0x0 """`.
+    #[error("sprite cell `{text}` is not a colour number or `.`")]
+    #[diagnostic(
+        code(puz::check::sprite_cell),
+        help("a sprite cell is a digit, the number of one of the look's colours (`0` the first), or `.` for see-through")
+    )]
+    SpriteCell {
+        /// The character.
+        text: String,
+        /// The cell.
+        #[label("not a colour number")]
+        span: SourceSpan,
+    },
+
+    /// A sprite cell numbering a colour the look does not give: `box #a52 sprite """ 01 """`.
+    #[error("sprite colour {index} is out of range: `{name}` has {}", quantity(*.count as u64, "colours"))]
+    #[diagnostic(
+        code(puz::check::sprite_color_range),
+        help("colours count from 0 in the order written; add a colour after the name, or use a smaller number")
+    )]
+    SpriteColorRange {
+        /// The number written.
+        index: usize,
+        /// The look's name.
+        name: String,
+        /// How many colours it gives.
+        count: usize,
+        /// The cell.
+        #[label("no colour {index}")]
+        span: SourceSpan,
+        /// The colours.
+        #[label("the colours, numbered from 0")]
+        colors: SourceSpan,
+    },
+
+    /// A sprite with no cells, or larger than the page draws: `sprite """ """`.
+    #[error("a sprite of {rows}x{cols} cells is {why}")]
+    #[diagnostic(
+        code(puz::check::sprite_size),
+        help("draw a sprite of 1 to 16 rows and columns; PuzzleScript's are 5x5")
+    )]
+    SpriteSize {
+        /// Its rows.
+        rows: usize,
+        /// Its columns (the first row's).
+        cols: usize,
+        /// `empty` or `too large`.
+        why: &'static str,
+        /// The sprite's text block.
+        #[label("{why}")]
+        span: SourceSpan,
+    },
+
     /// A level with rows of different lengths.
     #[error("level row {row} has {}, but the first row has {expected}", quantity(*.found as u64, "cells"))]
     #[diagnostic(

@@ -11,10 +11,14 @@
 //! piece always stands out on its tile; marks sit between. Within one model, kinds of one
 //! family never share a colour: a colour too close to one already given turns its hue on
 //! until it is clear of them.
+//!
+//! A `look` in the file overrides this for the names it lists: its first colour is the
+//! swatch's colour, and its colours and sprite go to the page as written. The derived
+//! colours of the other names stay as they would be without it.
 
 use serde::Serialize;
 
-use crate::compile::{KeyValue, Model};
+use crate::compile::{KeyValue, LookOf, Model};
 use crate::engine::Expander;
 
 /// A state of a level as plain data, ready to draw.
@@ -88,6 +92,19 @@ pub struct Swatch {
     pub name: String,
     /// `#rrggbb`.
     pub color: String,
+    /// A declared look's colours, `#rrggbb` each (the first is `color`); left out of
+    /// JSON when the colour is derived.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub colors: Vec<String>,
+    /// A declared sprite: rows of indices into `colors`, `null` for see-through cells;
+    /// left out of JSON when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sprite: Vec<Vec<Option<u8>>>,
+}
+
+/// `#rrggbb`.
+fn hex([r, g, b]: [u8; 3]) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
 }
 
 /// One legend symbol and what it places, for the page's key.
@@ -262,7 +279,9 @@ fn family_colors(family: Family, names: &[&str]) -> Vec<Swatch> {
             given.push(rgb);
             Swatch {
                 name: name.to_string(),
-                color: format!("#{:02x}{:02x}{:02x}", rgb[0], rgb[1], rgb[2]),
+                color: hex(rgb),
+                colors: vec![],
+                sprite: vec![],
             }
         })
         .collect()
@@ -273,11 +292,25 @@ pub fn palette(model: &Model) -> Palette {
     let tiles: Vec<&str> = model.tiles.iter().map(|t| t.name.as_str()).collect();
     let pieces: Vec<&str> = model.pieces.iter().map(|p| p.name.as_str()).collect();
     let marks: Vec<&str> = model.marks.iter().map(|m| m.name.as_str()).collect();
-    Palette {
+    let mut p = Palette {
         tiles: family_colors(Family::Tile, &tiles),
         pieces: family_colors(Family::Piece, &pieces),
         marks: family_colors(Family::Mark, &marks),
+    };
+    for look in &model.looks {
+        let swatch = match look.of {
+            LookOf::Tile(t) => p.tiles.get_mut(t.index()),
+            LookOf::Piece(k) => p.pieces.get_mut(k.index()),
+            LookOf::Mark(k) => p.marks.get_mut(k.index()),
+        };
+        let (Some(swatch), Some(&first)) = (swatch, look.colors.first()) else {
+            continue;
+        };
+        swatch.color = hex(first);
+        swatch.colors = look.colors.iter().copied().map(hex).collect();
+        swatch.sprite = look.sprite.clone();
     }
+    p
 }
 
 /// The legend of `model` as a key: one entry per symbol, in declaration order.

@@ -28,6 +28,8 @@ use crate::Puzzle;
 const INDEX: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
+/// The level painter (the Paint tab), loaded after `app.js`.
+const PAINTER_JS: &str = include_str!("assets/painter.js");
 /// The code editor (CodeMirror 6), bundled by `scripts/build-editor` from `web/editor`.
 const EDITOR_JS: &str = include_str!("assets/editor.js");
 
@@ -43,6 +45,15 @@ pub(super) fn routes(state: Arc<AppState>) -> Router {
                 (
                     [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
                     APP_JS,
+                )
+            }),
+        )
+        .route(
+            "/assets/painter.js",
+            get(|| async {
+                (
+                    [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+                    PAINTER_JS,
                 )
             }),
         )

@@ -159,6 +159,7 @@ pub(in crate::serve) async fn level(
             v["marks"] = names(model.marks.iter().map(|m| &m.name));
             v["limit"] = model.limit.into();
             v["lints"] = lints.into();
+            v["source"] = level_source(&model.levels[req.level], text, idx);
             Ok(Json(v))
         })
     })
@@ -205,6 +206,15 @@ pub(in crate::serve) async fn play(
         })
     })
     .await
+}
+
+/// The level as written, for the page's level painter: its `form` (`chars` or `ints`),
+/// its `rows` (indentation removed) and the `span` of its text block, delimiters
+/// included, which the painter replaces when it saves the level in place.
+fn level_source(level: &crate::compile::LevelText, text: &str, idx: &LineIndex) -> Value {
+    let start = level.span.offset();
+    let span = place(text, idx, Some([start, start + level.span.len()]));
+    json!({"form": level.form, "rows": level.rows, "span": span})
 }
 
 /// A JSON array of names.

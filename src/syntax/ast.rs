@@ -93,6 +93,28 @@ pub(crate) enum ItemKind {
     Level(LevelDecl),
     /// `judge { ... }`
     Judge(Vec<JudgeStmt>),
+    /// `look { ... }`
+    Look(Vec<LookDef>),
+}
+
+/// One entry of `look { ... }`: `box #a52 #fc8 sprite """ ... """`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct LookDef {
+    /// The tile, piece or mark it draws.
+    pub(crate) name: Name,
+    /// Its colours as written (`#a52`), in order; the sprite numbers them from 0.
+    pub(crate) colors: Vec<ColorText>,
+    /// The sprite's rows (indentation removed), their starts and its text block.
+    pub(crate) sprite: Option<(Vec<String>, Vec<u32>, Span)>,
+}
+
+/// A colour as written, `#` included: `#a52`, `#aa5522`, or a malformed `#12`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ColorText {
+    /// The characters, `#` included.
+    pub(crate) text: String,
+    /// Where it was written.
+    pub(crate) span: Span,
 }
 
 /// `target` or `target single`.

@@ -141,7 +141,11 @@ fn dead_corners_come_from_the_rules_not_from_names() {
         .replace("'#' wall", "'#' rock")
         .replace("+ box", "+ crate")
         .replace("+ man", "+ hero")
-        .replace("+ goal", "+ spot");
+        .replace("+ goal", "+ spot")
+        .replace(
+            "look { wall #556  floor #eed  box #c72  goal #2a2 }",
+            "look { rock #556  floor #eed  crate #c72  spot #2a2 }",
+        );
     let p = load_text("renamed", renamed);
     let (found, stats) = run(&p, CORNER, SearchChoice::Auto);
     assert_eq!(found, None);

@@ -568,10 +568,15 @@ fn palettes_are_distinct_within_each_family() {
             assert!(pal.pieces.iter().all(|x| x.color != t.color), "{file}");
         }
     }
-    let (p, _) = load("sokoban.puz");
+    // A wall is dark grey by its name, unless the file's `look` says otherwise.
+    let (p, _) = load("holes.puz");
     let pal = palette(&p.model);
     let wall = pal.tiles.iter().find(|s| s.name == "wall").expect("wall");
     assert_eq!(wall.color, "#4a4a4a");
+    let (p, _) = load("sokoban.puz");
+    let pal = palette(&p.model);
+    let wall = pal.tiles.iter().find(|s| s.name == "wall").expect("wall");
+    assert_eq!(wall.color, "#a0522d");
 }
 
 #[test]

@@ -583,7 +583,12 @@ async fn the_page_and_its_assets_are_served() {
     let (status, v) = send(&app, Method::GET, "/", None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(v.as_str().unwrap().contains("<"));
-    for a in ["/assets/app.js", "/assets/app.css", "/assets/editor.js"] {
+    for a in [
+        "/assets/app.js",
+        "/assets/app.css",
+        "/assets/editor.js",
+        "/assets/painter.js",
+    ] {
         let (status, _) = send(&app, Method::GET, a, None).await;
         assert_eq!(status, StatusCode::OK, "{a}");
     }
@@ -1484,4 +1489,66 @@ async fn integer_levels_are_sized_by_their_cells() {
         (&json!(6), &json!(6)),
         "{c}"
     );
+}
+
+/// A `look` reaches `/api/level`'s palette as written (`#abc` read as `#aabbcc`, sprites as
+/// rows of colour indices, `null` see-through), and the names it leaves out keep the
+/// colours derived from them, exactly as without the look. The level's `source` gives its
+/// rows as written and the span of its text block, for the painter.
+#[tokio::test]
+async fn a_declared_look_reaches_the_palette() {
+    let app = app();
+    let plain = "tiles { floor wall } marks { exit } piece man \
+        legend { '.' floor '#' wall 'M' floor + man 'E' floor + exit } \
+        dirs { e (0, 1) } move walk(d) { shift man d } forbid man on wall goal man on exit \
+        level \"one\" \"\"\"\n  M.E\n  \"\"\"\n";
+    let looked = format!(
+        "{plain}look {{ wall #445  man #a52 #FFEEDD sprite \"\"\"\n  .0.\n  010\n  \"\"\" }}\n"
+    );
+    let (status, without) = post(&app, "/api/level", json!({"text": plain, "level": 0})).await;
+    assert_eq!(status, StatusCode::OK, "{without}");
+    let (status, with) = post(&app, "/api/level", json!({"text": looked, "level": 0})).await;
+    assert_eq!(status, StatusCode::OK, "{with}");
+    let pal = &with["palette"];
+    // Declared: the wall's one colour, the man's two and his sprite.
+    assert_eq!(pal["tiles"][1]["color"], "#444455");
+    assert_eq!(pal["tiles"][1]["colors"], json!(["#444455"]));
+    assert!(
+        pal["tiles"][1].get("sprite").is_none(),
+        "{}",
+        pal["tiles"][1]
+    );
+    assert_eq!(pal["pieces"][0]["color"], "#aa5522");
+    assert_eq!(pal["pieces"][0]["colors"], json!(["#aa5522", "#ffeedd"]));
+    assert_eq!(
+        pal["pieces"][0]["sprite"],
+        json!([[null, 0, null], [0, 1, 0]])
+    );
+    // Not declared: as derived without the look, and no `colors` or `sprite`.
+    assert_eq!(pal["tiles"][0], without["palette"]["tiles"][0]);
+    assert_eq!(pal["marks"][0], without["palette"]["marks"][0]);
+    assert!(pal["tiles"][0].get("colors").is_none());
+    assert_ne!(without["palette"]["tiles"][1]["color"], "#444455");
+    // The level as written, and where its text block is.
+    let src = &with["source"];
+    assert_eq!(src["form"], "chars");
+    assert_eq!(src["rows"], json!(["M.E"]));
+    let block = utf16_slice(
+        &looked,
+        src["span"]["start"].as_u64().unwrap(),
+        src["span"]["end"].as_u64().unwrap(),
+    );
+    assert_eq!(block, "\"\"\"\n  M.E\n  \"\"\"");
+    // A shipped puzzle's look: sokoban.puz draws its box from a 5x5 sprite.
+    let (status, soko) = post(
+        &app,
+        "/api/level",
+        json!({"text": puzzle("sokoban.puz"), "level": 0}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{soko}");
+    let bx = &soko["palette"]["pieces"][1];
+    assert_eq!(bx["name"], "box");
+    assert_eq!(bx["sprite"].as_array().map(Vec::len), Some(5));
+    assert_eq!(bx["sprite"][1], json!([0, null, null, null, 0]));
 }

@@ -1491,3 +1491,196 @@ async fn studio_in_chromium() {
     .await;
     finish(client, guard, outcome, "playground-studio-failure.png").await;
 }
+
+/// Synthetic mouse events on the painter's canvas: `kind` (`mousedown`, `mousemove`) at
+/// the middle of cell (row, col), or `mouseup` on the window.
+fn paint_event(kind: &str, row: usize, col: usize) -> String {
+    format!(
+        "(() => {{ const cv = document.querySelector('#paint-board'); \
+           const b = cv.getBoundingClientRect(), k = cv._cell; \
+           const at = {{ clientX: b.left + ({col} + .5) * k, clientY: b.top + ({row} + .5) * k, bubbles: true, buttons: 1 }}; \
+           const target = '{kind}' === 'mouseup' ? window : cv; \
+           target.dispatchEvent(new MouseEvent('{kind}', at)); return true; }})()"
+    )
+}
+
+/// The rows the painter holds, one string a row.
+async fn painted(c: &Client) -> Result<String, String> {
+    Ok(
+        eval(c, "document.querySelector('#paint-board').dataset.rows")
+            .await?
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+    )
+}
+
+/// Issue 24's level painter and the designer's look, on a copy of sokoban.puz (which
+/// declares colours and 5x5 sprites): the board draws the man's sprite; the Paint tab
+/// paints a 2x4 level with the legend's symbols (a fill, two drags, three clicks), adds
+/// it to the file, plays it to a win with the arrows and solves it; then edits it in
+/// place (a column more), and the level keeps its place in the list.
+async fn painter_scenario(c: &Client, url: &str) -> Step {
+    c.goto(&format!("{url}?file=sokoban.puz"))
+        .await
+        .map_err(|e| format!("open {url}: {e}"))?;
+    wait_for(
+        c,
+        "!!S.game && !!S.info && S.info.palette.pieces[0].sprite.length === 5",
+        "sokoban.puz's first level with its declared sprites",
+        30,
+    )
+    .await?;
+    // The man is drawn from his sprite: its third row is colour 2, white (#ffffff), where a
+    // derived look would fill the cell with one blue.
+    let pixel = eval(
+        c,
+        "(() => { const cv = document.querySelector('#board'), k = cv._cell; \
+           const man = S.game.board.pieces.find((p) => p.name === 'man'); \
+           const [r, c] = man.cells[0]; const d = window.devicePixelRatio || 1; \
+           return [...cv.getContext('2d').getImageData(Math.floor((c * k + k * 0.5) * d), \
+             Math.floor((r * k + k * 0.5) * d), 1, 1).data].slice(0, 3).join(','); })()",
+    )
+    .await?;
+    if pixel != json!("255,255,255") {
+        return Err(format!(
+            "the man's sprite is not drawn: the middle of his cell is {pixel}"
+        ));
+    }
+    let levels_before = eval(c, "S.levels.length").await?;
+
+    // The Paint tab: one button per legend symbol, the played level loaded.
+    click(c, "#tab-paint").await?;
+    wait_for(
+        c,
+        "document.querySelectorAll('#paint-palette .paint-symbol').length === S.info.key.length \
+         && document.querySelector('#paint-board').dataset.rows === S.info.source.rows.join('\\n')",
+        "the painter with the legend's 5 symbols and the played level",
+        10,
+    )
+    .await?;
+    // Down to 2 x 4 with the - buttons.
+    let (rows, cols) = (
+        eval(c, "S.info.source.rows.length").await?,
+        eval(c, "S.info.source.rows[0].length").await?,
+    );
+    for _ in 2..rows.as_u64().unwrap_or(2) {
+        click(c, "#paint-rows-remove").await?;
+    }
+    for _ in 4..cols.as_u64().unwrap_or(4) {
+        click(c, "#paint-cols-remove").await?;
+    }
+    if eval(c, "document.querySelector('#paint-size').textContent").await? != json!("2 x 4") {
+        return Err("the - buttons did not make a 2 x 4 level".into());
+    }
+    // Walls everywhere, floor dragged along both rows, then the man, the box, the target.
+    click(c, "#paint-palette [data-symbol='#']").await?;
+    click(c, "#paint-fill").await?;
+    if painted(c).await? != "####\n####" {
+        return Err(format!("Fill left {:?}", painted(c).await?));
+    }
+    click(c, "#paint-palette [data-symbol='.']").await?;
+    for row in 0..2 {
+        eval(c, &paint_event("mousedown", row, 0)).await?;
+        eval(c, &paint_event("mousemove", row, 3)).await?;
+        eval(c, &paint_event("mouseup", row, 3)).await?;
+    }
+    for (sym, row, col) in [("S", 0, 0), ("B", 1, 1), ("T", 1, 3)] {
+        click(c, &format!("#paint-palette [data-symbol='{sym}']")).await?;
+        eval(c, &paint_event("mousedown", row, col)).await?;
+        eval(c, &paint_event("mouseup", row, col)).await?;
+    }
+    let grid = painted(c).await?;
+    if grid != "S...\n.B.T" {
+        return Err(format!("painted {grid:?}, not \"S...\\n.B.T\""));
+    }
+    save_screenshot(c, "playground-painter.png").await?;
+
+    // Added to the file: checked, listed, and the level played now.
+    c.execute(
+        "document.querySelector('#paint-name').value = 'painted one'; return true;",
+        vec![],
+    )
+    .await
+    .map_err(|e| format!("name: {e}"))?;
+    click(c, "#paint-add").await?;
+    wait_for(
+        c,
+        &format!(
+            "S.levels.length === {levels_before} + 1 && !!S.info && S.info.name === 'painted one' \
+             && !!S.game && document.querySelector('#tab-play').classList.contains('active') \
+             && document.querySelector('#levels li.active .name')?.textContent === 'painted one' \
+             && puzEditor.getText().includes('level \"painted one\" \"\"\"\\n  S...\\n  .B.T\\n  \"\"\"')"
+        ),
+        "the painted level added to the text, checked and played",
+        30,
+    )
+    .await?;
+    // Played to a win: down, then two pushes east.
+    let keys_down_right = [Key::Down, Key::Right, Key::Right]
+        .map(char::from)
+        .iter()
+        .collect::<String>();
+    keys(c, "#board", &keys_down_right).await?;
+    wait_for(
+        c,
+        "!document.querySelector('#solved-banner').hidden && S.history.length === 3",
+        "the painted level won with the arrows",
+        20,
+    )
+    .await?;
+    // Solved: 2 pushes and 1 walk, three frames of animation.
+    click(c, "#tab-solve").await?;
+    click(c, "#solve").await?;
+    wait_for(
+        c,
+        "document.querySelector('#solve-summary .outcome')?.textContent === 'solved' \
+         && document.querySelector('#solve-board').dataset.frames === '3'",
+        "the painted level solved in 3 moves",
+        60,
+    )
+    .await?;
+
+    // Edited in place: a column more, written over the same level.
+    click(c, "#tab-paint").await?;
+    wait_for(
+        c,
+        "document.querySelector('#paint-board').dataset.rows === 'S...\\n.B.T'",
+        "the painted level loaded back into the painter",
+        10,
+    )
+    .await?;
+    click(c, "#paint-cols-add").await?;
+    click(c, "#paint-replace").await?;
+    wait_for(
+        c,
+        &format!(
+            "S.levels.length === {levels_before} + 1 && !!S.info && S.info.name === 'painted one' \
+             && S.info.cols === 5 && S.info.source.rows.join('|') === 'S....|.B.T.' \
+             && puzEditor.getText().split('level \"painted one\"').length === 2"
+        ),
+        "the painted level replaced in place, 2 x 5",
+        30,
+    )
+    .await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn painter_in_chromium() {
+    if !browser_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temp dir");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/sokoban.puz"),
+        dir.path().join("sokoban.puz"),
+    )
+    .expect("copy sokoban.puz");
+    let mut guard = Guard::default();
+    let url = start_server(&mut guard, &dir.path().display().to_string());
+    let (client, guard) = browser(guard).await;
+    let outcome =
+        tokio::time::timeout(Duration::from_secs(240), painter_scenario(&client, &url)).await;
+    finish(client, guard, outcome, "playground-painter-failure.png").await;
+}

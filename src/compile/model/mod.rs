@@ -123,12 +123,41 @@ pub struct Model {
     pub(crate) attributes: Vec<String>,
     /// How `puz judge` reads input and prints answers, when declared.
     pub judge: Option<JudgeFormat>,
+    /// How the playground draws tiles, pieces and marks (`look { ... }`), in source order;
+    /// the others are drawn in colours derived from their names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub looks: Vec<Look>,
     /// Facts derived from the fields above, computed once when compiling.
     #[serde(skip)]
     pub(super) facts: Facts,
     /// Where moves, their statements and goal conditions are written, for lints.
     #[serde(skip)]
     pub(crate) spans: Spans,
+}
+
+/// What a [`Look`] draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LookOf {
+    /// A tile kind.
+    Tile(TileId),
+    /// A piece kind.
+    Piece(PieceId),
+    /// A mark.
+    Mark(MarkId),
+}
+
+/// A declared look: colours, and maybe a sprite drawn in them over the cell.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Look {
+    /// The tile, piece or mark drawn.
+    pub of: LookOf,
+    /// The colours as (red, green, blue), at least one; the first fills the cell when
+    /// there is no sprite.
+    pub colors: Vec<[u8; 3]>,
+    /// The sprite's rows, each cell an index into `colors` or `None` (see-through); empty
+    /// when the look is one colour.
+    pub sprite: Vec<Vec<Option<u8>>>,
 }
 
 /// Where parts of the model are written in the `.puz` source, so that analyses after

@@ -723,16 +723,73 @@ function inkOn(hex) {
   return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#111" : "#fff";
 }
 
+// ---- looks and the room a board has
+
+/** Cells of a board are at least this and at most that many pixels wide. */
+const CELL_MIN = 6, CELL_MAX = 64;
+
+/**
+ * The room a main board (play, solve, paint) has, in pixels: the right column's width,
+ * less the side column beside it when both fit on one line, and most of the window's
+ * height. Boards scale to it, so a small level fills the space and a big one still fits.
+ */
+function boardRoom() {
+  const right = $("#right");
+  const inner = Math.max(200, (right ? right.clientWidth : 600) - 24);
+  const side = inner >= 560 ? 216 : 0;
+  return { maxW: Math.max(180, inner - side), maxH: Math.max(220, Math.floor(window.innerHeight * 0.62)) };
+}
+
+/** Whether a palette swatch carries a declared sprite. */
+function hasSprite(sw) {
+  return !!(sw && sw.sprite && sw.sprite.length && sw.colors && sw.colors.length);
+}
+
+/**
+ * One cell of one legend symbol as the board draws it, at (x, y) and `size` pixels: its
+ * tile, its marks (a sprite or a ring), its pieces (a sprite or a filled square).
+ */
+function drawSymbol(g, k, x, y, size) {
+  const pal = (S.info && S.info.palette) || { tiles: [], pieces: [], marks: [] };
+  const byName = (list, name) => (list || []).find((s) => s.name === name);
+  const t = k.tile && byName(pal.tiles, k.tile);
+  g.fillStyle = t ? t.color : "#fff";
+  g.fillRect(x, y, size, size);
+  if (hasSprite(t)) drawSprite(g, t, x, y, size);
+  (k.marks || []).forEach((m, i) => {
+    const s = byName(pal.marks, m);
+    if (hasSprite(s)) { drawSprite(g, s, x, y, size); return; }
+    g.strokeStyle = s ? s.color : "#c00";
+    g.lineWidth = Math.max(1.5, size / 9);
+    g.beginPath();
+    g.arc(x + size / 2, y + size / 2, Math.max(2, size * (0.36 - 0.1 * i)), 0, 2 * Math.PI);
+    g.stroke();
+  });
+  (k.pieces || []).forEach((p, i) => {
+    const s = byName(pal.pieces, p);
+    if (hasSprite(s)) { drawSprite(g, s, x, y, size); return; }
+    const inset = Math.max(2, Math.round(size * 0.2)) + i * 2;
+    g.fillStyle = s ? s.color : "#a33";
+    g.fillRect(x + inset, y + inset, size - 2 * inset, size - 2 * inset);
+    g.strokeStyle = "rgba(0,0,0,.6)";
+    g.lineWidth = 1;
+    g.strokeRect(x + inset + .5, y + inset + .5, size - 2 * inset - 1, size - 2 * inset - 1);
+  });
+}
+
 /**
  * Draws a BoardView on a canvas: tiles, marks as rings, pieces filled and outlined as one
- * shape and labelled. `opts.maxW`/`opts.maxH` bound its size, `opts.selected` rings a cell.
+ * shape and labelled; a declared sprite replaces the ring or the filled shape. It scales
+ * to `opts.maxW`/`opts.maxH`, by default the room beside the board (see boardRoom);
+ * `opts.selected` rings a cell.
  */
 function drawBoard(canvas, board, opts = {}) {
   const info = S.info;
   const pal = (info && info.palette) || { tiles: [], pieces: [], marks: [] };
   const rows = board.rows, cols = board.cols;
-  const maxW = opts.maxW || 420, maxH = opts.maxH || 420;
-  const cell = Math.max(6, Math.min(44, Math.floor(Math.min(maxW / Math.max(cols, 1), maxH / Math.max(rows, 1)))));
+  const room = opts.maxW ? null : boardRoom();
+  const maxW = opts.maxW || room.maxW, maxH = opts.maxH || room.maxH;
+  const cell = Math.max(CELL_MIN, Math.min(CELL_MAX, Math.floor(Math.min(maxW / Math.max(cols, 1), maxH / Math.max(rows, 1)))));
   const W = cols * cell, H = rows * cell;
   const dpr = window.devicePixelRatio || 1;
   canvas.width = Math.max(1, W * dpr);
@@ -752,9 +809,11 @@ function drawBoard(canvas, board, opts = {}) {
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       if (beyond.has(r * cols + c)) continue;
-      g.fillStyle = swatchColor(pal.tiles, board.tiles[r * cols + c], "#eee");
+      const t = board.tiles[r * cols + c];
+      g.fillStyle = swatchColor(pal.tiles, t, "#eee");
       g.fillRect(c * cell, r * cell, cell, cell);
-      g.strokeRect(c * cell + .5, r * cell + .5, cell, cell);
+      if (hasSprite(pal.tiles[t])) drawSprite(g, pal.tiles[t], c * cell, r * cell, cell);
+      else g.strokeRect(c * cell + .5, r * cell + .5, cell, cell);
     }
   }
   // Marks: concentric rings.
@@ -764,6 +823,7 @@ function drawBoard(canvas, board, opts = {}) {
     if (!ms || !ms.length) continue;
     const r = Math.floor(i / cols), c = i % cols;
     ms.forEach((m, k) => {
+      if (hasSprite(pal.marks[m])) { drawSprite(g, pal.marks[m], c * cell, r * cell, cell); return; }
       g.strokeStyle = swatchColor(pal.marks, m, "#c00");
       g.lineWidth = Math.max(2, cell / 10);
       g.beginPath();
@@ -774,6 +834,10 @@ function drawBoard(canvas, board, opts = {}) {
   // Pieces.
   const inset = Math.max(2, Math.round(cell * 0.1));
   for (const p of board.pieces || []) {
+    if (hasSprite(pal.pieces[p.kind])) {
+      for (const [r, c] of p.cells) drawSprite(g, pal.pieces[p.kind], c * cell, r * cell, cell);
+      continue;
+    }
     const color = swatchColor(pal.pieces, p.kind, "#a33");
     const own = new Set(p.cells.map(([r, c]) => `${r},${c}`));
     g.fillStyle = color;
@@ -844,31 +908,9 @@ function drawBoard(canvas, board, opts = {}) {
   }
 }
 
-/** One legend symbol's look: its tile, a mark ring, a piece square. */
+/** One legend symbol's look, for the key: drawn as a board cell (see drawSymbol). */
 function drawSwatch(canvas, k) {
-  const info = S.info;
-  const pal = info.palette;
-  const g = canvas.getContext("2d");
-  const byName = (list, name) => (list || []).find((s) => s.name === name);
-  const t = k.tile && byName(pal.tiles, k.tile);
-  g.fillStyle = t ? t.color : "#fff";
-  g.fillRect(0, 0, 22, 22);
-  for (const m of k.marks || []) {
-    const s = byName(pal.marks, m);
-    g.strokeStyle = s ? s.color : "#c00";
-    g.lineWidth = 2.5;
-    g.beginPath();
-    g.arc(11, 11, 8, 0, 2 * Math.PI);
-    g.stroke();
-  }
-  (k.pieces || []).forEach((p, i) => {
-    const s = byName(pal.pieces, p);
-    g.fillStyle = s ? s.color : "#a33";
-    g.fillRect(5 + i * 2, 5 + i * 2, 12, 12);
-    g.strokeStyle = "rgba(0,0,0,.6)";
-    g.lineWidth = 1;
-    g.strokeRect(5.5 + i * 2, 5.5 + i * 2, 11, 11);
-  });
+  drawSymbol(canvas.getContext("2d"), k, 0, 0, canvas.width);
 }
 
 function cellAt(canvas, ev) {
@@ -1395,8 +1437,9 @@ function psRender() {
     return;
   }
   const w = res.width, h = res.height;
-  let cell = Math.floor(Math.min(420 / Math.max(w, 1), 420 / Math.max(h, 1)));
-  cell = Math.max(5, Math.min(45, cell >= 10 ? cell - (cell % 5) : cell));
+  const room = boardRoom();
+  let cell = Math.floor(Math.min(room.maxW / Math.max(w, 1), room.maxH / Math.max(h, 1)));
+  cell = Math.max(5, Math.min(CELL_MAX, cell >= 10 ? cell - (cell % 5) : cell));
   const W = w * cell, H = h * cell;
   const dpr = window.devicePixelRatio || 1;
   canvas.width = Math.max(1, W * dpr);
@@ -1689,7 +1732,7 @@ function showFrame(k) {
   k = Math.max(0, Math.min(anim.frames.length - 1, k));
   anim.frame = k;
   const sb = $("#solve-board");
-  drawBoard(sb, anim.frames[k], { maxW: 360, maxH: 360 });
+  drawBoard(sb, anim.frames[k]);
   sb.dataset.frame = String(k);
   const last = anim.frames.length - 1;
   $("#frame-label").textContent = `step ${k} / ${last}${k === last ? " (end)" : ""}`;
@@ -2026,9 +2069,22 @@ function wire() {
   $("#anim-first").addEventListener("click", () => { stopAnim(); showFrame(0); });
   $("#anim-last").addEventListener("click", () => { stopAnim(); showFrame(anim.frames.length - 1); });
   $("#anim-speed").addEventListener("change", () => { if (anim.timer) startAnim(); });
+  window.addEventListener("resize", onResize);
   window.addEventListener("beforeunload", (ev) => {
     if (S.savedText !== null && editor.getText() !== S.savedText) ev.preventDefault();
   });
+}
+
+let resizeTimer = 0;
+/** Boards follow the window: redrawn to the new room once resizing settles. */
+function onResize() {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    if (S.lang === "ps") psRender();
+    else renderGame();
+    if (anim.frames.length) showFrame(anim.frame);
+    if (typeof paintRender === "function") paintRender();
+  }, 60);
 }
 
 wire();

@@ -10,7 +10,9 @@ fn describe(rule: &Rule) -> String {
         EOI => "end of file",
         item | puzzle_decl | tiles_decl | outside_decl | marks_decl | piece_decl | legend_decl
         | dirs_decl | cost_decl | metric_decl | limit_decl | counter_decl | move_decl | forbid_decl
-        | goal_decl | level_decl | judge_decl => "a declaration (`puzzle`, `tiles`, `piece`, `legend`, `dirs`, `counter`, `move`, `forbid`, `goal`, `level`, `judge`, ...)",
+        | goal_decl | level_decl | judge_decl | look_decl => "a declaration (`puzzle`, `tiles`, `piece`, `legend`, `dirs`, `counter`, `move`, `forbid`, `goal`, `level`, `judge`, ...)",
+        look_entry => "a look: a tile, piece or mark name and its colours",
+        color => "a colour `#rgb` or `#rrggbb`",
         metric_group => "`straight` or `chain` and the moves it combines",
         piece_max => "`max N`",
         move_param => "a move parameter (`d`, `d in w, e` or `cell c`)",
@@ -404,6 +406,7 @@ pub(super) fn syntax_problem(src: &str, mut e: pest::error::Error<Rule>) -> Prob
                         [
                             "puzzle", "tiles", "outside", "marks", "piece", "legend", "dirs",
                             "cost", "metric", "limit", "move", "forbid", "goal", "level", "judge",
+                            "look",
                         ]
                         .map(str::to_string)
                         .to_vec()

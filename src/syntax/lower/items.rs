@@ -133,12 +133,40 @@ impl Lowerer {
             Rule::judge_decl => {
                 ItemKind::Judge(rest.into_iter().map(|s| self.judge_stmt(s)).collect())
             }
+            Rule::look_decl => ItemKind::Look(rest.into_iter().map(|e| self.look_def(e)).collect()),
             other => unreachable!("not a declaration rule: {other:?}"),
         };
         Item {
             kind,
             keyword,
             span,
+        }
+    }
+
+    /// `box #a52 #fc8 sprite """ ... """`: a name, its colours, maybe a sprite.
+    fn look_def(&mut self, p: Pair<Rule>) -> LookDef {
+        let mut name = None;
+        let mut colors = vec![];
+        let mut sprite = None;
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::name => name = Some(self.name(q)),
+                Rule::color => colors.push(ColorText {
+                    text: q.as_str().to_string(),
+                    span: span_of(&q),
+                }),
+                Rule::text_block => {
+                    let span = span_of(&q);
+                    let (rows, starts) = self.text_rows(q);
+                    sprite = Some((rows, starts, span));
+                }
+                _ => {}
+            }
+        }
+        LookDef {
+            name: name.expect("a look names what it draws"),
+            colors,
+            sprite,
         }
     }
 
