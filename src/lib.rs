@@ -60,6 +60,8 @@ mod error;
 pub mod expect;
 pub mod fast;
 pub mod io;
+#[cfg(feature = "page")]
+pub mod page;
 pub mod play;
 mod puzzle;
 pub mod puzzlescript;
