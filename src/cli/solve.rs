@@ -21,6 +21,7 @@ pub fn run(
     search: &SearchArgs,
     metric: Option<&str>,
     dist: &DistArgs,
+    pictures: &super::export::Pictures,
 ) -> Result<(), u8> {
     let p = load(file)?;
     let metric = pick_metric(&p, metric)?;
@@ -49,6 +50,8 @@ pub fn run(
         max_cells: steps.unwrap_or(u64::MAX),
     };
     let lvl = pick_level(&p, level_file, level)?;
+    // The level again, to draw the answer's pictures after the search has taken it.
+    let drawn = pictures.wanted().then(|| lvl.clone());
     // Lints go to stderr before the search; the answer on stdout is unchanged.
     if let Some(w) = p.level_lints(&lvl, inline) {
         output::report(&w);
@@ -116,6 +119,13 @@ pub fn run(
             limit: limit >> 20,
         });
         return Err(exit::GRAPH);
+    }
+    if let Some(level) = drawn {
+        if solution.solved {
+            pictures.write(&p, level, &solution.states)?;
+        } else {
+            say!("no picture written: the level has no answer to draw");
+        }
     }
     if json {
         let text = serde_json::to_string(&solution).map_err(|e| {

@@ -4,6 +4,8 @@ pub(crate) mod answer;
 pub mod graph;
 pub(crate) mod grid;
 pub mod judge;
+#[cfg(feature = "picture")]
+pub mod picture;
 pub mod render;
 pub(crate) mod source;
 pub mod view;

@@ -12,13 +12,13 @@
 //! family never share a colour: a colour too close to one already given turns its hue on
 //! until it is clear of them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::compile::{KeyValue, Model};
 use crate::engine::Expander;
 
 /// A state of a level as plain data, ready to draw.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BoardView {
     /// Rows of the board.
     pub rows: usize,
@@ -36,7 +36,7 @@ pub struct BoardView {
 }
 
 /// One piece on the board.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PieceView {
     /// Index into `Model::pieces`.
     pub kind: u16,
@@ -53,7 +53,7 @@ pub struct PieceView {
 }
 
 /// A counter and its value.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CounterView {
     /// The counter's name.
     pub name: String,
@@ -62,7 +62,7 @@ pub struct CounterView {
 }
 
 /// The colours of a model: one swatch per tile, piece and mark, in declaration order.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Palette {
     /// Per tile (indexed like `Model::tiles`).
     pub tiles: Vec<Swatch>,
@@ -76,7 +76,7 @@ pub struct Palette {
 /// (wall/rock/block dark grey, floor/empty/ground light, goal/target/exit green,
 /// ice light blue, water blue, ...), every other name a stable hash hue. Pieces are
 /// saturated, tiles pale, so a piece is always visible on its tile.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Swatch {
     /// The name coloured.
     pub name: String,
@@ -85,7 +85,7 @@ pub struct Swatch {
 }
 
 /// One legend symbol and what it places, for the page's key.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct KeyEntry {
     /// The symbol as written in levels (`X`, or `3` for integer grids).
     pub symbol: String,

@@ -374,3 +374,39 @@ pub fn call(route: &str, body: &str, caps: &Caps) -> Result<Value, Refusal> {
         other => Err(Refusal::not_found(format!("no API route {other:?}"))),
     }
 }
+
+/// `POST /api/picture`: an answer's boards (`frames`, as a solve gives them) with the
+/// level's `palette`, as an animated GIF (`"format": "gif"`, `delay_ms` a frame) or a
+/// PNG strip (`"png"`).
+#[cfg(feature = "picture")]
+#[derive(Deserialize)]
+pub struct PictureReq {
+    frames: Vec<crate::io::view::BoardView>,
+    palette: crate::io::view::Palette,
+    format: String,
+    #[serde(default)]
+    delay_ms: Option<u32>,
+}
+
+/// The picture a [`PictureReq`] asks for: its bytes and their media type.
+#[cfg(feature = "picture")]
+pub fn picture(req: PictureReq) -> Result<(Vec<u8>, &'static str), Refusal> {
+    use crate::io::picture;
+    let delay = req.delay_ms.unwrap_or(333).clamp(20, 10_000) / 10;
+    let made = match req.format.as_str() {
+        "gif" => picture::gif(&req.frames, &req.palette, delay as u16).map(|b| (b, "image/gif")),
+        "png" => picture::png_strip(&req.frames, &req.palette).map(|b| (b, "image/png")),
+        other => {
+            return Err(Refusal::bad_request(format!(
+                "unknown picture format {other:?}; formats: gif, png"
+            )))
+        }
+    };
+    made.map_err(|e| Refusal::unprocessable("picture", e.to_string()))
+}
+
+/// [`picture`] from a JSON body.
+#[cfg(feature = "picture")]
+pub fn picture_json(body: &str) -> Result<(Vec<u8>, &'static str), Refusal> {
+    picture(parse(body)?)
+}

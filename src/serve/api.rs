@@ -25,6 +25,8 @@ const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 /// The code editor (CodeMirror 6), bundled by `scripts/build-editor` from `web/editor`.
 const EDITOR_JS: &str = include_str!("assets/editor.js");
+/// The Solve tab's GIF and PNG strip buttons.
+const PICTURE_JS: &str = include_str!("assets/picture.js");
 
 pub(super) fn routes(state: Arc<AppState>) -> Router {
     Router::new()
@@ -48,6 +50,15 @@ pub(super) fn routes(state: Arc<AppState>) -> Router {
             }),
         )
         .route(
+            "/assets/picture.js",
+            get(|| async {
+                (
+                    [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+                    PICTURE_JS,
+                )
+            }),
+        )
+        .route(
             "/assets/app.css",
             get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], APP_CSS) }),
         )
@@ -58,6 +69,7 @@ pub(super) fn routes(state: Arc<AppState>) -> Router {
         .route("/api/level", post(level))
         .route("/api/play", post(play))
         .route("/api/puzzlescript", post(ps_play))
+        .route("/api/picture", post(picture))
         .route("/api/solve", post(solve))
         .route("/api/analyze", post(analyze))
         .route("/api/test", post(test))
@@ -230,6 +242,12 @@ async fn play(
 /// `POST /api/puzzlescript`: a game's entry with its inputs replayed.
 async fn ps_play(ApiJson(req): ApiJson<PsPlayReq>) -> Result<Json<Value>, ApiError> {
     blocking(move || Ok(Json(page::ps_play(req)?))).await
+}
+
+/// `POST /api/picture`: an answer's boards as a GIF or a PNG strip.
+async fn picture(ApiJson(req): ApiJson<page::PictureReq>) -> Result<Response, ApiError> {
+    let (bytes, media) = blocking(move || Ok(page::picture(req)?)).await?;
+    Ok(([(header::CONTENT_TYPE, media)], bytes).into_response())
 }
 
 /// Starts `job` under the server's caps; answers 202 with its id and effective budget.

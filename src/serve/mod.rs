@@ -20,6 +20,7 @@ pub(crate) mod access;
 mod api;
 pub(crate) mod files;
 mod jobs;
+mod standalone;
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -31,6 +32,7 @@ use axum::response::{IntoResponse, Response};
 pub use crate::page::{diagnostics_json, Caps, LineIndex};
 pub use crate::page::{MAX_PS_INPUTS, REPLAY_TIME as PS_REPLAY_TIME};
 pub use jobs::Jobs;
+pub use standalone::standalone_page;
 
 /// Request bodies larger than this are refused with 413.
 pub const MAX_BODY: usize = 1 << 20;
