@@ -1555,7 +1555,7 @@ async fn standalone_scenario(c: &Client, url: &str) -> Step {
     click(c, "#solve").await?;
     wait_for(
         c,
-        "document.querySelector('#solve-summary .outcome').textContent === 'cutoff' \
+        "(document.querySelector('#solve-summary .outcome') || {}).textContent === 'cutoff' \
          && !document.querySelector('#solve').disabled",
         "a cutoff at a budget of one state",
         60,
