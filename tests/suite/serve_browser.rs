@@ -1494,8 +1494,8 @@ async fn studio_in_chromium() {
 
 /// The standalone page of `puz export --html`, opened from disk with no server running:
 /// the core answers in the browser (WebAssembly in Web Workers, `local.js`). The level
-/// loads, plays to the goal, solves to Bloxorz's 10-roll answer, stops at a budget of
-/// one state, downloads its GIF, and the analysis runs.
+/// loads, plays to the goal, solves to Bloxorz's 10-roll answer, downloads its GIF, a
+/// solve is cancelled, another stops at a budget of one state, and the analysis runs.
 async fn standalone_scenario(c: &Client, url: &str) -> Step {
     c.goto(url).await.map_err(|e| format!("open {url}: {e}"))?;
     wait_for(
@@ -1547,6 +1547,22 @@ async fn standalone_scenario(c: &Client, url: &str) -> Step {
         c,
         "/^bloxorz-level-1\\.gif: [0-9,]+ bytes$/.test(document.querySelector('#picture-status').textContent)",
         "the GIF of the answer",
+        30,
+    )
+    .await?;
+    // Cancel ends a job at once (its worker is terminated), whatever it was doing.
+    eval(
+        c,
+        "(() => { window.cancelledJob = null; \
+          puzLocal.api('POST', '/api/solve', { text: puzEditor.getText(), level: 0 }) \
+            .then((j) => puzLocal.api('DELETE', '/api/jobs/' + j.job).then(() => puzLocal.follow(j.job, () => {}))) \
+            .then((r) => { window.cancelledJob = r; }); return true; })()",
+    )
+    .await?;
+    wait_for(
+        c,
+        "!!window.cancelledJob && window.cancelledJob.outcome === 'cancelled'",
+        "a cancelled solve",
         30,
     )
     .await?;
