@@ -1,8 +1,9 @@
 //! `puz serve`: the browser playground. A local web server that serves one page (built
-//! into the binary) and a small JSON API over the library: live diagnostics for a rule
-//! file, a level's board, playing moves (and PuzzleScript games, `ps`), and solve/analyze/test jobs that run off the
-//! request threads under budgets, stream their progress as server-sent events and can be
-//! cancelled.
+//! into the binary) and a small JSON API over the library's answers ([`crate::page`]):
+//! live diagnostics for a rule file, a level's board, playing moves (and PuzzleScript
+//! games), and solve/analyze/test jobs that run off the request threads under budgets,
+//! stream their progress as server-sent events and can be cancelled. The same page also
+//! runs with no server ([`standalone_page`], `puz export --html`).
 //!
 //! # Safety of a local server
 //! - It binds loopback unless told otherwise (the CLI warns when it is). On loopback it
