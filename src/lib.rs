@@ -45,7 +45,9 @@
 //! error and warning, with its code). The front ends come with Cargo features, on by
 //! default: `cli` (the `puz` binary), `serve` (the playground server, [`serve`]), `dist`
 //! (search across threads and processes, [`dist`]); `render` (plain-text reports,
-//! `diagnostics::render_plain`) comes with `cli` and `serve`. Without them
+//! `diagnostics::render_plain`) comes with `cli` and `serve`; `page` (the playground's
+//! answers without a server, [`page`]) with `serve`; `picture` (`io::picture`, answers as
+//! GIF or PNG) with `cli` and `serve`. Without them
 //! (`--no-default-features`) the library builds alone, also for `wasm32-unknown-unknown`.
 
 #![warn(missing_docs)]
@@ -60,6 +62,8 @@ mod error;
 pub mod expect;
 pub mod fast;
 pub mod io;
+#[cfg(feature = "page")]
+pub mod page;
 pub mod play;
 mod puzzle;
 pub mod puzzlescript;

@@ -164,6 +164,14 @@ enum Command {
         /// a table: cost, states expanded, time, or the level's error.
         #[arg(long, conflicts_with_all = ["level", "steps"])]
         all: bool,
+        /// Write the answer as an animated GIF: the start and the board after each step,
+        /// in the playground's colours.
+        #[arg(long, value_name = "OUT", conflicts_with = "all")]
+        gif: Option<String>,
+        /// Write every board of the answer (the start, then after each step) side by side
+        /// as one PNG.
+        #[arg(long, value_name = "OUT", conflicts_with = "all")]
+        png_strip: Option<String>,
         /// Count moves under this metric of the file (`metric NAME { ... }`).
         #[arg(long)]
         metric: Option<String>,
@@ -176,6 +184,19 @@ enum Command {
         search: SearchArgs,
         #[command(flatten)]
         dist: DistArgs,
+    },
+    /// Write the playground for a file as one standalone HTML page that plays and solves
+    /// its levels in the browser, opened from disk with no server.
+    Export {
+        /// The .puz file or PuzzleScript game.
+        file: String,
+        /// The page to write.
+        #[arg(long, value_name = "OUT")]
+        html: String,
+        /// The file's language; `auto` reads PuzzleScript when the text has its section
+        /// headers on lines of their own.
+        #[arg(long, value_enum, default_value_t = cli::Lang::Auto)]
+        lang: cli::Lang,
     },
     /// Check the `expect` answers of every level of the files; exit 1 on any mismatch.
     Test {
@@ -382,8 +403,15 @@ fn run(mut cli: Cli) -> Result<(), u8> {
             lang,
             search,
             dist,
+            gif,
+            png_strip,
             ..
         } if cli::is_puzzlescript(&file, lang) => {
+            cli::export::Pictures {
+                gif,
+                png: png_strip,
+            }
+            .refuse_game(&file)?;
             let (text, _) = cli::read_as(&file, lang)?;
             if level_file.is_some() {
                 say!("error: a PuzzleScript game's levels are its own: give --level N or #K, without a level file");
@@ -420,6 +448,7 @@ fn run(mut cli: Cli) -> Result<(), u8> {
             lang,
             search,
         } => cli::test::run(&files, lang, &search),
+        Command::Export { file, html, lang } => cli::export::html(&file, &html, lang),
         Command::Serve {
             path,
             port,
@@ -450,6 +479,8 @@ fn run(mut cli: Cli) -> Result<(), u8> {
             all,
             metric,
             dist,
+            gif,
+            png_strip,
             ..
         } => {
             if all {
@@ -470,6 +501,10 @@ fn run(mut cli: Cli) -> Result<(), u8> {
                 metric.as_deref(),
                 &dist,
                 verify.as_deref(),
+                &cli::export::Pictures {
+                    gif,
+                    png: png_strip,
+                },
             )
         }
         Command::Graph {

@@ -103,6 +103,7 @@ macro_rules! out {
 pub mod all;
 pub mod check;
 pub mod dist;
+pub mod export;
 pub mod graph;
 pub mod judge;
 pub mod play;

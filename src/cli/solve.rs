@@ -23,6 +23,7 @@ pub fn run(
     metric: Option<&str>,
     dist: &DistArgs,
     verify: Option<&str>,
+    pictures: &super::export::Pictures,
 ) -> Result<(), u8> {
     let p = load(file)?;
     let metric = pick_metric(&p, metric)?;
@@ -72,6 +73,8 @@ pub fn run(
         // Each board is at least one byte per cell and line break.
         max_cells: steps.unwrap_or(u64::MAX),
     };
+    // The level again, to draw the answer's pictures after the search has taken it.
+    let drawn = pictures.wanted().then(|| lvl.clone());
     // Lints go to stderr before the search; the answer on stdout is unchanged.
     if let Some(w) = p.level_lints(&lvl, inline) {
         output::report(&w);
@@ -139,6 +142,13 @@ pub fn run(
             limit: limit >> 20,
         });
         return Err(exit::GRAPH);
+    }
+    if let Some(level) = drawn {
+        if solution.solved {
+            pictures.write(&p, level, &solution.states)?;
+        } else {
+            say!("no picture written: the level has no answer to draw");
+        }
     }
     if json {
         let text = serde_json::to_string(&solution).map_err(|e| {

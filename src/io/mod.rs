@@ -6,6 +6,8 @@ pub mod graph;
 pub(crate) mod grid;
 pub mod judge;
 pub mod lurd;
+#[cfg(feature = "picture")]
+pub mod picture;
 pub mod render;
 pub(crate) mod source;
 pub mod view;

@@ -16,13 +16,13 @@
 //! swatch's colour, and its colours and sprite go to the page as written. The derived
 //! colours of the other names stay as they would be without it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::compile::{KeyValue, LookOf, Model};
 use crate::engine::Expander;
 
 /// A state of a level as plain data, ready to draw.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BoardView {
     /// Rows of the board.
     pub rows: usize,
@@ -46,7 +46,7 @@ pub struct BoardView {
 }
 
 /// One piece on the board.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PieceView {
     /// Index into `Model::pieces`.
     pub kind: u16,
@@ -63,7 +63,7 @@ pub struct PieceView {
 }
 
 /// A counter and its value.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CounterView {
     /// The counter's name.
     pub name: String,
@@ -72,7 +72,7 @@ pub struct CounterView {
 }
 
 /// The colours of a model: one swatch per tile, piece and mark, in declaration order.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Palette {
     /// Per tile (indexed like `Model::tiles`).
     pub tiles: Vec<Swatch>,
@@ -86,7 +86,7 @@ pub struct Palette {
 /// (wall/rock/block dark grey, floor/empty/ground light, goal/target/exit green,
 /// ice light blue, water blue, ...), every other name a stable hash hue. Pieces are
 /// saturated, tiles pale, so a piece is always visible on its tile.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Swatch {
     /// The name coloured.
     pub name: String,
@@ -108,7 +108,7 @@ fn hex([r, g, b]: [u8; 3]) -> String {
 }
 
 /// One legend symbol and what it places, for the page's key.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct KeyEntry {
     /// The symbol as written in levels (`X`, or `3` for integer grids).
     pub symbol: String,

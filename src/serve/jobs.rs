@@ -15,6 +15,7 @@ use tokio::sync::watch;
 
 use super::ApiError;
 use crate::engine::budget::{Budget, Stats};
+use crate::page::{progress_json, Ctx};
 
 /// Finished jobs kept for late readers.
 pub const KEPT: usize = 64;
@@ -65,32 +66,6 @@ pub struct Jobs {
     max: usize,
     next: AtomicU64,
     salt: u64,
-}
-
-/// What a job's work gets: the budget to search under (with the cancel flag and progress
-/// set) and a way to tell whether it was cancelled.
-pub struct Ctx {
-    /// The budget, limits from the request after the server's caps.
-    pub budget: Budget,
-    /// The counters the search last told the progress callback (every call, not only
-    /// the ones published).
-    latest: Arc<Mutex<Stats>>,
-}
-
-impl Ctx {
-    /// The job was cancelled.
-    pub fn cancelled(&self) -> bool {
-        self.budget.cancelled()
-    }
-
-    /// The counters the search last reported, for a phase that stops without returning
-    /// its own (building an analysis's state graph).
-    pub fn latest(&self) -> Stats {
-        self.latest
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-    }
 }
 
 impl Jobs {
@@ -156,10 +131,7 @@ impl Jobs {
         let started = Instant::now();
         let last = Mutex::new(started - PROGRESS_EVERY);
         let reporter = job.clone();
-        let latest = Arc::new(Mutex::new(Stats::default()));
-        let seen = latest.clone();
         budget.progress = Some(Arc::new(move |s: &Stats| {
-            *seen.lock().unwrap_or_else(|p| p.into_inner()) = s.clone();
             let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
             if last.elapsed() >= PROGRESS_EVERY {
                 *last = Instant::now();
@@ -176,7 +148,7 @@ impl Jobs {
         let spawned = std::thread::Builder::new()
             .name(format!("puz-{kind}"))
             .spawn(move || {
-                let ctx = Ctx { budget, latest };
+                let ctx = Ctx::new(budget);
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&ctx)))
                     .unwrap_or_else(|panic| {
                         let why = panic
@@ -214,15 +186,4 @@ fn evict(map: &mut HashMap<String, Arc<Job>>) {
             map.remove(id);
         }
     }
-}
-
-/// A search's counters as the event stream sends them; `elapsed` counts from the job's
-/// start.
-pub fn progress_json(s: &Stats, started: Instant) -> Value {
-    json!({
-        "expanded": s.expanded,
-        "generated": s.generated,
-        "stored": s.stored,
-        "elapsed": started.elapsed().as_secs_f64(),
-    })
 }

@@ -1,8 +1,9 @@
 //! `puz serve`: the browser playground. A local web server that serves one page (built
-//! into the binary) and a small JSON API over the library: live diagnostics for a rule
-//! file, a level's board, playing moves (and PuzzleScript games, `ps`), and solve/analyze/test jobs that run off the
-//! request threads under budgets, stream their progress as server-sent events and can be
-//! cancelled.
+//! into the binary) and a small JSON API over the library's answers ([`crate::page`]):
+//! live diagnostics for a rule file, a level's board, playing moves (and PuzzleScript
+//! games), and solve/analyze/test jobs that run off the request threads under budgets,
+//! stream their progress as server-sent events and can be cancelled. The same page also
+//! runs with no server ([`standalone_page`], `puz export --html`).
 //!
 //! # Safety of a local server
 //! - It binds loopback unless told otherwise (the CLI warns when it is). On loopback it
@@ -20,54 +21,22 @@ pub(crate) mod access;
 mod api;
 pub(crate) mod files;
 mod jobs;
-mod play;
-mod ps;
-mod ps_colors;
-mod ps_work;
-mod templates;
-mod work;
+mod standalone;
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
-pub use api::{diagnostics_json, LineIndex};
+pub use crate::page::{diagnostics_json, Caps, LineIndex};
+pub use crate::page::{MAX_PS_INPUTS, REPLAY_TIME as PS_REPLAY_TIME};
 pub use jobs::Jobs;
-pub use ps::{MAX_INPUTS as MAX_PS_INPUTS, REPLAY_TIME as PS_REPLAY_TIME};
+pub use standalone::standalone_page;
 
 /// Request bodies larger than this are refused with 413.
 pub const MAX_BODY: usize = 1 << 20;
-
-/// The server's limits on every search a page asks for.
-#[derive(Clone, Copy, Debug)]
-pub struct Caps {
-    /// The most time one job may take.
-    pub max_timeout: Duration,
-    /// The time a job gets when the request names none.
-    pub default_timeout: Duration,
-    /// The most states one job may store.
-    pub max_states: usize,
-    /// The states a job may store when the request names no limit.
-    pub default_states: usize,
-    /// The most resident memory (MiB) the process may reach while a job runs.
-    pub max_memory_mb: u64,
-}
-
-impl Default for Caps {
-    fn default() -> Caps {
-        Caps {
-            max_timeout: Duration::from_secs(120),
-            default_timeout: Duration::from_secs(10),
-            max_states: 50_000_000,
-            default_states: 50_000_000,
-            max_memory_mb: 4096,
-        }
-    }
-}
 
 /// How `puz serve` was started.
 #[derive(Clone, Debug)]
@@ -254,6 +223,17 @@ impl ApiError {
     pub fn with(mut self, key: &str, value: serde_json::Value) -> ApiError {
         self.extra.insert(key.to_string(), value);
         self
+    }
+}
+
+impl From<crate::page::Refusal> for ApiError {
+    fn from(r: crate::page::Refusal) -> ApiError {
+        ApiError {
+            status: StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            code: r.code,
+            message: r.message,
+            extra: r.extra,
+        }
     }
 }
 

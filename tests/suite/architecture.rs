@@ -1,6 +1,6 @@
 //! The stages of `src/` depend one way: `syntax -> check -> compile -> engine -> search
 //! (fast beside it) -> solver -> io (solution, error beside it) -> puzzle (expect beside
-//! it) -> play -> serve`, with `diagnostics`
+//! it) -> play -> page -> serve`, with `diagnostics`
 //! shared by all. This test reads every source file, tokenizes it (comments and string
 //! literals are no dependencies), and collects every path it names: `use` trees, grouped
 //! (`use crate::{engine::Level, search}`) or not, and paths in code (`crate::io::render`),
@@ -35,7 +35,8 @@ const STAGES: &[(&str, u32)] = &[
     ("puzzle", 9),
     ("expect", 9),
     ("play", 10),
-    ("serve", 11),
+    ("page", 11),
+    ("serve", 12),
 ];
 
 fn rank(stage: &str) -> Option<u32> {

@@ -33,6 +33,7 @@ mod differential;
 mod dist;
 mod dist_robust;
 mod dump;
+mod export;
 mod fast_huarong;
 mod fast_paths;
 mod fast_sokoban;

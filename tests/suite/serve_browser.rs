@@ -1684,3 +1684,128 @@ async fn painter_in_chromium() {
         tokio::time::timeout(Duration::from_secs(240), painter_scenario(&client, &url)).await;
     finish(client, guard, outcome, "playground-painter-failure.png").await;
 }
+
+
+/// The standalone page of `puz export --html`, opened from disk with no server running:
+/// the core answers in the browser (WebAssembly in Web Workers, `local.js`). The level
+/// loads, plays to the goal, solves to Bloxorz's 10-roll answer, downloads its GIF, a
+/// solve is cancelled, another stops at a budget of one state, and the analysis runs.
+async fn standalone_scenario(c: &Client, url: &str) -> Step {
+    c.goto(url).await.map_err(|e| format!("open {url}: {e}"))?;
+    wait_for(
+        c,
+        "!!window.puzLocal && puzEditor.getText().includes('puzzle \"Bloxorz\"') \
+         && document.querySelectorAll('#levels li[data-index]').length === 4 \
+         && document.querySelector('#level-title').textContent.includes('sample') \
+         && document.querySelectorAll('#key li').length === 5",
+        "the embedded bloxorz.puz, its 4 levels and the sample level, with no server",
+        60,
+    )
+    .await?;
+    // Played to the goal with the arrow keys.
+    let board = find(c, "#board").await?;
+    board
+        .click()
+        .await
+        .map_err(|e| format!("focus the board: {e}"))?;
+    for letter in ANSWER.chars() {
+        board
+            .send_keys(&arrow(letter).to_string())
+            .await
+            .map_err(|e| format!("play {letter}: {e}"))?;
+    }
+    wait_for(
+        c,
+        "!document.querySelector('#solved-banner').hidden \
+         && document.querySelector('#move-count').textContent === '10'",
+        "the goal after the 10 rolls",
+        30,
+    )
+    .await?;
+    // Solved in a worker: the answer's cost, its path and its 11 boards.
+    click(c, "#tab-solve").await?;
+    click(c, "#solve").await?;
+    wait_for(
+        c,
+        "document.querySelector('#solve-summary').textContent.includes('cost 10 rolls') \
+         && document.querySelectorAll('#moves li').length === 10 \
+         && document.querySelector('#solve-stats').textContent.includes('wsssseneen') \
+         && document.querySelector('#solve-board').dataset.frames === '10'",
+        "the answer, cost 10 rolls, solved in the browser",
+        60,
+    )
+    .await?;
+    // The same answer as a GIF, drawn by the core in the worker.
+    click(c, "#picture-gif").await?;
+    wait_for(
+        c,
+        "/^bloxorz-level-1\\.gif: [0-9,]+ bytes$/.test(document.querySelector('#picture-status').textContent)",
+        "the GIF of the answer",
+        30,
+    )
+    .await?;
+    // Cancel ends a job at once (its worker is terminated), whatever it was doing.
+    eval(
+        c,
+        "(() => { window.cancelledJob = null; \
+          puzLocal.api('POST', '/api/solve', { text: puzEditor.getText(), level: 0 }) \
+            .then((j) => puzLocal.api('DELETE', '/api/jobs/' + j.job).then(() => puzLocal.follow(j.job, () => {}))) \
+            .then((r) => { window.cancelledJob = r; }); return true; })()",
+    )
+    .await?;
+    wait_for(
+        c,
+        "!!window.cancelledJob && window.cancelledJob.outcome === 'cancelled'",
+        "a cancelled solve",
+        30,
+    )
+    .await?;
+    // The budget holds in the browser as on a server: one state is not enough.
+    eval(c, "(() => { const s = document.querySelector('#max-states'); s.value = '1'; return true; })()").await?;
+    click(c, "#solve").await?;
+    wait_for(
+        c,
+        "(document.querySelector('#solve-summary .outcome') || {}).textContent === 'cutoff' \
+         && !document.querySelector('#solve').disabled",
+        "a cutoff at a budget of one state",
+        60,
+    )
+    .await?;
+    click(c, "#tab-analyze").await?;
+    click(c, "#analyze").await?;
+    wait_for(
+        c,
+        "document.querySelector('#analyze-summary').textContent.includes('reachable positions')",
+        "the analysis",
+        60,
+    )
+    .await?;
+    save_screenshot(c, "playground-standalone.png").await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn standalone_page_in_chromium() {
+    if !browser_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let page = dir.path().join("bloxorz.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_puz"))
+        .args(["export", "puzzles/bloxorz.puz", "--html"])
+        .arg(&page)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run puz export");
+    assert!(
+        out.status.success(),
+        "puz export failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // No server: only chromedriver and the browser run.
+    let (client, guard) = browser(Guard::default()).await;
+    let url = format!("file://{}", page.display());
+    let outcome =
+        tokio::time::timeout(Duration::from_secs(240), standalone_scenario(&client, &url)).await;
+    finish(client, guard, outcome, "playground-standalone-failure.png").await;
+}

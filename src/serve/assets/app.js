@@ -44,6 +44,8 @@ class ApiError extends Error {
 }
 
 async function api(method, path, body, signal) {
+  // A page without a server (puz export --html) answers in the browser: see local.js.
+  if (window.puzLocal) return window.puzLocal.api(method, path, body, signal);
   const opts = { method, headers: {}, signal };
   if (body !== undefined) {
     opts.headers["content-type"] = "application/json";
@@ -1525,6 +1527,7 @@ function psDescribe(r, c) {
 
 /** Follows a job's events: `onProgress` for each progress event, resolves with the result. */
 function followJob(id, onProgress) {
+  if (window.puzLocal) return window.puzLocal.follow(id, onProgress);
   return new Promise((resolve) => {
     let finished = false;
     const es = new EventSource(`/api/jobs/${encodeURIComponent(id)}/events`);

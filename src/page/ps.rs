@@ -12,20 +12,19 @@
 //! the page showed.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use web_time::Instant;
 
-use super::api::{blocking, diagnostics_json, ApiJson, LineIndex};
 use super::ps_colors::{ALIASES, PALETTES};
-use super::ApiError;
+use super::{diagnostics_json, LineIndex, Refusal};
 use crate::engine::budget::Budget;
 use crate::puzzlescript::{looks_like_puzzlescript, Entry, Game, Input, OnWin, Session, WhyNot};
 
 /// The name diagnostics give a game's text.
-pub(in crate::serve) const GAME_NAME: &str = "game.txt";
+pub(super) const GAME_NAME: &str = "game.txt";
 
 /// Input lists longer than this are refused (400).
 pub const MAX_INPUTS: usize = 100_000;
@@ -34,12 +33,12 @@ pub const MAX_INPUTS: usize = 100_000;
 pub const REPLAY_TIME: Duration = Duration::from_secs(10);
 
 /// The code of the refusal to run a game's tests from the page.
-pub(in crate::serve) const NOT_SEARCHABLE: &str = "puz::ps::tests_need_sidecar";
+pub(super) const NOT_SEARCHABLE: &str = "puz::ps::tests_need_sidecar";
 
 /// The refusal of `what` (the tests) on a PuzzleScript game: its expectations live in a
 /// file beside it, which the page does not send.
-pub(in crate::serve) fn not_searchable(what: &str) -> ApiError {
-    ApiError::unprocessable(
+pub(super) fn not_searchable(what: &str) -> Refusal {
+    Refusal::unprocessable(
         NOT_SEARCHABLE,
         format!(
             "this is a PuzzleScript game: {what} needs its expectations, which live in the \
@@ -82,7 +81,7 @@ fn entries_json(game: &Game) -> Vec<Value> {
 }
 
 /// The check answer for a PuzzleScript game (see `POST /api/check`).
-pub(in crate::serve) fn check_game(text: Arc<String>, t0: Instant) -> Value {
+pub(super) fn check_game(text: Arc<String>, t0: Instant) -> Value {
     let idx = LineIndex::new(&text);
     let (diags, title, levels, noaction) = match load(&text, &idx) {
         Ok((g, warnings)) => (
@@ -158,8 +157,9 @@ fn looks_json(game: &Game) -> (Vec<Value>, String) {
     (looks, background)
 }
 
+/// `POST /api/puzzlescript`: the game's text, the entry, the inputs played on it.
 #[derive(Deserialize)]
-pub(in crate::serve) struct PsPlayReq {
+pub struct PsPlayReq {
     text: String,
     #[serde(default)]
     entry: usize,
@@ -200,35 +200,29 @@ fn why_json(text: &str, idx: &LineIndex, why: &WhyNot) -> Value {
 }
 
 /// `POST /api/puzzlescript`: starts entry `entry` of the game and replays `inputs`.
-pub(in crate::serve) async fn play(
-    ApiJson(req): ApiJson<PsPlayReq>,
-) -> Result<Json<Value>, ApiError> {
+pub fn play(req: PsPlayReq) -> Result<Value, Refusal> {
     if req.inputs.len() > MAX_INPUTS * 8 {
-        return Err(ApiError::bad_request(format!(
+        return Err(Refusal::bad_request(format!(
             "the inputs are {} bytes long; at most {MAX_INPUTS} inputs are replayed",
             req.inputs.len()
         )));
     }
-    blocking(move || play_game(req).map(Json)).await
-}
-
-fn play_game(req: PsPlayReq) -> Result<Value, ApiError> {
     let t0 = Instant::now();
     let inputs = Input::parse_list(&req.inputs).map_err(|e| {
-        ApiError::bad_request(format!(
+        Refusal::bad_request(format!(
             "input {:?} at byte {} is not an input; inputs are u l d r x (action) z (undo) R (restart) . (tick), or their words",
             e.item, e.at
         ))
     })?;
     if inputs.len() > MAX_INPUTS {
-        return Err(ApiError::bad_request(format!(
+        return Err(Refusal::bad_request(format!(
             "{} inputs; at most {MAX_INPUTS} are replayed",
             inputs.len()
         )));
     }
     let text = Arc::new(crate::io::source::without_bom(req.text));
     if !looks_like_puzzlescript(&text) {
-        return Err(ApiError::unprocessable(
+        return Err(Refusal::unprocessable(
             "game",
             "the text is not a PuzzleScript game: it has no section headers (OBJECTS, LEGEND, COLLISIONLAYERS, ...) on lines of their own",
         )
@@ -240,12 +234,12 @@ fn play_game(req: PsPlayReq) -> Result<Value, ApiError> {
             .first()
             .and_then(|d| d["message"].as_str())
             .map_or(String::new(), |m| format!(": {m}"));
-        ApiError::unprocessable("game", format!("the game does not load{first}"))
+        Refusal::unprocessable("game", format!("the game does not load{first}"))
             .with("diagnostics", diags.into())
     })?;
     let n = game.entries().len();
     let Some(entry) = game.entries().get(req.entry) else {
-        return Err(ApiError::unprocessable(
+        return Err(Refusal::unprocessable(
             "entry",
             format!(
                 "the game has {n} entries (levels and messages); there is no entry {}",
@@ -271,7 +265,7 @@ fn play_game(req: PsPlayReq) -> Result<Value, ApiError> {
         ..Budget::default()
     };
     let slow = |i: usize| {
-        ApiError::unprocessable(
+        Refusal::unprocessable(
             "slow",
             format!(
                 "replaying the inputs took over {} s (stopped at input {i} of {})",
@@ -281,7 +275,7 @@ fn play_game(req: PsPlayReq) -> Result<Value, ApiError> {
         )
     };
     let mut s = Session::with_budget(&game, req.entry, OnWin::Stop, budget)
-        .ok_or_else(|| ApiError::internal("the entry cannot be started"))?;
+        .ok_or_else(|| Refusal::internal("the entry cannot be started"))?;
     s.keep_undo(inputs.contains(&Input::Undo));
     let mut last = None;
     for (i, &input) in inputs.iter().enumerate() {

@@ -4,8 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::api::{AnalyzeReq, SolveReq, TestReq};
-use super::jobs::Ctx;
+use super::Ctx;
 use crate::engine::budget::{Budget, Cutoff};
 use crate::engine::compound::Compound;
 use crate::engine::{Expander, Level};
@@ -40,7 +39,7 @@ fn first_problem(d: &crate::diagnostics::Diagnostics) -> String {
 
 /// The rules of `text` and their inline level `index`, or a one-line reason.
 pub(super) fn load_level(text: &str, index: usize) -> Result<(Puzzle, Level), String> {
-    let p = Puzzle::load_rules(super::api::SOURCE_NAME, text.to_string())
+    let p = Puzzle::load_rules(super::SOURCE_NAME, text.to_string())
         .map_err(|d| format!("the rules do not load: {}", first_problem(&d)))?;
     if index >= p.model.levels.len() {
         return Err(format!(
@@ -82,16 +81,18 @@ fn stopped(c: Cutoff, stored: u64) -> (String, String) {
 /// Solves one level (see `POST /api/solve`).
 pub(super) fn solve_job(
     ctx: &Ctx,
-    req: SolveReq,
+    text: &str,
+    index: usize,
+    metric_name: Option<&str>,
     engine: EngineChoice,
     search: SearchChoice,
 ) -> Value {
-    let (p, level) = match load_level(&req.text, req.level) {
+    let (p, level) = match load_level(text, index) {
         Ok(x) => x,
         Err(why) => return failed(why),
     };
     let model = &p.model;
-    let metric = match metric(&p, req.metric.as_deref()) {
+    let metric = match metric(&p, metric_name) {
         Ok(m) => m,
         Err(why) => return failed(why),
     };
@@ -118,13 +119,13 @@ pub(super) fn solve_job(
 }
 
 /// Builds and studies a level's state graph (see `POST /api/analyze`).
-pub(super) fn analyze_job(ctx: &Ctx, req: AnalyzeReq) -> Value {
-    let (p, level) = match load_level(&req.text, req.level) {
+pub(super) fn analyze_job(ctx: &Ctx, text: &str, index: usize, metric_name: Option<&str>) -> Value {
+    let (p, level) = match load_level(text, index) {
         Ok(x) => x,
         Err(why) => return failed(why),
     };
     let model = &p.model;
-    let metric = match metric(&p, req.metric.as_deref()) {
+    let metric = match metric(&p, metric_name) {
         Ok(m) => m,
         Err(why) => return failed(why),
     };
@@ -214,8 +215,8 @@ pub(super) fn analyze_job(ctx: &Ctx, req: AnalyzeReq) -> Value {
 }
 
 /// Runs every `expect` line of the file (see `POST /api/test`).
-pub(super) fn test_job(ctx: &Ctx, req: TestReq) -> Value {
-    let p = match Puzzle::load_rules(super::api::SOURCE_NAME, req.text) {
+pub(super) fn test_job(ctx: &Ctx, text: String) -> Value {
+    let p = match Puzzle::load_rules(super::SOURCE_NAME, text) {
         Ok(p) => p,
         Err(d) => return failed(format!("the rules do not load: {}", first_problem(&d))),
     };

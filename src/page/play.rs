@@ -1,14 +1,13 @@
 //! `POST /api/level` and `/api/play`: a level's rules and board, and moves played on it.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use web_time::Instant;
 
-use super::api::{blocking, diagnostics_json, ApiJson, LineIndex, SOURCE_NAME};
-use super::ApiError;
+use super::{diagnostics_json, Caps, LineIndex, Refusal, SOURCE_NAME};
 use crate::engine::budget::Budget;
 use crate::io::view::{board_view, legend_key, palette};
 use crate::play::{dir_infos, move_infos, ActionRef, Blocked, Game, Want};
@@ -20,15 +19,17 @@ const SETUP_TIME: Duration = Duration::from_secs(5);
 /// Histories longer than this are refused (a body of 1 MiB holds fewer anyway).
 const MAX_HISTORY: usize = 100_000;
 
+/// `POST /api/level`: the text and the inline level to play.
 #[derive(Deserialize)]
-pub(in crate::serve) struct LevelReq {
+pub struct LevelReq {
     text: String,
     #[serde(default)]
     level: usize,
 }
 
+/// `POST /api/play`: the text, the level, the moves played, and the move to try.
 #[derive(Deserialize)]
-pub(in crate::serve) struct PlayReq {
+pub struct PlayReq {
     text: String,
     #[serde(default)]
     level: usize,
@@ -43,12 +44,12 @@ pub(in crate::serve) struct PlayReq {
 fn with_game<T>(
     text: String,
     index: usize,
-    caps: &super::Caps,
-    f: impl FnOnce(&Puzzle, &Arc<String>, &LineIndex, Game) -> Result<T, ApiError>,
-) -> Result<T, ApiError> {
+    caps: &Caps,
+    f: impl FnOnce(&Puzzle, &Arc<String>, &LineIndex, Game) -> Result<T, Refusal>,
+) -> Result<T, Refusal> {
     let text = Arc::new(crate::io::source::without_bom(text));
     if crate::puzzlescript::looks_like_puzzlescript(&text) {
-        return Err(ApiError::unprocessable(
+        return Err(Refusal::unprocessable(
             "puzzlescript",
             "this is a PuzzleScript game: play it with POST /api/puzzlescript",
         )
@@ -58,12 +59,12 @@ fn with_game<T>(
     let refuse = |what: &str, problems: &[crate::diagnostics::Problem]| {
         let diags = diagnostics_json(&text, &idx, problems, false);
         let first = problems.first().map_or(String::new(), |p| format!(": {p}"));
-        ApiError::unprocessable("level", format!("{what}{first}")).with("diagnostics", diags.into())
+        Refusal::unprocessable("level", format!("{what}{first}")).with("diagnostics", diags.into())
     };
     let p = Puzzle::load_rules(SOURCE_NAME, text.to_string())
         .map_err(|d| refuse("the rules do not load", &d.problems))?;
     if index >= p.model.levels.len() {
-        return Err(ApiError::unprocessable(
+        return Err(Refusal::unprocessable(
             "level",
             format!(
                 "the file has {} inline levels; there is no level {index}",
@@ -81,7 +82,7 @@ fn with_game<T>(
         ..Budget::default()
     };
     let game = Game::new(&p.model, level, &budget).map_err(|e| {
-        ApiError::unprocessable("level", format!("the level cannot be set up: {e}"))
+        Refusal::unprocessable("level", format!("the level cannot be set up: {e}"))
             .with("diagnostics", Value::Array(vec![]))
     })?;
     f(&p, &text, &idx, game)
@@ -132,80 +133,68 @@ fn position(game: &mut Game) -> Value {
     })
 }
 
-pub(in crate::serve) async fn level(
-    axum::extract::State(state): axum::extract::State<Arc<super::AppState>>,
-    ApiJson(req): ApiJson<LevelReq>,
-) -> Result<Json<Value>, ApiError> {
-    let caps = state.caps;
-    blocking(move || {
-        with_game(req.text, req.level, &caps, |p, text, idx, mut game| {
-            let model = &p.model;
-            let lints = p
-                .level_lints(&game.expander().level, Some(req.level))
-                .map_or(vec![], |w| diagnostics_json(text, idx, &w.problems, true));
-            let board = board_view(game.expander(), game.state());
-            let mut v = position(&mut game);
-            v["name"] = model.levels[req.level].name.clone().into();
-            v["title"] = model.title.clone().into();
-            v["rows"] = board.rows.into();
-            v["cols"] = board.cols.into();
-            v["palette"] = serde_json::to_value(palette(model)).unwrap_or_default();
-            v["key"] = serde_json::to_value(legend_key(model)).unwrap_or_default();
-            v["moves"] = serde_json::to_value(move_infos(model)).unwrap_or_default();
-            v["dirs"] = serde_json::to_value(dir_infos(model)).unwrap_or_default();
-            v["costs"] = crate::solution::cost_names(model).into();
-            v["metrics"] = names(model.metrics.iter().map(|m| &m.name));
-            v["tiles"] = names(model.tiles.iter().map(|t| &t.name));
-            v["marks"] = names(model.marks.iter().map(|m| &m.name));
-            v["limit"] = model.limit.into();
-            v["lints"] = lints.into();
-            v["source"] = level_source(&model.levels[req.level], text, idx);
-            Ok(Json(v))
-        })
+/// `POST /api/level`: the level to play (see the README's API table).
+pub fn level(req: LevelReq, caps: &Caps) -> Result<Value, Refusal> {
+    with_game(req.text, req.level, caps, |p, text, idx, mut game| {
+        let model = &p.model;
+        let lints = p
+            .level_lints(&game.expander().level, Some(req.level))
+            .map_or(vec![], |w| diagnostics_json(text, idx, &w.problems, true));
+        let board = board_view(game.expander(), game.state());
+        let mut v = position(&mut game);
+        v["name"] = model.levels[req.level].name.clone().into();
+        v["title"] = model.title.clone().into();
+        v["rows"] = board.rows.into();
+        v["cols"] = board.cols.into();
+        v["palette"] = serde_json::to_value(palette(model)).unwrap_or_default();
+        v["key"] = serde_json::to_value(legend_key(model)).unwrap_or_default();
+        v["moves"] = serde_json::to_value(move_infos(model)).unwrap_or_default();
+        v["dirs"] = serde_json::to_value(dir_infos(model)).unwrap_or_default();
+        v["costs"] = crate::solution::cost_names(model).into();
+        v["metrics"] = names(model.metrics.iter().map(|m| &m.name));
+        v["tiles"] = names(model.tiles.iter().map(|t| &t.name));
+        v["marks"] = names(model.marks.iter().map(|m| &m.name));
+        v["limit"] = model.limit.into();
+        v["lints"] = lints.into();
+        v["source"] = level_source(&model.levels[req.level], text, idx);
+        Ok(v)
     })
-    .await
 }
 
-pub(in crate::serve) async fn play(
-    axum::extract::State(state): axum::extract::State<Arc<super::AppState>>,
-    ApiJson(req): ApiJson<PlayReq>,
-) -> Result<Json<Value>, ApiError> {
+/// `POST /api/play`: replays the history, then tries a move (see the README's API table).
+pub fn play(req: PlayReq, caps: &Caps) -> Result<Value, Refusal> {
     if req.history.len() > MAX_HISTORY {
-        return Err(ApiError::bad_request(format!(
+        return Err(Refusal::bad_request(format!(
             "the history has {} moves; at most {MAX_HISTORY} are replayed",
             req.history.len()
         )));
     }
-    let caps = state.caps;
-    blocking(move || {
-        with_game(req.text, req.level, &caps, |_, text, idx, mut game| {
-            for (i, a) in req.history.iter().enumerate() {
-                if let Err(b) = game.apply(a) {
-                    return Err(ApiError::unprocessable(
-                        "history",
-                        format!(
-                            "move {} of the history cannot be played: {}",
-                            i + 1,
-                            b.message
-                        ),
-                    )
-                    .with("at", i.into()));
-                }
+    with_game(req.text, req.level, caps, |_, text, idx, mut game| {
+        for (i, a) in req.history.iter().enumerate() {
+            if let Err(b) = game.apply(a) {
+                return Err(Refusal::unprocessable(
+                    "history",
+                    format!(
+                        "move {} of the history cannot be played: {}",
+                        i + 1,
+                        b.message
+                    ),
+                )
+                .with("at", i.into()));
             }
-            let (played, blocked) = match &req.want {
-                None => (Value::Null, Value::Null),
-                Some(w) => match game.play(w) {
-                    Ok(p) => (serde_json::to_value(p).unwrap_or_default(), Value::Null),
-                    Err(b) => (Value::Null, blocked_json(text, idx, &b)),
-                },
-            };
-            let mut v = position(&mut game);
-            v["played"] = played;
-            v["blocked"] = blocked;
-            Ok(Json(v))
-        })
+        }
+        let (played, blocked) = match &req.want {
+            None => (Value::Null, Value::Null),
+            Some(w) => match game.play(w) {
+                Ok(p) => (serde_json::to_value(p).unwrap_or_default(), Value::Null),
+                Err(b) => (Value::Null, blocked_json(text, idx, &b)),
+            },
+        };
+        let mut v = position(&mut game);
+        v["played"] = played;
+        v["blocked"] = blocked;
+        Ok(v)
     })
-    .await
 }
 
 /// The level as written, for the page's level painter: its `form` (`chars` or `ints`),

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use super::jobs::Ctx;
+use super::Ctx;
 use crate::puzzlescript::search::PsSpace;
 use crate::puzzlescript::{Entry, Game, PsOutcome, PsSolveOptions};
 use crate::search::graph::{GraphError, StateGraph};
