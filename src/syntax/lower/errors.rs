@@ -70,7 +70,7 @@ fn describe(rule: &Rule) -> String {
 /// means the block was left open.
 const DECLARATIONS: &[&str] = &[
     "puzzle", "tiles", "outside", "marks", "piece", "legend", "dirs", "cost", "metric", "limit",
-    "counter", "move", "goal", "level", "judge",
+    "counter", "move", "goal", "level", "judge", "look",
 ];
 
 /// `src` with every comment blanked out (same length, so byte offsets hold): a search for

@@ -10,7 +10,7 @@ import { StreamLanguage } from "@codemirror/language";
 /** Keywords that open a top-level declaration. */
 export const PUZ_DECLARATIONS = [
   "puzzle", "tiles", "outside", "marks", "piece", "legend", "dirs", "cost", "metric",
-  "limit", "counter", "move", "forbid", "goal", "level", "judge",
+  "limit", "counter", "move", "forbid", "goal", "level", "judge", "look",
 ];
 
 /** Keywords that open a statement of a move's program. */
@@ -25,7 +25,7 @@ export const PUZ_WORDS = [
   "in", "each", "cell", "count", "chars", "ints", "expect", "none", "into", "before",
   "off", "board", "stop", "break", "lose", "max", "has", "start", "everywhere", "cases",
   "until", "once", "header", "rows", "cols", "queries", "grid", "query", "base", "print",
-  "solved", "unsolved", "invalid",
+  "solved", "unsolved", "invalid", "sprite",
 ];
 
 const puzDecl = new Set(PUZ_DECLARATIONS);
@@ -61,6 +61,7 @@ export const puzLanguage = StreamLanguage.define({
     }
     if (stream.match(/^"(?:[^"\\\n]|\\.)*"?/)) return "string";
     if (stream.match(/^'(?:\\.|[^'\n])'?/)) return "character";
+    if (stream.match(/^#[0-9A-Fa-f]{3}(?:[0-9A-Fa-f]{3})?(?![\w])/)) return "color";
     if (stream.match(/^-?\d+/)) return "number";
     if (stream.match(/^[A-Za-z_]\w*/)) {
       const w = stream.current();
