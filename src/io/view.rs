@@ -94,11 +94,11 @@ pub struct Swatch {
     pub color: String,
     /// A declared look's colours, `#rrggbb` each (the first is `color`); left out of
     /// JSON when the colour is derived.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub colors: Vec<String>,
     /// A declared sprite: rows of indices into `colors`, `null` for see-through cells;
     /// left out of JSON when there is none.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sprite: Vec<Vec<Option<u8>>>,
 }
 

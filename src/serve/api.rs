@@ -81,6 +81,7 @@ pub(super) fn routes(state: Arc<AppState>) -> Router {
         .route("/api/play", post(play))
         .route("/api/puzzlescript", post(ps_play))
         .route("/api/picture", post(picture))
+        .route("/api/export", post(export))
         .route("/api/solve", post(solve))
         .route("/api/analyze", post(analyze))
         .route("/api/test", post(test))
@@ -259,6 +260,20 @@ async fn ps_play(ApiJson(req): ApiJson<PsPlayReq>) -> Result<Json<Value>, ApiErr
 async fn picture(ApiJson(req): ApiJson<page::PictureReq>) -> Result<Response, ApiError> {
     let (bytes, media) = blocking(move || Ok(page::picture(req)?)).await?;
     Ok(([(header::CONTENT_TYPE, media)], bytes).into_response())
+}
+
+/// `POST /api/export`: the standalone page of `puz export --html` for the posted file.
+#[derive(Deserialize)]
+struct ExportReq {
+    /// The file's name as the page shows it.
+    name: String,
+    /// Its text.
+    text: String,
+}
+
+async fn export(ApiJson(req): ApiJson<ExportReq>) -> Result<Response, ApiError> {
+    let page = blocking(move || Ok(super::standalone_page(&req.name, &req.text))).await?;
+    Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response())
 }
 
 /// Starts `job` under the server's caps; answers 202 with its id and effective budget.

@@ -83,7 +83,14 @@ mod tests {
 
     #[test]
     fn every_asset_is_inlined() {
-        for tag in [STYLE_TAG, EDITOR_TAG, APP_TAG, PAINTER_TAG, PICTURE_TAG, TITLE_TAG] {
+        for tag in [
+            STYLE_TAG,
+            EDITOR_TAG,
+            APP_TAG,
+            PAINTER_TAG,
+            PICTURE_TAG,
+            TITLE_TAG,
+        ] {
             assert!(INDEX.contains(tag), "index.html lost {tag}");
         }
         let page = standalone_page("a.puz", "title \"</script><b>\"\n");

@@ -1685,7 +1685,6 @@ async fn painter_in_chromium() {
     finish(client, guard, outcome, "playground-painter-failure.png").await;
 }
 
-
 /// The standalone page of `puz export --html`, opened from disk with no server running:
 /// the core answers in the browser (WebAssembly in Web Workers, `local.js`). The level
 /// loads, plays to the goal, solves to Bloxorz's 10-roll answer, downloads its GIF, a
@@ -1808,4 +1807,253 @@ async fn standalone_page_in_chromium() {
     let outcome =
         tokio::time::timeout(Duration::from_secs(240), standalone_scenario(&client, &url)).await;
     finish(client, guard, outcome, "playground-standalone-failure.png").await;
+}
+
+/// Issue 24's whole studio, as its "done when" reads: a file made from a template, rules
+/// typed with a mistake (the gutter mark, then gone once fixed), a `{` left open reported
+/// at that brace, a level painted with the legend's symbols and added, played to a win,
+/// solved; the file exported as a standalone page from the header's Export button, the
+/// server stopped, and the page opened from disk, where the painted level solves again.
+async fn done_when_scenario(c: &Client, url: &str, dir: &Path, server_pid: u32) -> Step {
+    c.goto(&format!("{url}?file=sokoban.puz"))
+        .await
+        .map_err(|e| format!("open {url}: {e}"))?;
+    wait_for(c, "!!S.info", "the first file loaded", 30).await?;
+    new_from_template(c, "push", "studio.puz").await?;
+    wait_for(
+        c,
+        "document.querySelector('#file-select').value === 'studio.puz' \
+         && document.querySelector('#check-status').textContent.startsWith('Push: ok')",
+        "studio.puz from the push template, checked clean",
+        30,
+    )
+    .await?;
+    // A mistake typed: marked in the gutter and underlined; erased: gone.
+    let typo = "\nforbid player on lava";
+    caret_at(c, "puzEditor.getText().length")
+        .await?
+        .send_keys(typo)
+        .await
+        .map_err(|e| format!("type: {e}"))?;
+    wait_for(
+        c,
+        "underlined('error') === 'lava' \
+         && document.querySelectorAll('#editor .cm-gutter-lint .cm-lint-marker-error').length === 1",
+        "the mistake underlined and marked in the gutter",
+        20,
+    )
+    .await?;
+    let back: String =
+        std::iter::repeat_n(char::from(Key::Backspace), typo.chars().count()).collect();
+    keys(c, "#editor .cm-content", &back).await?;
+    wait_for(
+        c,
+        "document.querySelectorAll('#editor .cm-lintRange, #editor .cm-lint-marker').length === 0 \
+         && document.querySelector('#check-status').textContent.startsWith('Push: ok')",
+        "the mark gone once fixed",
+        20,
+    )
+    .await?;
+    // A move's `}` left out: reported at its `{`, not at the next declaration.
+    c.execute(
+        "window.goodText = puzEditor.getText(); \
+         puzEditor.replaceText(goodText.replace('shift player d\\n}', 'shift player d\\n')); return true;",
+        vec![],
+    )
+    .await
+    .map_err(|e| format!("drop a brace: {e}"))?;
+    wait_for(
+        c,
+        "document.querySelector('#diagnostics').textContent.includes('unclosed_brace') \
+         && underlined('error').startsWith('{')",
+        "the unclosed `{` of `move walk` reported at the brace",
+        20,
+    )
+    .await?;
+    c.execute("puzEditor.replaceText(goodText); return true;", vec![])
+        .await
+        .map_err(|e| format!("restore: {e}"))?;
+    wait_for(
+        c,
+        "document.querySelector('#check-status').textContent.startsWith('Push: ok') && !!S.info",
+        "the file whole again",
+        20,
+    )
+    .await?;
+
+    // A level painted: 2 x 4, walls, floor dragged, the player, a box and a target.
+    click(c, "#tab-paint").await?;
+    wait_for(
+        c,
+        "document.querySelectorAll('#paint-palette .paint-symbol').length === S.info.key.length",
+        "the painter with the template's symbols",
+        10,
+    )
+    .await?;
+    let (rows, cols) = (
+        eval(c, "S.info.source.rows.length").await?,
+        eval(c, "S.info.source.rows[0].length").await?,
+    );
+    for _ in 2..rows.as_u64().unwrap_or(2) {
+        click(c, "#paint-rows-remove").await?;
+    }
+    for _ in 4..cols.as_u64().unwrap_or(4) {
+        click(c, "#paint-cols-remove").await?;
+    }
+    click(c, "#paint-palette [data-symbol='#']").await?;
+    click(c, "#paint-fill").await?;
+    click(c, "#paint-palette [data-symbol='.']").await?;
+    for row in 0..2 {
+        eval(c, &paint_event("mousedown", row, 0)).await?;
+        eval(c, &paint_event("mousemove", row, 3)).await?;
+        eval(c, &paint_event("mouseup", row, 3)).await?;
+    }
+    for (sym, row, col) in [("@", 0, 0), ("$", 1, 1), ("o", 1, 3)] {
+        click(c, &format!("#paint-palette [data-symbol='{sym}']")).await?;
+        eval(c, &paint_event("mousedown", row, col)).await?;
+        eval(c, &paint_event("mouseup", row, col)).await?;
+    }
+    let grid = painted(c).await?;
+    if grid != "@...\n.$.o" {
+        return Err(format!("painted {grid:?}"));
+    }
+    c.execute(
+        "document.querySelector('#paint-name').value = 'painted'; return true;",
+        vec![],
+    )
+    .await
+    .map_err(|e| format!("name: {e}"))?;
+    click(c, "#paint-add").await?;
+    wait_for(
+        c,
+        "!!S.info && S.info.name === 'painted' && !!S.game \
+         && document.querySelector('#tab-play').classList.contains('active')",
+        "the painted level added, checked and played",
+        30,
+    )
+    .await?;
+    // Played to a win, then solved: a walk south and two pushes east.
+    let moves = [Key::Down, Key::Right, Key::Right]
+        .map(char::from)
+        .iter()
+        .collect::<String>();
+    keys(c, "#board", &moves).await?;
+    wait_for(
+        c,
+        "!document.querySelector('#solved-banner').hidden && S.history.length === 3",
+        "the painted level won with the arrows",
+        20,
+    )
+    .await?;
+    click(c, "#tab-solve").await?;
+    click(c, "#solve").await?;
+    wait_for(
+        c,
+        "document.querySelector('#solve-summary .outcome')?.textContent === 'solved' \
+         && document.querySelector('#solve-stats').textContent.includes('sEE')",
+        "the painted level solved: sEE",
+        60,
+    )
+    .await?;
+
+    // Exported from the header, then the server stopped.
+    click(c, "#export-page").await?;
+    wait_for(
+        c,
+        "!!window.lastExport && window.lastExport.name === 'studio.html' \
+         && document.querySelector('#save-status').textContent.includes('no server')",
+        "the standalone page exported",
+        60,
+    )
+    .await?;
+    let html = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1]; \
+             window.lastExport.blob.text().then(done, (e) => done('error: ' + e));",
+            vec![],
+        )
+        .await
+        .map_err(|e| format!("read the export: {e}"))?;
+    let html = html.as_str().unwrap_or_default();
+    if !html.contains("level \\\"painted\\\"") {
+        return Err("the exported page lacks the painted level".into());
+    }
+    let page = dir.join("studio.html");
+    std::fs::write(&page, html).map_err(|e| format!("write the export: {e}"))?;
+    let _ = Command::new("kill")
+        .args(["-KILL", "--", &format!("-{server_pid}")])
+        .stderr(Stdio::null())
+        .status();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let port = url
+        .trim_start_matches("http://127.0.0.1:")
+        .trim_end_matches('/')
+        .parse::<u16>()
+        .map_err(|e| format!("port of {url}: {e}"))?;
+    while TcpStream::connect(("127.0.0.1", port)).is_ok() {
+        if Instant::now() > deadline {
+            return Err("the server still answers".into());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    // Opened from disk with no server: the painted level is there and solves.
+    c.goto(&format!("file://{}", page.display()))
+        .await
+        .map_err(|e| format!("open the export: {e}"))?;
+    wait_for(
+        c,
+        "!!window.puzLocal && !!S.levels && S.levels.some((l) => l.name === 'painted')",
+        "the standalone page with the painted level",
+        60,
+    )
+    .await?;
+    c.execute(
+        "document.querySelector(`#levels li[data-index=\"${S.levels.find((l) => l.name === 'painted').index}\"]`).click(); return true;",
+        vec![],
+    )
+    .await
+    .map_err(|e| format!("pick the level: {e}"))?;
+    wait_for(
+        c,
+        "!!S.info && S.info.name === 'painted'",
+        "the painted level played",
+        30,
+    )
+    .await?;
+    click(c, "#tab-solve").await?;
+    click(c, "#solve").await?;
+    wait_for(
+        c,
+        "document.querySelector('#solve-summary .outcome')?.textContent === 'solved' \
+         && document.querySelector('#solve-stats').textContent.includes('sEE')",
+        "the painted level solved in the standalone page, with no server",
+        60,
+    )
+    .await?;
+    save_screenshot(c, "playground-done-when.png").await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn studio_done_when_in_chromium() {
+    if !browser_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temp dir");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/sokoban.puz"),
+        dir.path().join("sokoban.puz"),
+    )
+    .expect("copy sokoban.puz");
+    let mut guard = Guard::default();
+    let url = start_server(&mut guard, &dir.path().display().to_string());
+    let server_pid = guard.children[0].id();
+    let (client, guard) = browser(guard).await;
+    let outcome = tokio::time::timeout(
+        Duration::from_secs(240),
+        done_when_scenario(&client, &url, dir.path(), server_pid),
+    )
+    .await;
+    finish(client, guard, outcome, "playground-done-when-failure.png").await;
 }

@@ -65,3 +65,52 @@
   }
   controls.append(status);
 })();
+
+// The header's Export button: the file being edited as one standalone page (the page
+// `puz export --html` writes: the core as WebAssembly, the text embedded), downloaded as
+// NAME.html. It opens from disk and plays and solves with no server. A page that is
+// itself standalone has no server to build one: save it with the browser instead.
+(function () {
+  const save = document.getElementById("save-as");
+  if (!save) return;
+  const b = document.createElement("button");
+  b.type = "button";
+  b.id = "export-page";
+  b.textContent = "Export";
+  b.title = "Download this file as one standalone page that plays and solves with no server";
+  save.after(b);
+  b.addEventListener("click", async () => {
+    const status = document.getElementById("save-status");
+    if (window.puzLocal) {
+      status.textContent = "this page is already standalone: save it with the browser (Ctrl+S)";
+      return;
+    }
+    const name = S.file || "puzzle.puz";
+    try {
+      const res = await fetch("/api/export", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name, text: puzEditor.getText() }),
+      });
+      if (!res.ok) {
+        let message = `HTTP ${res.status}`;
+        try { message = (await res.json()).error.message; } catch (_) { /* not JSON */ }
+        throw new Error(message);
+      }
+      const html = await res.text();
+      const blob = new Blob([html], { type: "text/html" });
+      // Kept for whoever wants the page itself (the browser test reads it back).
+      window.lastExport = { name: name.replace(/^.*\//, "").replace(/\.[^.]*$/, "") + ".html", blob };
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(blob);
+      a.download = window.lastExport.name;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+      status.textContent = `${a.download}: ${html.length.toLocaleString("en-US")} bytes, plays and solves with no server`;
+    } catch (e) {
+      status.textContent = `not exported: ${e.message}`;
+    }
+  });
+})();
