@@ -163,7 +163,7 @@ fn text_blocks_drop_the_closing_indentation() {
 
 #[test]
 fn syntax_errors_and_ranges() {
-    assert_eq!(codes("tiles { floor"), ["puz::syntax::unexpected"]);
+    assert_eq!(codes("tiles { floor"), ["puz::syntax::unclosed_brace"]);
     assert_eq!(codes("tiles floor }"), ["puz::syntax::unexpected"]);
     assert_eq!(codes("puzzle \"open"), ["puz::syntax::unterminated"]);
     assert_eq!(
