@@ -415,14 +415,26 @@ pub(crate) fn parse_level(
     let mut width = None;
     for (r, (&row, &start)) in rows.rows.iter().zip(&rows.starts).enumerate() {
         let n = reader.read_row(&mut board, start, row, &mut problems);
+        // A row indented deeper than the others is reported once, as its run of blanks
+        // (`read_row`): not again as a row of the wrong width when the blanks are the
+        // difference.
+        let indent = match form {
+            GridForm::Chars => row
+                .chars()
+                .take_while(|&c| matches!(c, ' ' | '\t') && reader.legend.char(c).is_none())
+                .count(),
+            GridForm::Ints => 0,
+        };
         match width {
             None => width = Some(n),
-            Some(w) if n != w => problems.push(Problem::RaggedLevel {
-                row: r + 1,
-                found: n,
-                expected: w,
-                span: (start, row.len().max(1)).into(),
-            }),
+            Some(w) if n != w && !(indent > 0 && n - indent == w) => {
+                problems.push(Problem::RaggedLevel {
+                    row: r + 1,
+                    found: n,
+                    expected: w,
+                    span: (start, row.len().max(1)).into(),
+                })
+            }
             Some(_) => {}
         }
     }

@@ -1815,10 +1815,28 @@ async fn standalone_page_in_chromium() {
 /// solved; the file exported as a standalone page from the header's Export button, the
 /// server stopped, and the page opened from disk, where the painted level solves again.
 async fn done_when_scenario(c: &Client, url: &str, dir: &Path, server_pid: u32) -> Step {
-    c.goto(&format!("{url}?file=sokoban.puz"))
+    // The ground beyond a level's walls is drawn as nothing, not as floor (its cells
+    // are listed in `beyond`, and the canvas is left clear there).
+    c.goto(&format!("{url}?file=sokoban-boxes.puz"))
         .await
         .map_err(|e| format!("open {url}: {e}"))?;
-    wait_for(c, "!!S.info", "the first file loaded", 30).await?;
+    wait_for(
+        c,
+        "!!S.game && (S.game.board.beyond || []).length > 0",
+        "sokoban-boxes.puz's first level with cells beyond its walls",
+        30,
+    )
+    .await?;
+    let clear = eval(
+        c,
+        "(() => { const cv = document.querySelector('#board'), k = cv._cell;            const b = S.game.board, i = b.beyond[0], r = Math.floor(i / S.info.cols), col = i % S.info.cols;            const d = window.devicePixelRatio || 1;            return cv.getContext('2d').getImageData(Math.floor((col + .5) * k * d),              Math.floor((r + .5) * k * d), 1, 1).data[3]; })()",
+    )
+    .await?;
+    if clear != json!(0) {
+        return Err(format!(
+            "a cell beyond the walls is painted (alpha {clear})"
+        ));
+    }
     new_from_template(c, "push", "studio.puz").await?;
     wait_for(
         c,
@@ -1867,6 +1885,20 @@ async fn done_when_scenario(c: &Client, url: &str, dir: &Path, server_pid: u32) 
         "document.querySelector('#diagnostics').textContent.includes('unclosed_brace') \
          && underlined('error').startsWith('{')",
         "the unclosed `{` of `move walk` reported at the brace",
+        20,
+    )
+    .await?;
+    // A level row indented deeper than the others: one problem, not one per blank.
+    c.execute(
+        "puzEditor.replaceText(goodText.replace('  #.$$..#', '      #.$$..#')); return true;",
+        vec![],
+    )
+    .await
+    .map_err(|e| format!("indent a row: {e}"))?;
+    wait_for(
+        c,
+        "document.querySelectorAll('#diagnostics li.diag').length === 1          && document.querySelector('#diagnostics').textContent.includes('more blanks than the level')          && underlined('error') === '    '",
+        "one problem for the over-indented row",
         20,
     )
     .await?;
@@ -2042,10 +2074,10 @@ async fn studio_done_when_in_chromium() {
     }
     let dir = tempfile::tempdir().expect("a temp dir");
     std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/sokoban.puz"),
-        dir.path().join("sokoban.puz"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/sokoban-boxes.puz"),
+        dir.path().join("sokoban-boxes.puz"),
     )
-    .expect("copy sokoban.puz");
+    .expect("copy sokoban-boxes.puz");
     let mut guard = Guard::default();
     let url = start_server(&mut guard, &dir.path().display().to_string());
     let server_pid = guard.children[0].id();
