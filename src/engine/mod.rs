@@ -60,4 +60,6 @@ pub use level::{Board, Instance, Level, SymbolGrid};
 pub use store::StateStore;
 
 #[cfg(test)]
+mod guarded_tests;
+#[cfg(test)]
 mod tests;

@@ -618,3 +618,19 @@ impl Expander<'_> {
         }
     }
 }
+
+#[cfg(test)]
+impl Expander<'_> {
+    /// How many moves have a guarded local form and a guarded flip form.
+    pub(crate) fn guarded_forms(&self) -> (usize, usize) {
+        let local = self.prog.guarded.iter().flatten().count();
+        (local, self.prog.guarded_flips.iter().flatten().count())
+    }
+
+    /// Drops the guarded forms, so every move runs its general program: what the forms
+    /// are compared with.
+    pub(crate) fn without_guarded_forms(&mut self) {
+        self.prog.guarded.iter_mut().for_each(|g| *g = None);
+        self.prog.guarded_flips.iter_mut().for_each(|g| *g = None);
+    }
+}
