@@ -425,6 +425,18 @@ impl Expander<'_> {
         }
         let now = (self.sc.paints as u64) << 32;
         let mut crowded = false;
+        if lay.one_cell {
+            // Every copy covers its anchor alone.
+            for (slot, &w) in s[..lay.slot_kind.len()].iter().enumerate() {
+                if w != ABSENT {
+                    let c = &mut self.sc.occ[(w >> lay.slot_bits[slot]) as usize];
+                    crowded |= *c >= now;
+                    *c = now | (slot as u64 + 1);
+                }
+            }
+            self.sc.crowded = crowded;
+            return;
+        }
         for slot in 0..lay.slot_kind.len() {
             if s[slot] == ABSENT {
                 continue;

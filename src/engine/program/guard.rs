@@ -542,6 +542,7 @@ impl Expander<'_> {
         let mask = (1u32 << bits) - 1;
         let nd = lay.dir_delta.len();
         out.work += (g.count * dirs.len()) as u64 / 16;
+        let now = (self.sc.paints as u64) << 32;
         for &d in dirs {
             for slot in g.slot..g.slot + g.count {
                 let w = s[slot];
@@ -581,7 +582,16 @@ impl Expander<'_> {
                 }
                 let nw = (to as u32) << bits | np;
                 let f = self.flags[k].get(nw as usize).copied().unwrap_or(0);
-                if f & (LEGAL | LIVE) == 0 || nw == w || self.overlaps_painted(k, slot, nw) {
+                if f & (LEGAL | LIVE) == 0 || nw == w {
+                    continue;
+                }
+                // Another copy on a cell the moved one covers (the painted state).
+                let me = now | (slot as u64 + 1);
+                let blocked = |dl: &isize| {
+                    let o = self.sc.occ[(to + dl) as usize];
+                    o >= now && o != me
+                };
+                if lay.foot[k][np as usize].iter().any(blocked) {
                     continue;
                 }
                 let action = Action::new(mv, DirId(d as u16));
