@@ -63,14 +63,19 @@ impl Visited {
                     .iter()
                     .enumerate()
                     .fold(0u64, |k, (i, &w)| k | (w as u64) << (32 * i));
-                let hash = hash_words(s);
-                if t.find(hash, |&k| k == key).is_some() {
-                    return false;
+                let n = s.len();
+                let entry = t.entry(
+                    hash_words(s),
+                    |&k| k == key,
+                    |&k| hash_words(&[k as u32, (k >> 32) as u32][..n]),
+                );
+                match entry {
+                    hashbrown::hash_table::Entry::Occupied(_) => false,
+                    hashbrown::hash_table::Entry::Vacant(v) => {
+                        v.insert(key);
+                        true
+                    }
                 }
-                t.insert_unique(hash, key, |&k| {
-                    hash_words(&[k as u32, (k >> 32) as u32][..s.len()])
-                });
-                true
             }
             Visited::Stored(st) => st.insert(s).is_ok(),
         }

@@ -92,6 +92,9 @@ pub(in crate::engine) struct GuardedFlips {
     tests: Vec<(u32, u32, u32)>,
     /// (word, mask): the bits the action flips.
     flips: Vec<(u32, u32)>,
+    /// For states of one or two words, the same as one word: per action that can apply,
+    /// (mask, value, flips, action number), the state read as `s[0] | s[1] << 32`.
+    packed: Vec<(u64, u64, u64, u16)>,
 }
 
 /// The guarded local form of a move (`ops`, acting on the kinds `free`), when it has one.
@@ -310,6 +313,7 @@ pub(super) fn guarded_flips(lay: &Layout, ops: &[KOp], actions: &Actions) -> Opt
         acts: vec![],
         tests: vec![],
         flips: vec![],
+        packed: vec![],
     };
     for (i, &(p, d)) in params.iter().enumerate() {
         let i = match actions {
@@ -376,6 +380,15 @@ pub(super) fn guarded_flips(lay: &Layout, ops: &[KOp], actions: &Actions) -> Opt
         // A result equal to the state it started from is not a move.
         if !applies || flips.is_empty() {
             continue;
+        }
+        if lay.words <= 2 {
+            let wide = |w: u32, m: u32| (m as u64) << (32 * w);
+            g.packed.push((
+                tests.iter().fold(0, |a, t| a | wide(t.0, t.1)),
+                tests.iter().fold(0, |a, t| a | wide(t.0, t.2)),
+                flips.iter().fold(0, |a, f| a | wide(f.0, f.1)),
+                i as u16,
+            ));
         }
         g.tests.extend(tests);
         g.flips.extend(flips);
@@ -609,6 +622,22 @@ impl Expander<'_> {
         mv: MoveId,
         out: &mut Successors,
     ) {
+        if let [w0, rest @ ..] = s {
+            if rest.len() <= 1 && !g.packed.is_empty() {
+                let x = *w0 as u64 | (rest.first().copied().unwrap_or(0) as u64) << 32;
+                for &(mask, want, flip, i) in &g.packed {
+                    if x & mask == want {
+                        let y = x ^ flip;
+                        out.states.push(y as u32);
+                        if !rest.is_empty() {
+                            out.states.push((y >> 32) as u32);
+                        }
+                        out.actions.push(Action::new(mv, DirId(i)));
+                    }
+                }
+                return;
+            }
+        }
         let (mut t0, mut f0) = (0usize, 0usize);
         for &(i, te, fe) in &g.acts {
             let (te, fe) = (te as usize, fe as usize);
