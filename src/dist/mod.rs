@@ -13,6 +13,7 @@
 //! | `agree.rs`, `net.rs` | the settings every process must agree on; the handshake and sockets |
 //! | `digest.rs` | the stable hash (XXH64) every cross-process and persisted digest uses |
 //! | `puzzlescript.rs` | a PuzzleScript level as a [`Problem`], its answer told as one process tells it |
+//! | `threads.rs` | an analysis in one process's threads, sharing memory: no exchange, no keys |
 //!
 //! The search by layers runs on any [`Problem`]: rules and a level from which every
 //! worker builds its own [`Space`] (a `.puz` level's interpreter, [`Rules`], or a
@@ -29,6 +30,7 @@ mod layers;
 pub mod net;
 pub mod puzzlescript;
 mod rounds;
+mod threads;
 mod wire;
 mod worker;
 
@@ -442,6 +444,11 @@ fn start<P: Problem>(
         stored: AtomicU64::new(0),
         layers: Mutex::new(vec![]),
     });
+    // An analysis in one process needs no exchange: its threads share the visited set
+    // (checkpoints are written by the search by rounds).
+    if c.processes == 1 && job == Job::Analyze && !buckets && shared.opts.checkpoint.is_none() {
+        return threads::analyze(&shared);
+    }
     net::watch_peers();
     let (builders, others) = if c.processes == 1 {
         timely::CommunicationConfig::Process(c.workers)

@@ -169,7 +169,9 @@ impl<'m> Expander<'m> {
         e.step_tables(budget, &mut pacer)?;
         e.fold_goal(budget, &mut pacer)?;
         e.goal_slots_only = e.goal_at.is_empty() && e.goal_rest.is_empty() && e.picture.is_none();
-        if e.lay.words > 1 && e.prog.local.iter().any(Option::is_some) {
+        if (e.lay.words > 1 && e.prog.local.iter().any(Option::is_some))
+            || e.prog.guarded.iter().any(Option::is_some)
+        {
             budget.room_for(e.lay.ptile.len() as u64 * 8)?;
             e.sc.occ = vec![0; e.lay.ptile.len()];
         }

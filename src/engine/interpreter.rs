@@ -84,7 +84,9 @@ pub(super) struct Scratch {
     /// half is stale (no piece), so painting a new state never clears the old one.
     pub(crate) occ: Vec<u64>,
     /// How many states were painted into `occ` (wraps to 1, clearing `occ`).
-    paints: u32,
+    pub(crate) paints: u32,
+    /// The painted state has two copies covering one cell.
+    pub(crate) crowded: bool,
     /// Per kind with several instances: the slot this run chose for it, or `NONE`.
     choice: Vec<u32>,
     /// Bit `i` set when slot `i` moved, for slots 0 to 63.
@@ -122,6 +124,7 @@ impl Scratch {
             loops: vec![],
             occ: vec![],
             paints: 0,
+            crowded: false,
             choice: vec![NONE; kinds],
             moved: 0,
             moved_high: vec![],
@@ -241,9 +244,21 @@ impl Expander<'_> {
                 }
                 continue;
             }
-            if !painted && words > 1 && self.prog.local[mi].is_some() {
+            if !painted
+                && ((words > 1 && self.prog.local[mi].is_some()) || self.prog.guarded[mi].is_some())
+            {
                 self.paint(s);
                 painted = true;
+            }
+            if let Some(g) = &self.prog.guarded_flips[mi] {
+                self.flip_successors(s, g, mv, out);
+                continue;
+            }
+            // A state where copies share a cell (a level may draw one) is beyond what the
+            // painted occupancy tells: the general run decides.
+            if let Some(g) = self.prog.guarded[mi].as_ref().filter(|_| !self.sc.crowded) {
+                self.guarded_successors(s, g, mv, dirs, out);
+                continue;
             }
             if let Some(local) = &self.prog.local[mi] {
                 // An anonymous kind's copies stay sorted: (first slot, copies).
@@ -374,7 +389,7 @@ impl Expander<'_> {
     /// sorted `run` (first slot, copies) of an anonymous kind sorted.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn push_moved(
+    pub(super) fn push_moved(
         &self,
         s: &[u32],
         slot: usize,
@@ -409,6 +424,19 @@ impl Expander<'_> {
             self.sc.paints = 1;
         }
         let now = (self.sc.paints as u64) << 32;
+        let mut crowded = false;
+        if lay.one_cell {
+            // Every copy covers its anchor alone.
+            for (slot, &w) in s[..lay.slot_kind.len()].iter().enumerate() {
+                if w != ABSENT {
+                    let c = &mut self.sc.occ[(w >> lay.slot_bits[slot]) as usize];
+                    crowded |= *c >= now;
+                    *c = now | (slot as u64 + 1);
+                }
+            }
+            self.sc.crowded = crowded;
+            return;
+        }
         for slot in 0..lay.slot_kind.len() {
             if s[slot] == ABSENT {
                 continue;
@@ -416,15 +444,18 @@ impl Expander<'_> {
             let k = lay.slot_kind[slot] as usize;
             let (a, pose) = lay.anchor(s, slot);
             for &dl in &lay.foot[k][pose] {
-                self.sc.occ[(a as isize + dl) as usize] = now | (slot as u64 + 1);
+                let c = &mut self.sc.occ[(a as isize + dl) as usize];
+                crowded |= *c >= now;
+                *c = now | (slot as u64 + 1);
             }
         }
+        self.sc.crowded = crowded;
     }
 
     /// Whether `slot` (of kind `k`), the only piece that moved from the painted state,
     /// overlaps another at its new word `w`.
     #[inline]
-    fn overlaps_painted(&self, k: usize, slot: usize, w: u32) -> bool {
+    pub(super) fn overlaps_painted(&self, k: usize, slot: usize, w: u32) -> bool {
         let lay = &self.lay;
         let bits = lay.slots[k].bits;
         let (a, pose) = ((w >> bits) as usize, (w & ((1 << bits) - 1)) as usize);

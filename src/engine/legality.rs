@@ -326,6 +326,23 @@ impl Expander<'_> {
 
     /// Whether every board cell shows the picture's piece kind (or none) and tile.
     fn picture_holds(&self, s: &[u32], pic: &[(Option<PieceId>, TileId)]) -> bool {
+        // First, without building the occupancy: every copy must stand on cells drawn
+        // with its kind, which most states fail at their first copy.
+        let lay = &self.lay;
+        for slot in 0..lay.slot_kind.len() {
+            if s[slot] == ABSENT {
+                continue;
+            }
+            let k = lay.slot_kind[slot];
+            let (a, pose) = lay.anchor(s, slot);
+            let drawn_here = |&dl: &isize| {
+                lay.board_index((a as isize + dl) as usize)
+                    .is_none_or(|i| pic[i].0 == Some(PieceId(k)))
+            };
+            if !lay.foot[k as usize][pose].iter().all(drawn_here) {
+                return false;
+            }
+        }
         let occ = self.lay.occupancy(s);
         let drawn = occ.iter().zip(pic).enumerate().all(|(i, (o, (pk, t)))| {
             *o == *pk && self.lay.tile_at(s, self.lay.board_cells[i] as usize) == Some(*t)

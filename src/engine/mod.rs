@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `expander.rs` | the [`Expander`] value and its setup, in budget |
 //! | `layout.rs` | the padded grid and state packing: slots, radix, start state, cell queries |
-//! | `program/` | the compiled op program: every `compile::Op` lowered to a `KOp` (`lower.rs`), run on a state (`run.rs`) and relaxed for the heuristic (`relax.rs`) |
+//! | `program/` | the compiled op program: every `compile::Op` lowered to a `KOp` (`lower.rs`), run on a state (`run.rs`) and relaxed for the heuristic (`relax.rs`); moves whose guards read fixed cells compiled to tables (`guard.rs`) |
 //! | `interpreter.rs` | the successor loop and its scratch buffers: run, finish, local and solo shortcuts |
 //! | `legality.rs` | legality and goal flags: per-place tables, forbids and overlaps in play, the goal test |
 //! | `heuristic/` | the relaxation heuristic for A* and dead-position pruning: the bounds and their use, their derivation, the assignment solver |
@@ -31,7 +31,8 @@
 //!
 //! Every one of these `match`es lists each variant, so the compiler points at any that a
 //! new variant misses. (The local shortcut, `local_form`, takes only shifts and turns and
-//! needs no change.)
+//! needs no change; nor do the guarded forms of `program/guard.rs`, which leave a move
+//! with any op they do not know to its general run.)
 
 pub mod budget;
 pub mod compound;
@@ -59,5 +60,7 @@ pub use interpreter::Successors;
 pub use level::{Board, Instance, Level, SymbolGrid};
 pub use store::StateStore;
 
+#[cfg(test)]
+mod guarded_tests;
 #[cfg(test)]
 mod tests;

@@ -81,7 +81,7 @@ impl Program {
                 ops
             })
             .collect();
-        let local = moves
+        let local: Vec<Option<LocalMove>> = moves
             .iter()
             .zip(&model.moves)
             .map(|(ops, m)| match m.param {
@@ -97,19 +97,39 @@ impl Program {
                 Param::Cell => Actions::Cells,
             })
             .collect();
-        let flips = moves
+        let flips: Vec<Option<Flips>> = moves
             .iter()
             .zip(&actions)
             .map(|(ops, acts)| flip_form(model, lay, ops, acts))
             .collect();
+        let free_kinds: Vec<Vec<u16>> = model.moves.iter().map(|m| free_kinds(&m.ops)).collect();
+        let poses: Vec<usize> = model.pieces.iter().map(|p| p.poses.len()).collect();
+        let guarded = (0..moves.len())
+            .map(|mi| {
+                let plain = local[mi].is_some() || flips[mi].is_some();
+                let (ops, free, acts) = (&moves[mi], &free_kinds[mi], &actions[mi]);
+                (!plain)
+                    .then(|| super::guard::guarded_local(lay, kinds, &poses, ops, free, acts))
+                    .flatten()
+            })
+            .collect();
+        let guarded_flips = (0..moves.len())
+            .map(|mi| {
+                (flips[mi].is_none())
+                    .then(|| super::guard::guarded_flips(lay, &moves[mi], &actions[mi]))
+                    .flatten()
+            })
+            .collect();
         Program {
             runs: std::sync::Arc::new(Runs {
                 moves,
-                free_kinds: model.moves.iter().map(|m| free_kinds(&m.ops)).collect(),
+                free_kinds,
                 actions,
             }),
             local,
             flips,
+            guarded,
+            guarded_flips,
             vars: kinds
                 + model
                     .moves

@@ -7,12 +7,16 @@
 //! | `lower.rs` | lowering: `compile::Op` to `KOp` ([`Program::new`]), an op's reach and free kinds, the local and flip forms |
 //! | `run.rs` | execution: an op and a condition on a state (`Expander::op`, `Expander::eval`) |
 //! | `relax.rs` | relaxation for the heuristic (`Expander::relax_op`) |
+//! | `guard.rs` | the guarded forms: guards and one step of one copy, or tile tests and toggles, compiled to tables, and their successors |
 //!
 //! A new move statement is added to each of them (see the module header of `engine`).
 
+mod guard;
 mod lower;
 mod relax;
 mod run;
+
+pub(super) use guard::{GuardedFlips, GuardedLocal};
 
 pub(super) use lower::op_reach;
 pub(super) use run::compare_attrs;
@@ -260,6 +264,10 @@ pub(super) struct Program {
     pub(crate) vars: usize,
     /// Per move: its flip form, when it has one.
     pub(crate) flips: Vec<Option<Flips>>,
+    /// Per move without a local or flip form: its guarded local form, when it has one.
+    pub(crate) guarded: Vec<Option<GuardedLocal>>,
+    /// Per move without a flip form: its guarded flip form, when it has one.
+    pub(crate) guarded_flips: Vec<Option<GuardedFlips>>,
 }
 
 /// A move whose program only toggles the two tiles every changeable cell holds, at cells
