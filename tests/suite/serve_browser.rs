@@ -1890,7 +1890,7 @@ async fn done_when_scenario(c: &Client, url: &str, dir: &Path, server_pid: u32) 
     .await?;
     // A level row indented deeper than the others: one problem, not one per blank.
     c.execute(
-        "puzEditor.replaceText(goodText.replace('  #.$$..#', '      #.$$..#')); return true;",
+        "puzEditor.replaceText(goodText.split('  #.$$..#').join('      #.$$..#')); return true;",
         vec![],
     )
     .await
