@@ -1,5 +1,5 @@
 //! Level files in the formats people already have, beside puz's own (one level drawn in
-//! the legend, [`crate::io::grid`]):
+//! the legend, `crate::io::grid`):
 //!
 //! - [`LevelFormat::Sokoban`]: multi-level `.xsb` / `.sok` collections, with titles,
 //!   comments and ragged rows ([`sokoban`]);
