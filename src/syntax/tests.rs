@@ -198,3 +198,20 @@ fn syntax_errors_at_non_ascii_blanks_label_whole_characters() {
         }
     }
 }
+
+#[test]
+fn unclosed_braces_on_hostile_shapes() {
+    // A line of braces, deep blocks each indented further, comments full of braces and
+    // multi-byte text: a diagnostic each, never a panic.
+    assert_eq!(codes(&format!("tiles {}", "{".repeat(100_000))).len(), 1);
+    let deep: String = (0..2000)
+        .map(|i| format!("{}move m{i}(d) {{\n", " ".repeat(i)))
+        .collect();
+    assert_eq!(codes(&(deep + "goal x\n")), ["puz::syntax::unclosed_brace"]);
+    let comments = "move m(d) {  // { é { ü\n  letters \"{\" // }}\n".repeat(500);
+    assert_eq!(codes(&comments), ["puz::syntax::unclosed_brace"]);
+    assert_eq!(
+        codes("move m(d) {\n  if box at a + d {\n    shift a d\n  shift a d\n}\n"),
+        ["puz::syntax::unclosed_brace"]
+    );
+}

@@ -163,17 +163,22 @@ fn open_braces(code: &str, upto: usize) -> (Vec<usize>, Vec<usize>) {
 /// block's `}` was left out, by its indentation; and the byte span of that line's text.
 fn left_open_by_indent(code: &str, at: usize, upto: usize) -> Option<(usize, (usize, usize))> {
     let indent = |l: &str| l.len() - l.trim_start().len();
-    let ls = code[..at].rfind('\n').map_or(0, |i| i + 1);
-    let le = code[at..].find('\n').map_or(code.len(), |i| at + i);
-    if !code[at + 1..le].trim().is_empty() || le >= upto {
+    // Only blanks may follow the `{` on its line (looked at without reading the line to
+    // its end: a line of a million braces costs no more than one).
+    let rest = &code[at + 1..];
+    let after = rest.trim_start_matches([' ', '\t', '\r']);
+    if !(after.is_empty() || after.starts_with('\n')) {
         return None;
     }
+    let le = at + 1 + (rest.len() - after.len());
+    if le >= upto {
+        return None;
+    }
+    let ls = code[..at].rfind('\n').map_or(0, |i| i + 1);
     let base = indent(&code[ls..le]);
-    let mut line_no = code[..le].matches('\n').count() + 1;
     let mut deeper = false;
     let mut start = le + 1;
-    for l in code[le + 1..upto].split('\n') {
-        line_no += 1;
+    for l in code[le + 1..upto].split('\n').take(MAX_INDENT_LINES) {
         let here = start;
         start += l.len() + 1;
         if l.trim().is_empty() {
@@ -185,13 +190,20 @@ fn left_open_by_indent(code: &str, at: usize, upto: usize) -> Option<(usize, (us
             }
             deeper = true;
         } else if indent(l) <= base {
-            let ind = indent(l);
-            let text = (here + ind, l.trim().len());
-            return (!l.trim_start().starts_with('}')).then_some((line_no, text));
+            if l.trim_start().starts_with('}') {
+                return None;
+            }
+            let line_no = code[..here].matches('\n').count() + 1;
+            return Some((line_no, (here + indent(l), l.trim().len())));
         }
     }
     None
 }
+
+/// The most lines after a `{` read to tell whether its block was left open, and the most
+/// braces looked at so: a diagnostic's extra care stays linear on any input.
+const MAX_INDENT_LINES: usize = 4096;
+const MAX_INDENT_BRACES: usize = 256;
 
 /// A block left open (see [`Problem::UnclosedBrace`]): the error is on a line starting
 /// with a word only a declaration starts with, or at the end of the file, while a `{`
@@ -236,6 +248,7 @@ fn unclosed_brace(src: &str, code: &str, pos: usize) -> Option<Problem> {
     let by_indent = all
         .iter()
         .filter(|&&b| b >= outermost)
+        .take(MAX_INDENT_BRACES)
         .find_map(|&b| left_open_by_indent(code, b, upto).map(|line| (b, line)));
     let open = by_indent.map_or(innermost, |(b, _)| b);
     // The first line inside the open block that starts a declaration, no deeper than
