@@ -1552,3 +1552,35 @@ async fn a_declared_look_reaches_the_palette() {
     assert_eq!(bx["sprite"].as_array().map(Vec::len), Some(5));
     assert_eq!(bx["sprite"][1], json!([0, null, null, null, 0]));
 }
+
+#[tokio::test]
+async fn export_answers_the_standalone_page_of_the_posted_text() {
+    let app = app();
+    let text = puzzle("bloxorz.puz") + "\n// </script><b>not closed early</b>\n";
+    let (status, page) = post(
+        &app,
+        "/api/export",
+        json!({"name": "mine/<b>.puz", "text": text}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let page = page.as_str().expect("an HTML page, not JSON");
+    assert!(
+        page.contains("<title>&lt;b&gt;.puz - puz</title>"),
+        "the title escaped"
+    );
+    assert!(page.contains("var PUZ_CORE"), "the core inlined");
+    assert!(page.contains("puzzle \\\"Bloxorz\\\""), "the text embedded");
+    assert!(
+        !page.contains("</script><b>"),
+        "the text cannot close its script"
+    );
+    assert!(
+        !page.contains("src=\"/assets/"),
+        "nothing loads from the server"
+    );
+    // A body that is not the request: a coded 400.
+    let (status, err) = post(&app, "/api/export", json!({"name": 3})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(err["error"]["code"], "bad_request");
+}
