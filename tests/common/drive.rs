@@ -88,3 +88,18 @@ pub fn solve_described(puzzle: &Puzzle, text: &str) -> Option<(Vec<u64>, Vec<Mov
         other => panic!("unbudgeted solve gave {other:?}\n{text}"),
     }
 }
+
+/// The outcome of inline level `i` of `puzzle` on the interpreter with backend `search`
+/// and no budget, path wanted.
+pub fn solve_inline(puzzle: &Puzzle, i: usize, search: puz::search::Backend) -> Outcome {
+    let level = puzzle.inline_level(i).expect("level");
+    let mut s = puz::solver::Solver::new(
+        &puzzle.model,
+        EngineChoice::Interp,
+        puz::solver::SearchChoice::Backend(search),
+    )
+    .expect("solver");
+    s.solve(level, &Budget::default(), true)
+        .expect("solve")
+        .outcome
+}

@@ -11,10 +11,10 @@
 use std::collections::{HashMap, VecDeque};
 
 use crate::common::binary::puz;
+use crate::common::drive::solve_inline as solve;
 
 use puz::engine::{Expander, Successors};
 use puz::search::{Backend, Budget, Outcome, Space};
-use puz::solver::{EngineChoice, SearchChoice, Solver};
 use puz::Puzzle;
 
 const UNREACHABLE: u32 = u32::MAX;
@@ -154,20 +154,6 @@ fn check_whole_spaces(puzzle: &Puzzle, first: usize) -> u32 {
         }
     }
     largest
-}
-
-/// The answer of inline level `i` by `search`.
-fn solve(puzzle: &Puzzle, i: usize, search: Backend) -> Outcome {
-    let level = puzzle.inline_level(i).expect("level");
-    let mut s = Solver::new(
-        &puzzle.model,
-        EngineChoice::Interp,
-        SearchChoice::Backend(search),
-    )
-    .expect("solver");
-    s.solve(level, &Budget::default(), true)
-        .expect("solve")
-        .outcome
 }
 
 /// A* and breadth-first search give the same answer on every level from `first`.

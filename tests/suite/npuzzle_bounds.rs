@@ -13,11 +13,11 @@
 use std::collections::{HashMap, VecDeque};
 
 use crate::common::binary::{puz, TempFile};
+use crate::common::drive::solve_inline as solve;
 use crate::common::npuzzle::{random_level, Level};
 
 use puz::engine::{Expander, Successors};
 use puz::search::{bfs, Backend, Budget, Outcome, Space};
-use puz::solver::{EngineChoice, SearchChoice, Solver};
 use puz::Puzzle;
 
 const FILE: &str = "puzzles/npuzzle.puz";
@@ -127,20 +127,6 @@ fn the_bound_is_the_manhattan_distance_of_the_tiles() {
     // 1 is not counted).
     let start = Space::start(&exp);
     assert_eq!(Space::estimate(&exp, &start), 21);
-}
-
-/// Solves level `i` with `search` on the interpreter.
-fn solve(puzzle: &Puzzle, i: usize, search: Backend) -> Outcome {
-    let level = puzzle.inline_level(i).expect("level");
-    let mut s = Solver::new(
-        &puzzle.model,
-        EngineChoice::Interp,
-        SearchChoice::Backend(search),
-    )
-    .expect("solver");
-    s.solve(level, &Budget::default(), true)
-        .expect("solve")
-        .outcome
 }
 
 #[test]
