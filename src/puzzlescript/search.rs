@@ -324,6 +324,52 @@ impl Packing {
         Ok(())
     }
 
+    /// Packs again, into `out` (which holds the packing of a level that differs from
+    /// `objects` only on the cells of the bitset `touched`), the touched cells, and the
+    /// won flag.
+    pub(crate) fn repack(
+        &self,
+        objects: &[u64],
+        touched: &[u64],
+        won: bool,
+        out: &mut [u32],
+    ) -> Result<(), Overlap> {
+        let so = self.so;
+        let per_cell: usize = self.layers.iter().map(|l| l.bits as usize).sum();
+        for (k, &word) in touched.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = k * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if i >= self.cells {
+                    break;
+                }
+                let cell = &objects[i * so..(i + 1) * so];
+                let mut at = i * per_cell;
+                for l in &self.layers {
+                    let mut code = 0u64;
+                    for &(w, m, before) in &l.words {
+                        let x = cell[w] & m;
+                        if x != 0 {
+                            if code != 0 || x & (x - 1) != 0 {
+                                return Err(Overlap {
+                                    cell: i,
+                                    layer: l.layer,
+                                });
+                            }
+                            let low = x & x.wrapping_neg();
+                            code = (before + (m & (low - 1)).count_ones() + 1) as u64;
+                        }
+                    }
+                    put_bits(out, at, l.bits, code);
+                    at += l.bits as usize;
+                }
+            }
+        }
+        out[self.object_words] = u32::from(won);
+        Ok(())
+    }
+
     /// Unpacks a state's objects into `objects` (the level's size).
     pub(crate) fn unpack(&self, s: &[u32], objects: &mut [u64]) {
         objects.copy_from_slice(&self.base);
@@ -354,6 +400,20 @@ impl Packing {
     #[inline]
     pub(crate) fn won(&self, s: &[u32]) -> bool {
         s[self.object_words] != 0
+    }
+}
+
+/// Writes the low `n` bits of `v` (`n` at most 32) at bit `at` of the little-endian bit
+/// stream `out` (bit `b` is bit `b % 32` of word `b / 32`).
+#[inline]
+fn put_bits(out: &mut [u32], at: usize, n: u32, v: u64) {
+    let (k, shift) = (at / 32, (at % 32) as u32);
+    let mask = ((1u64 << n) - 1) << shift;
+    let lo = out[k] as u64 | (out.get(k + 1).map_or(0, |&w| w as u64) << 32);
+    let new = (lo & !mask) | ((v << shift) & mask);
+    out[k] = new as u32;
+    if shift + n > 32 {
+        out[k + 1] = (new >> 32) as u32;
     }
 }
 
@@ -486,7 +546,8 @@ impl<'g> PsSpace<'g> {
     /// is left with the level after the turn. `Some(won)` when the input is a move.
     fn play(&mut self, k: usize) -> Option<bool> {
         let m = &mut self.machine;
-        m.reset_to(&self.cur);
+        // The level differs from `cur` only where the last input's turns wrote.
+        m.reset_touched_to(&self.cur);
         let writes = m.writes;
         m.process_input(Some(SEARCH_INPUTS[k].movement()), false, false);
         Session::dismiss(m);
@@ -504,7 +565,7 @@ impl<'g> PsSpace<'g> {
             self.counts.restarts += 1;
             return None;
         }
-        if m.writes == writes || m.objects == self.cur {
+        if m.writes == writes || m.touched_equal(&self.cur) {
             self.counts.unchanged += 1;
             return None;
         }
@@ -560,6 +621,7 @@ impl Space for PsSpace<'_> {
         }
         let words = self.packing.words();
         self.packing.unpack(s, &mut self.cur);
+        self.machine.reset_to(&self.cur);
         let again_before = self.counts.again_turns;
         for k in 0..self.inputs {
             let played = self.play(k);
@@ -579,10 +641,14 @@ impl Space for PsSpace<'_> {
             let Some(won) = played else { continue };
             let at = out.states.len();
             out.states.resize(at + words, 0);
-            match self
-                .packing
-                .pack(&self.machine.objects, won, &mut out.states[at..])
-            {
+            // The parent's packing, with the cells the turns wrote packed again.
+            out.states[at..].copy_from_slice(s);
+            match self.packing.repack(
+                &self.machine.objects,
+                &self.machine.touched,
+                won,
+                &mut out.states[at..],
+            ) {
                 Ok(()) => out.actions.push(action_of(k)),
                 Err(o) => {
                     self.overlap.get_or_insert(o);

@@ -530,3 +530,96 @@ fn demo_levels_match_the_oracle() {
         }
     }
 }
+
+/// Breadth-first over whole sessions (keyed by PuzzleScript's serialization) from entry
+/// `index`: how many distinct levels each depth adds, the first `depths` depths (won
+/// levels counted and not expanded, as the search has them).
+fn session_layers(game: &Game, index: usize, depths: usize) -> Vec<usize> {
+    let start = Session::new(game, index, OnWin::Stop).expect("a level");
+    let inputs = if game.noaction() { 4 } else { 5 };
+    let mut seen: HashSet<String> = HashSet::from([start.serialize()]);
+    let mut layer = vec![start];
+    let mut counts = vec![1];
+    for _ in 0..depths {
+        let mut next = vec![];
+        for s in &layer {
+            if s.won() {
+                continue;
+            }
+            for &i in &SEARCH_INPUTS[..inputs] {
+                let mut n = s.clone();
+                let turn = n.input(i);
+                if turn.stuck || !(turn.changed || turn.won) {
+                    continue;
+                }
+                if seen.insert(n.serialize()) {
+                    next.push(n);
+                }
+            }
+        }
+        counts.push(next.len());
+        layer = next;
+    }
+    counts
+}
+
+/// The same layers over the search's packed states and successors.
+fn space_layers(space: &mut PsSpace<'_>, depths: usize) -> Vec<usize> {
+    let start = space.start();
+    let mut seen: HashSet<Vec<u32>> = HashSet::from([start.clone()]);
+    let mut layer = vec![start];
+    let mut counts = vec![1];
+    let mut out = puz::engine::Successors::default();
+    let words = space.words();
+    for _ in 0..depths {
+        let mut next = vec![];
+        for s in &layer {
+            space.successors(s, &mut out);
+            for (_, t) in out.iter(words) {
+                if seen.insert(t.to_vec()) {
+                    next.push(t.to_vec());
+                }
+            }
+        }
+        counts.push(next.len());
+        layer = next;
+    }
+    counts
+}
+
+/// The search's states and moves (levels packed by the cells each turn wrote, again turns
+/// taken over from their trials) are the levels whole sessions reach, depth by depth, on
+/// demo levels with again turns, gravity, many rule groups and late rules.
+#[test]
+fn search_layers_match_whole_sessions_on_demo_levels() {
+    let Some(dir) = crate::common::ps_data::reference_or_skip(
+        "search_layers_match_whole_sessions_on_demo_levels",
+    ) else {
+        return;
+    };
+    for (game, level, depths) in [
+        ("push.txt", 29, 7),
+        ("atlas shrank.txt", 12, 16),
+        ("ponies jumping synchronously.txt", 21, 6),
+        ("bouncers.txt", 1, 6),
+        ("cakemonsters.txt", 4, 7),
+        ("heroes_of_sokoban.txt", 3, 6),
+        ("limerick.txt", 3, 7),
+        ("castlemouse.txt", 3, 8),
+    ] {
+        let path = dir.join("src/demo").join(game);
+        let text = std::fs::read_to_string(&path).expect("demo game");
+        let g = Game::load(game, Arc::new(text)).expect("loads").0;
+        let mut space = PsSpace::new(&g, level).expect("a level");
+        let want = session_layers(&g, level, depths);
+        assert!(
+            want.iter().sum::<usize>() > 20,
+            "{game} level {level}: too small a test ({want:?})"
+        );
+        assert_eq!(
+            space_layers(&mut space, depths),
+            want,
+            "{game} level {level}"
+        );
+    }
+}

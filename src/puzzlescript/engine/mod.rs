@@ -127,6 +127,46 @@ pub(crate) struct Machine<'c> {
     /// How many times the level's objects have changed (a word written with a new
     /// value): equal counts mean an unchanged level, without comparing it.
     pub(crate) writes: u64,
+    /// The cells whose objects were written since the last [`Machine::reset_to`] or
+    /// [`Machine::reset_touched_to`] (a bitset, a superset of the cells that differ):
+    /// what a search puts back and packs again, instead of the whole level.
+    pub(crate) touched: Vec<u64>,
+    /// What the last again trial's rules did, kept for the again turn that follows it
+    /// (see [`AgainTrial`]).
+    trial: AgainTrial,
+    /// Counts the changes [`Machine::queue_commands`] makes to `message`.
+    message_sets: u64,
+}
+
+/// The rules' part of an again trial (the turn without input PuzzleScript runs, and
+/// undoes, to learn whether an `again` would change something), kept to be the rules'
+/// part of the again turn that follows it.
+///
+/// That turn starts from the same level as the trial: the trial leaves the level as it
+/// found it, without movement, and `writes` (the level's change count when the trial
+/// ended) says nothing wrote to it since. Its rules then do exactly what the trial's did
+/// when the game has no randomness (no random rule, object or direction) and no rigid
+/// groups (whose bookkeeping a turn carries over): the same objects after the late
+/// rules, the same commands queued, the same message, the same runtime warnings. Only
+/// what follows the rules (cancel, restart, win, again, undo) differs between a trial and
+/// a turn, and that part runs as usual.
+#[derive(Clone, Debug, Default)]
+struct AgainTrial {
+    /// Set when the trial ended with an again turn to come, and kept until a turn
+    /// starts (the next one takes it over, or it is dropped).
+    valid: bool,
+    /// Set when a trial's rules were kept, until it ends.
+    pending: bool,
+    /// The level's change count when the trial ended.
+    writes: u64,
+    /// The level's objects after the trial's late rules.
+    objects: Vec<u64>,
+    /// The commands its rules queued.
+    queue: Vec<Cmd>,
+    /// The message its rules left, when they changed it.
+    message: Option<Option<String>>,
+    /// The runtime warnings its rules counted.
+    warnings: usize,
 }
 
 /// Per cell, the last change a rule made to it (objects or movements): the number of
@@ -192,6 +232,9 @@ impl<'c> Machine<'c> {
             watch: None,
             since: Default::default(),
             writes: 0,
+            touched: vec![],
+            trial: AgainTrial::default(),
+            message_sets: 0,
         }
     }
 
@@ -199,6 +242,53 @@ impl<'c> Machine<'c> {
     /// no queued command, not won, no message shown, no again turn pending.
     pub fn reset_to(&mut self, objects: &[u64]) {
         self.restore(objects);
+        self.touched.fill(0);
+        self.after_reset();
+    }
+
+    /// [`Machine::reset_to`] when the level holds `objects` already on every cell not
+    /// touched since the last reset: only the touched cells are written back.
+    pub fn reset_touched_to(&mut self, objects: &[u64]) {
+        let so = self.c.so;
+        for k in 0..self.touched.len() {
+            let mut bits = std::mem::take(&mut self.touched[k]);
+            while bits != 0 {
+                let i = k * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                for w in 0..so {
+                    let at = i * so + w;
+                    let (a, b) = (self.objects[at], objects[at]);
+                    if a != b {
+                        self.occ.change(i, w, a ^ b, b);
+                        self.objects[at] = b;
+                        self.writes += 1;
+                    }
+                }
+            }
+        }
+        self.after_restore();
+        self.after_reset();
+    }
+
+    /// Whether the level holds `objects` on every cell touched since the last reset (so
+    /// everywhere, when it held them then).
+    pub fn touched_equal(&self, objects: &[u64]) -> bool {
+        let so = self.c.so;
+        self.touched.iter().enumerate().all(|(k, &word)| {
+            let mut bits = word;
+            while bits != 0 {
+                let i = k * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.objects[i * so..(i + 1) * so] != objects[i * so..(i + 1) * so] {
+                    return false;
+                }
+            }
+            true
+        })
+    }
+
+    /// The flags [`Machine::reset_to`] clears.
+    fn after_reset(&mut self) {
         self.winning = false;
         self.text_mode = false;
         self.message = None;
@@ -225,7 +315,9 @@ impl<'c> Machine<'c> {
         self.height = l.height;
         self.objects = l.cells.clone();
         self.writes += 1;
+        self.trial.valid = false;
         let n = self.cells();
+        self.touched = vec![0; n.div_ceil(64)];
         self.movements = vec![0; n * self.c.sm];
         self.occ.load(&self.objects, n, self.c.so, self.c.sm);
         self.rigid_group = vec![0; n * self.c.sm];
@@ -263,6 +355,11 @@ impl<'c> Machine<'c> {
 
     fn restore(&mut self, objects: &[u64]) {
         self.set_objects(objects);
+        self.after_restore();
+    }
+
+    /// What [`Machine::restore`] does besides writing the objects.
+    fn after_restore(&mut self) {
         self.clear_movements();
         if !self.c.rigid_groups.is_empty() {
             self.rigid_group.fill(0);
@@ -280,6 +377,9 @@ impl<'c> Machine<'c> {
                 self.occ.change(k / so, k % so, *a ^ b, b);
                 *a = b;
                 self.writes += 1;
+                if let Some(t) = self.touched.get_mut(k / so / 64) {
+                    *t |= 1 << (k / so % 64);
+                }
             }
         }
     }
@@ -294,6 +394,9 @@ impl<'c> Machine<'c> {
         }
         self.objects[i * so + w] = new;
         self.writes += 1;
+        if let Some(t) = self.touched.get_mut(i / 64) {
+            *t |= 1 << (i % 64);
+        }
         self.occ.change(i, w, old ^ new, new);
         self.mark_changed(i);
         true
@@ -409,6 +512,55 @@ impl<'c> Machine<'c> {
         bak.clear();
         bak.extend_from_slice(&self.objects);
         let writes = self.writes;
+        // An again turn right after its trial: the trial's rules did what this turn's
+        // would (see `AgainTrial`).
+        let replay = dir.is_none()
+            && !dont_modify
+            && self.trial.valid
+            && self.trial.writes == writes
+            && self.trace.is_none();
+        self.trial.valid = false;
+        // An again trial whose rules an again turn may take over.
+        let keep = dont_modify
+            && dir.is_none()
+            && !self.c.random
+            && self.c.rigid_groups.is_empty()
+            && self.trace.is_none();
+        let (message_sets, warnings) = (self.message_sets, self.warnings);
+        if replay {
+            let t = std::mem::take(&mut self.trial);
+            self.set_objects(&t.objects);
+            self.queue.clone_from(&t.queue);
+            if let Some(m) = &t.message {
+                self.message.clone_from(m);
+            }
+            self.warnings += t.warnings;
+            self.trial = t;
+        } else if !self.rules_phase(dir, &bak) {
+            self.pool.push(bak);
+            return false;
+        }
+        if keep && !self.watch.as_ref().is_some_and(|w| w.cutoff.is_some()) {
+            let t = &mut self.trial;
+            t.objects.clone_from(&self.objects);
+            t.queue.clone_from(&self.queue);
+            t.message = (self.message_sets != message_sets).then(|| self.message.clone());
+            t.warnings = self.warnings - warnings;
+            // `valid` and `writes` are set once the trial has put the level back.
+            t.pending = true;
+        }
+        let modified = self.process_queue(&bak, writes, dont_modify, dont_do_win, dir.is_some());
+        self.pool.push(bak);
+        if self.winning {
+            self.againing = false;
+        }
+        modified
+    }
+
+    /// The rules' part of a turn: the input's movement, the rules, movement resolution
+    /// (rerun for rigid groups), the late rules. `false` when `require_player_movement`
+    /// cancelled the turn (the level is then `bak` again).
+    fn rules_phase(&mut self, dir: Option<u64>, bak: &[u64]) -> bool {
         let mut positions = std::mem::take(&mut self.positions);
         positions.clear();
         if let Some(d) = dir {
@@ -468,18 +620,12 @@ impl<'c> Machine<'c> {
             if self.trace.is_some() {
                 self.trace_unmoved();
             }
-            self.restore(&bak);
+            self.restore(bak);
             self.message = None;
             self.text_mode = false;
-            self.pool.push(bak);
             return false;
         }
-        let modified = self.process_queue(&bak, writes, dont_modify, dont_do_win, dir.is_some());
-        self.pool.push(bak);
-        if self.winning {
-            self.againing = false;
-        }
-        modified
+        true
     }
 
     fn has(&self, kind: u8) -> bool {
@@ -550,7 +696,11 @@ impl<'c> Machine<'c> {
                 let message = self.message.clone();
                 if self.process_input(None, true, true) {
                     self.againing = true;
+                    // The trial's rules, for the again turn to take over.
+                    self.trial.valid = self.trial.pending;
+                    self.trial.writes = self.writes;
                 }
+                self.trial.pending = false;
                 self.message = message;
             }
         }
@@ -654,6 +804,7 @@ impl<'c> Machine<'c> {
         if here_cancel || here_restart {
             self.queue.clear();
             self.message = None;
+            self.message_sets += 1;
         }
         for c in commands {
             if self.has(c.kind()) {
@@ -661,6 +812,7 @@ impl<'c> Machine<'c> {
             }
             if let Cmd::Message(m) = c {
                 self.message = Some(m.clone());
+                self.message_sets += 1;
             }
             self.queue.push(c.clone());
         }
