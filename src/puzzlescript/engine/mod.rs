@@ -540,7 +540,7 @@ impl<'c> Machine<'c> {
             self.pool.push(bak);
             return false;
         }
-        if keep && !self.watch.as_ref().is_some_and(|w| w.cutoff.is_some()) {
+        if keep && self.watch.as_ref().is_none_or(|w| w.cutoff.is_none()) {
             let t = &mut self.trial;
             t.objects.clone_from(&self.objects);
             t.queue.clone_from(&self.queue);
