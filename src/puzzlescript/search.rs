@@ -396,6 +396,47 @@ impl Packing {
         }
     }
 
+    /// Brings `objects`, the unpacking of state `from`, to the unpacking of state `to`:
+    /// only the cells whose bits differ are decoded again, and each is marked in the
+    /// bitset `marked`.
+    pub(crate) fn unpack_diff(
+        &self,
+        from: &[u32],
+        to: &[u32],
+        objects: &mut [u64],
+        marked: &mut [u64],
+    ) {
+        let so = self.so;
+        let per_cell: usize = self.layers.iter().map(|l| l.bits as usize).sum();
+        if per_cell == 0 {
+            return;
+        }
+        let mut next_cell = 0;
+        for k in 0..self.object_words {
+            if from[k] == to[k] {
+                continue;
+            }
+            let first = (k * 32 / per_cell).max(next_cell);
+            let last = ((k * 32 + 31) / per_cell).min(self.cells - 1);
+            for i in first..=last {
+                let cell = &mut objects[i * so..(i + 1) * so];
+                cell.copy_from_slice(&self.base[i * so..(i + 1) * so]);
+                let mut at = i * per_cell;
+                for l in &self.layers {
+                    let code = get_bits(to, at, l.bits) as usize;
+                    at += l.bits as usize;
+                    if code != 0 {
+                        if let Some(&id) = l.ids.get(code - 1) {
+                            cell[id / 64] |= 1 << (id % 64);
+                        }
+                    }
+                }
+                marked[i / 64] |= 1 << (i % 64);
+            }
+            next_cell = last + 1;
+        }
+    }
+
     /// Whether a packed state is won.
     #[inline]
     pub(crate) fn won(&self, s: &[u32]) -> bool {
@@ -415,6 +456,14 @@ fn put_bits(out: &mut [u32], at: usize, n: u32, v: u64) {
     if shift + n > 32 {
         out[k + 1] = (new >> 32) as u32;
     }
+}
+
+/// The `n` bits (at most 32) at bit `at` of the bit stream `s` (see [`put_bits`]).
+#[inline]
+fn get_bits(s: &[u32], at: usize, n: u32) -> u64 {
+    let (k, shift) = (at / 32, (at % 32) as u32);
+    let lo = s[k] as u64 | (s.get(k + 1).map_or(0, |&w| w as u64) << 32);
+    (lo >> shift) & ((1u64 << n) - 1)
 }
 
 /// What became of the inputs tried in a search, beyond the moves.
@@ -439,7 +488,11 @@ pub struct PsSpace<'g> {
     packing: Packing,
     start: Vec<u32>,
     inputs: usize,
+    /// The level of the state being expanded (the machine holds it, or what the last
+    /// input's turns made of it on the cells they touched).
     cur: Vec<u64>,
+    /// The state `cur` unpacks (empty before the first expansion).
+    parent: Vec<u32>,
     /// Two objects on one layer of a cell after some turn (the search cannot store it).
     pub(crate) overlap: Option<Overlap>,
     /// What became of the inputs tried.
@@ -476,6 +529,7 @@ impl<'g> PsSpace<'g> {
             start,
             inputs,
             cur: objects,
+            parent: vec![],
             overlap,
             counts: InputCounts::default(),
             bound,
@@ -620,8 +674,18 @@ impl Space for PsSpace<'_> {
             return;
         }
         let words = self.packing.words();
-        self.packing.unpack(s, &mut self.cur);
-        self.machine.reset_to(&self.cur);
+        if self.parent.len() == words {
+            // The level the last expansion started from, brought to this one where
+            // their packings differ; the cells it changed are put back with those the
+            // last input's turns wrote.
+            self.packing
+                .unpack_diff(&self.parent, s, &mut self.cur, &mut self.machine.touched);
+        } else {
+            self.packing.unpack(s, &mut self.cur);
+            self.machine.reset_to(&self.cur);
+        }
+        self.parent.clear();
+        self.parent.extend_from_slice(s);
         let again_before = self.counts.again_turns;
         for k in 0..self.inputs {
             let played = self.play(k);
