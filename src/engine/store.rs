@@ -40,9 +40,27 @@ pub struct DenseStore {
 }
 
 /// Every state stored once, with a hash table from state to id.
+///
+/// Each slot keeps 32 bits of its state's hash beside the id: growing the table rehashes
+/// from them without reading the states back from the arena (a cache miss per state),
+/// and a lookup compares a state only when those bits agree.
 pub struct HashedStore {
     arena: Arena,
-    table: HashTable<u32>,
+    table: HashTable<(u32, u32)>,
+}
+
+/// The 32 bits of a state's hash a slot keeps.
+#[inline]
+fn short_hash(s: &[u32]) -> u32 {
+    (hash_words(s) >> 32) as u32
+}
+
+/// The table's hash of a slot: its 32 bits spread over 64 (the table takes its tags
+/// from the top bits and its buckets from the low ones).
+#[inline]
+fn table_hash(short: u32) -> u64 {
+    let h = (short as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^ (h >> 32)
 }
 
 /// States by id, in pages of a power of two of states (about 4 MiB each): growing adds a
@@ -155,7 +173,7 @@ impl StateStore {
     pub(crate) fn bytes(&self) -> usize {
         match self {
             StateStore::Dense(d) => d.seen.len() * 8,
-            StateStore::Hashed(h) => h.arena.bytes() + h.table.capacity() * 5,
+            StateStore::Hashed(h) => h.arena.bytes() + h.table.capacity() * 9,
             StateStore::Indexed(x) => x.arena.bytes() + x.ids.len() * 4,
         }
     }
@@ -200,8 +218,10 @@ impl StateStore {
                 (d.seen[id as usize / 64] >> (id % 64) & 1 == 1).then_some(id)
             }
             StateStore::Hashed(h) => {
-                let hash = hash_words(s);
-                h.table.find(hash, |&id| h.get(id) == s).copied()
+                let short = short_hash(s);
+                h.table
+                    .find(table_hash(short), |&(id, x)| x == short && h.get(id) == s)
+                    .map(|&(id, _)| id)
             }
             StateStore::Indexed(x) => {
                 Some(x.ids[x.dense.rank(s) as usize]).filter(|&id| id != u32::MAX)
@@ -252,15 +272,18 @@ impl HashedStore {
     }
 
     fn insert(&mut self, s: &[u32]) -> Result<u32, u32> {
-        let hash = hash_words(s);
+        let short = short_hash(s);
+        let hash = table_hash(short);
         let arena = &self.arena;
-        let get = |id: u32| arena.get(id);
-        if let Some(&id) = self.table.find(hash, |&id| get(id) == s) {
+        if let Some(&(id, _)) = self
+            .table
+            .find(hash, |&(id, x)| x == short && arena.get(id) == s)
+        {
             return Err(id);
         }
         let id = self.table.len() as u32;
         self.table
-            .insert_unique(hash, id, |&id| hash_words(get(id)));
+            .insert_unique(hash, (id, short), |&(_, x)| table_hash(x));
         self.arena.push(s);
         Ok(id)
     }
