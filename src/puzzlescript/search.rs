@@ -126,6 +126,29 @@ fn in_any(p: &CellPattern, id: usize) -> bool {
     p.any.iter().any(|a| has_bit(a, id))
 }
 
+impl StoredLayer {
+    /// The code of this layer's object in `cell` (cell number `i`): 0 for none, else
+    /// its rank among the layer's objects plus one; two objects are an [`Overlap`].
+    #[inline]
+    fn code(&self, cell: &[u64], i: usize) -> Result<u64, Overlap> {
+        let mut code = 0u64;
+        for &(w, m, before) in &self.words {
+            let x = cell[w] & m;
+            if x != 0 {
+                if code != 0 || x & (x - 1) != 0 {
+                    return Err(Overlap {
+                        cell: i,
+                        layer: self.layer,
+                    });
+                }
+                let low = x & x.wrapping_neg();
+                code = (before + (m & (low - 1)).count_ones() + 1) as u64;
+            }
+        }
+        Ok(code)
+    }
+}
+
 /// How a level's objects are packed into a state.
 #[derive(Clone, Debug)]
 pub(crate) struct Packing {
@@ -245,20 +268,7 @@ impl Packing {
         for i in 0..self.cells {
             let cell = &objects[i * so..(i + 1) * so];
             for l in &self.layers {
-                let mut code = 0u64;
-                for &(w, m, before) in &l.words {
-                    let x = cell[w] & m;
-                    if x != 0 {
-                        if code != 0 || x & (x - 1) != 0 {
-                            return Err(Overlap {
-                                cell: i,
-                                layer: l.layer,
-                            });
-                        }
-                        let low = x & x.wrapping_neg();
-                        code = (before + (m & (low - 1)).count_ones() + 1) as u64;
-                    }
-                }
+                let code = l.code(cell, i)?;
                 acc |= code << have;
                 have += l.bits;
                 if have >= 32 {
@@ -347,21 +357,7 @@ impl Packing {
                 let cell = &objects[i * so..(i + 1) * so];
                 let mut at = i * per_cell;
                 for l in &self.layers {
-                    let mut code = 0u64;
-                    for &(w, m, before) in &l.words {
-                        let x = cell[w] & m;
-                        if x != 0 {
-                            if code != 0 || x & (x - 1) != 0 {
-                                return Err(Overlap {
-                                    cell: i,
-                                    layer: l.layer,
-                                });
-                            }
-                            let low = x & x.wrapping_neg();
-                            code = (before + (m & (low - 1)).count_ones() + 1) as u64;
-                        }
-                    }
-                    put_bits(out, at, l.bits, code);
+                    put_bits(out, at, l.bits, l.code(cell, i)?);
                     at += l.bits as usize;
                 }
             }
