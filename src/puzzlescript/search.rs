@@ -161,6 +161,8 @@ pub(crate) struct Packing {
     object_words: usize,
     /// The bits used in the last object word (0: it is full).
     last_bits: u32,
+    /// Bits per cell (every stored layer's code).
+    per_cell: usize,
     /// When every stored layer's objects are consecutive bits of one word: per layer, the
     /// word, the shift of its first object and the mask of its objects shifted down.
     contiguous: Option<Vec<(usize, u32, u64)>>,
@@ -235,6 +237,7 @@ impl Packing {
             base,
             object_words: total.div_ceil(32) as usize,
             last_bits: (total % 32) as u32,
+            per_cell: per_cell as usize,
             contiguous,
         }
     }
@@ -345,7 +348,7 @@ impl Packing {
         out: &mut [u32],
     ) -> Result<(), Overlap> {
         let so = self.so;
-        let per_cell: usize = self.layers.iter().map(|l| l.bits as usize).sum();
+        let per_cell = self.per_cell;
         for (k, &word) in touched.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
@@ -403,7 +406,7 @@ impl Packing {
         marked: &mut [u64],
     ) {
         let so = self.so;
-        let per_cell: usize = self.layers.iter().map(|l| l.bits as usize).sum();
+        let per_cell = self.per_cell;
         if per_cell == 0 {
             return;
         }
