@@ -66,6 +66,45 @@ pub(crate) fn all_in(sub: &[u64], set: &[u64]) -> bool {
     true
 }
 
+/// A mask kept as its nonzero words: (word index, bits).
+pub(crate) type Words = Vec<(u32, u64)>;
+
+/// The nonzero words of `mask` from word `from` on.
+pub(crate) fn sparse(mask: &[u64], from: usize) -> Words {
+    (mask.iter().enumerate().skip(from))
+        .filter(|(_, &b)| b != 0)
+        .map(|(w, &b)| (w as u32, b))
+        .collect()
+}
+
+/// Whether every bit of the sparse mask `sub` is in `set`.
+#[inline]
+pub(crate) fn all_in_words(sub: &[(u32, u64)], set: &[u64]) -> bool {
+    let mut i = 0;
+    while i < sub.len() {
+        let (w, b) = sub[i];
+        if b & !set.get(w as usize).copied().unwrap_or(0) != 0 {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether the sparse mask `a` shares a bit with `set`.
+#[inline]
+pub(crate) fn meets_words(a: &[(u32, u64)], set: &[u64]) -> bool {
+    let mut i = 0;
+    while i < a.len() {
+        let (w, b) = a[i];
+        if b & set.get(w as usize).copied().unwrap_or(0) != 0 {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 /// Whether `a` and `b` share a bit.
 #[inline]
 pub(crate) fn any_common(a: &[u64], b: &[u64]) -> bool {
@@ -305,6 +344,9 @@ pub(crate) struct Rule {
     pub need: (u64, u64, bool),
     /// Each property the rule needs (one of its objects somewhere on the board).
     pub any_masks: Vec<Vec<u64>>,
+    /// The rest of the quick test, when `need.2` says there is more: `mask`'s and
+    /// `moving`'s words after the first, and `any_masks`, as nonzero words.
+    pub more: (Words, Words, Vec<Words>),
     /// Per row, the cells before its first ellipsis that need something there.
     pub anchors: Vec<Vec<Anchor>>,
     /// The rows compiled for the engine.
@@ -324,8 +366,8 @@ pub(crate) struct Group {
     pub line: usize,
     /// What its rules need on the board somewhere (each rule's `mask` and `any_masks`),
     /// without repeats: the rules a written rule expands into (one per direction) share
-    /// them. Some rule may match only when one of these is met.
-    pub needs: Vec<(Vec<u64>, Vec<Vec<u64>>)>,
+    /// them. Some rule may match only when one of these is met. Kept as nonzero words.
+    pub needs: Vec<(Words, Vec<Words>)>,
 }
 
 /// A win condition.

@@ -220,6 +220,11 @@ pub(crate) fn build(
             rigid: r.rigid,
             commands: r.commands.clone(),
             random: r.random,
+            more: (
+                sparse(&mask, 1),
+                sparse(&moving, 1),
+                any_masks.iter().map(|a| sparse(a, 0)).collect(),
+            ),
             mask,
             moving,
             need,

@@ -336,12 +336,15 @@ pub(crate) fn compile(
             if kept.is_empty() {
                 continue;
             }
-            let mut needs: Vec<(Vec<u64>, Vec<Vec<u64>>)> = vec![];
+            let mut seen: Vec<(&[u64], &[Vec<u64>])> = vec![];
             for r in &kept {
-                if !needs.iter().any(|(m, a)| *m == r.mask && *a == r.any_masks) {
-                    needs.push((r.mask.clone(), r.any_masks.clone()));
+                if !seen.iter().any(|&(m, a)| m == r.mask && a == r.any_masks) {
+                    seen.push((&r.mask, &r.any_masks));
                 }
             }
+            let needs = (seen.iter())
+                .map(|&(m, a)| (sparse(m, 0), a.iter().map(|a| sparse(a, 0)).collect()))
+                .collect();
             out.push(Group {
                 random: kept[0].random,
                 rigid: None,

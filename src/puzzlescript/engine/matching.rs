@@ -439,8 +439,9 @@ impl Machine<'_> {
         let li = late as usize;
         if bit_of(&self.stale[li], gi) {
             let board = &self.occ.board;
-            let live = (g.needs.iter())
-                .any(|(mask, any)| all_in(mask, board) && any.iter().all(|a| any_common(a, board)));
+            let live = (g.needs.iter()).any(|(mask, any)| {
+                all_in_words(mask, board) && any.iter().all(|a| meets_words(a, board))
+            });
             self.stale[li][gi / 64] &= !(1 << (gi % 64));
             if !live {
                 self.live_groups[li][gi / 64] &= !(1 << (gi % 64));
@@ -460,10 +461,12 @@ impl Machine<'_> {
         let m0 = self.occ.mov_board.first().copied().unwrap_or(0);
         b0 & obj == obj
             && m0 & mov == mov
-            && (!more
-                || (all_in(&r.mask, board)
-                    && all_in(&r.moving, &self.occ.mov_board)
-                    && r.any_masks.iter().all(|a| any_common(a, board))))
+            && (!more || {
+                let (mask, moving, any) = &r.more;
+                all_in_words(mask, board)
+                    && all_in_words(moving, &self.occ.mov_board)
+                    && any.iter().all(|a| meets_words(a, board))
+            })
     }
 
     /// Every row's matches, or `None` when a row has none.

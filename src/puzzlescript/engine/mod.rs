@@ -859,6 +859,12 @@ impl<'c> Machine<'c> {
         if g.random {
             return self.apply_random_group(g);
         }
+        // The rules before the first whose objects and movements are all on the board
+        // do nothing in the first pass (each would stop at that test), and a group with
+        // no such rule does nothing at all: it is left before setting up its passes.
+        let Some(first_live) = g.rules.iter().position(|r| self.may_match(r)) else {
+            return false;
+        };
         let mut any = false;
         let mut passes = 0;
         // After the first pass, a repeatable rule is applied only at the matches that
@@ -892,7 +898,7 @@ impl<'c> Machine<'c> {
             for (ri, r) in g.rules.iter().enumerate() {
                 let first = self.since.seq + 1;
                 let skip = (track && passes > 1).then(|| self.since.prev[ri]);
-                if self.try_apply(r, g.rigid, skip) {
+                if (passes > 1 || ri >= first_live) && self.try_apply(r, g.rigid, skip) {
                     changed = true;
                 }
                 self.since.cur[ri] = (first, self.since.seq);
