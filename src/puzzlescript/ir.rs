@@ -203,6 +203,9 @@ pub(crate) struct Anchor {
     pub all: Vec<usize>,
     /// Sets of objects (properties) one of each of which must be there.
     pub any: Vec<Vec<usize>>,
+    /// Per set of `any`, its number among the game's ([`Compiled::props`]): the
+    /// engine keeps each one's cells while the board does not change.
+    pub props: Vec<u32>,
     /// Whether the cell must hold movement.
     pub moving: bool,
 }
@@ -333,19 +336,18 @@ pub(crate) struct Rule {
     pub random: bool,
     /// Every object the rule needs present (it cannot match on a board without one).
     pub mask: Vec<u64>,
-    /// Every movement bit the rule needs present, likewise.
-    pub moving: Vec<u64>,
     /// Whether applying the rule at a match twice in a row changes nothing the second
     /// time (no random replacement, not rigid): then a pass of its group may skip the
     /// matches on cells nothing changed since the previous pass (see `apply_group`).
     pub repeatable: bool,
-    /// The first words of `mask` and `moving`, and whether the rule needs more (later
-    /// words, or `any_masks`): the engine's quick test.
+    /// The first words of `mask` and of the movement bits the rule needs present
+    /// somewhere, and whether it needs more (later words, or `any_masks`): the
+    /// engine's quick test.
     pub need: (u64, u64, bool),
     /// Each property the rule needs (one of its objects somewhere on the board).
     pub any_masks: Vec<Vec<u64>>,
-    /// The rest of the quick test, when `need.2` says there is more: `mask`'s and
-    /// `moving`'s words after the first, and `any_masks`, as nonzero words.
+    /// The rest of the quick test, when `need.2` says there is more: the later words of
+    /// `mask` and of the movement bits, and `any_masks`, as nonzero words.
     pub more: (Words, Words, Vec<Words>),
     /// Per row, the cells before its first ellipsis that need something there.
     pub anchors: Vec<Vec<Anchor>>,
@@ -443,6 +445,8 @@ pub(crate) struct Compiled {
     pub late_loop_point: Vec<Option<usize>>,
     /// Rigid index (1-based) to group index.
     pub rigid_groups: Vec<usize>,
+    /// How many distinct sets of objects (properties) the rules' anchors name.
+    pub props: usize,
     /// Per object: the groups (late groups numbered after the others) with a rule that
     /// needs it somewhere on the board (in its `mask`, or in one of its `any_masks`).
     pub groups_needing: Vec<Vec<usize>>,

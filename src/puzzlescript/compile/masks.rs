@@ -226,7 +226,6 @@ pub(crate) fn build(
                 any_masks.iter().map(|a| sparse(a, 0)).collect(),
             ),
             mask,
-            moving,
             need,
             any_masks,
             anchors,
@@ -249,6 +248,7 @@ fn anchors(row: &[Item], so: usize) -> Vec<Anchor> {
                 offset,
                 all: ids(&c.present),
                 any: c.any.iter().map(|m| ids(m)).collect(),
+                props: vec![],
                 moving: !is_zero(&c.moving),
             };
             (!a.all.is_empty() || !a.any.is_empty() || a.moving).then_some(a)

@@ -190,7 +190,26 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
     let loop_point = loop_points(&groups, &loops);
     let late_loop_point = loop_points(&late_groups, &loops);
     let mut rigid_groups = vec![];
-    let (mut groups, late_groups) = (groups, late_groups);
+    let (mut groups, mut late_groups) = (groups, late_groups);
+    // Every property an anchor names, numbered once for the game.
+    let mut props: Vec<Vec<usize>> = vec![];
+    for g in groups.iter_mut().chain(late_groups.iter_mut()) {
+        for a in g
+            .rules
+            .iter_mut()
+            .flat_map(|r| r.anchors.iter_mut().flatten())
+        {
+            a.props = (a.any.iter())
+                .map(|ids| match props.iter().position(|p| p == ids) {
+                    Some(k) => k as u32,
+                    None => {
+                        props.push(ids.clone());
+                        (props.len() - 1) as u32
+                    }
+                })
+                .collect();
+        }
+    }
     let groups_needing = (0..nobj)
         .map(|o| {
             let needs = |r: &Rule| has_bit(&r.mask, o) || r.any_masks.iter().any(|a| has_bit(a, o));
@@ -227,6 +246,7 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
             loop_point,
             late_loop_point,
             rigid_groups,
+            props: props.len(),
             groups_needing,
             wins,
             levels,

@@ -11,7 +11,7 @@
 //! objects' cells, each shifted back by its cell's place in the row), and only those
 //! are tested, in scan order.
 
-use super::occupancy::{and_shifted, and_shifted_n};
+use super::occupancy::{and_shifted, and_shifted_n, Occupancy};
 use super::Machine;
 use crate::puzzlescript::ir::*;
 
@@ -24,6 +24,52 @@ pub(crate) struct Scan {
     tmp: Vec<u64>,
     /// The starting cells in scan order.
     starts: Vec<u32>,
+    /// The cells of each property anchors name ([`Compiled::props`], `nw` words each),
+    /// valid where `stamps` holds the occupancy's version plus one.
+    props: Vec<u64>,
+    stamps: Vec<u64>,
+}
+
+impl Scan {
+    /// The cells of property `p` (objects `ids`) on `o`, `N` words, from the cache
+    /// while the board has not changed since they were gathered.
+    #[inline(always)]
+    fn prop_n<const N: usize>(&mut self, o: &Occupancy, p: u32, ids: &[usize]) -> [u64; N] {
+        let (p, now) = (p as usize, o.version + 1);
+        let mut a = [0; N];
+        if self.stamps[p] == now {
+            a.copy_from_slice(&self.props[p * N..(p + 1) * N]);
+            return a;
+        }
+        for &id in ids {
+            if let Some(c) = o.cells.get(id * N..(id + 1) * N) {
+                for k in 0..N {
+                    a[k] |= c[k];
+                }
+            }
+        }
+        self.props[p * N..(p + 1) * N].copy_from_slice(&a);
+        self.stamps[p] = now;
+        a
+    }
+
+    /// [`Scan::prop_n`] for any number of words, into `out`.
+    fn prop_any(&mut self, o: &Occupancy, p: u32, ids: &[usize], out: &mut Vec<u64>) {
+        let (p, now, nw) = (p as usize, o.version + 1, o.nw);
+        out.clear();
+        if self.stamps[p] == now {
+            out.extend_from_slice(&self.props[p * nw..(p + 1) * nw]);
+            return;
+        }
+        out.resize(nw, 0);
+        for &id in ids {
+            for (t, &c) in out.iter_mut().zip(o.of(id)) {
+                *t |= c;
+            }
+        }
+        self.props[p * nw..(p + 1) * nw].copy_from_slice(out);
+        self.stamps[p] = now;
+    }
 }
 
 /// Where one row matched: its start cell and its gaps.
@@ -153,9 +199,16 @@ impl Machine<'_> {
         let horizontal = dir == LEFT || dir == RIGHT;
         // The cells where the row may start, in scan order: by rows for a horizontal
         // rule (cells are numbered by columns), else by columns.
-        let Scan { cand, tmp, starts } = scan;
-        starts.clear();
+        let props = self.c.props;
+        if scan.stamps.len() != props || scan.props.len() != props * self.occ.nw {
+            scan.props.clear();
+            scan.props.resize(props * self.occ.nw, 0);
+            scan.stamps.clear();
+            scan.stamps.resize(props, 0);
+        }
+        scan.starts.clear();
         if anchors.is_empty() {
+            let starts = &mut scan.starts;
             if horizontal {
                 for y in ymin..ymax {
                     starts.extend((xmin..xmax).map(|x| (x * h + y) as u32));
@@ -166,9 +219,10 @@ impl Machine<'_> {
                 }
             }
         } else {
-            if !self.starts(anchors, d, cand, tmp) {
+            if !self.starts(anchors, d, scan) {
                 return;
             }
+            let Scan { cand, starts, .. } = scan;
             for (k, &word) in cand.iter().enumerate() {
                 let mut bits = word;
                 while bits != 0 {
@@ -189,6 +243,7 @@ impl Machine<'_> {
                 }
             }
         }
+        let starts = &scan.starts;
         let n = row.cells.len();
         if ellipses == 0 {
             for &i in starts.iter() {
@@ -244,28 +299,22 @@ impl Machine<'_> {
     }
 
     /// The cells where a row with `anchors` can start (`d` the step between its
-    /// cells) into `cand`; `false` when there are none. Every anchor narrows the
+    /// cells) into `scan.cand`; `false` when there are none. Every anchor narrows the
     /// candidates (bits past the last cell that come in are out of the row's range,
     /// which the caller checks).
-    fn starts(
-        &self,
-        anchors: &[Anchor],
-        d: isize,
-        cand: &mut Vec<u64>,
-        tmp: &mut Vec<u64>,
-    ) -> bool {
+    fn starts(&self, anchors: &[Anchor], d: isize, scan: &mut Scan) -> bool {
         match self.occ.nw {
-            1 => self.starts_n::<1>(anchors, d, cand),
-            2 => self.starts_n::<2>(anchors, d, cand),
-            3 => self.starts_n::<3>(anchors, d, cand),
-            4 => self.starts_n::<4>(anchors, d, cand),
-            _ => self.starts_any(anchors, d, cand, tmp),
+            1 => self.starts_n::<1>(anchors, d, scan),
+            2 => self.starts_n::<2>(anchors, d, scan),
+            3 => self.starts_n::<3>(anchors, d, scan),
+            4 => self.starts_n::<4>(anchors, d, scan),
+            _ => self.starts_any(anchors, d, scan),
         }
     }
 
     /// [`Machine::starts`] on a board of `64 * N` cells at most.
     #[inline(always)]
-    fn starts_n<const N: usize>(&self, anchors: &[Anchor], d: isize, out: &mut Vec<u64>) -> bool {
+    fn starts_n<const N: usize>(&self, anchors: &[Anchor], d: isize, scan: &mut Scan) -> bool {
         let o = &self.occ;
         let of = |id: usize| -> [u64; N] {
             let mut a = [0; N];
@@ -275,26 +324,14 @@ impl Machine<'_> {
             a
         };
         let mut cand = [u64::MAX; N];
-        let mut tmp = [0u64; N];
-        let mut last: &[usize] = &[];
         for a in anchors {
             let by = d * a.offset as isize;
             for &id in &a.all {
                 and_shifted_n(&mut cand, &of(id), by);
             }
-            for ids in &a.any {
-                // A property's cells (the same property twice in a row: once).
-                if ids.as_slice() != last {
-                    tmp = [0; N];
-                    for &id in ids {
-                        let c = of(id);
-                        for k in 0..N {
-                            tmp[k] |= c[k];
-                        }
-                    }
-                    last = ids;
-                }
-                and_shifted_n(&mut cand, &tmp, by);
+            for (ids, &p) in a.any.iter().zip(&a.props) {
+                let cells = scan.prop_n::<N>(o, p, ids);
+                and_shifted_n(&mut cand, &cells, by);
             }
             if a.moving {
                 let mut m = [0; N];
@@ -307,50 +344,39 @@ impl Machine<'_> {
                 return false;
             }
         }
-        out.clear();
-        out.extend_from_slice(&cand);
+        scan.cand.clear();
+        scan.cand.extend_from_slice(&cand);
         true
     }
 
     /// [`Machine::starts`] on a board of any size.
-    fn starts_any(
-        &self,
-        anchors: &[Anchor],
-        d: isize,
-        cand: &mut Vec<u64>,
-        tmp: &mut Vec<u64>,
-    ) -> bool {
+    fn starts_any(&self, anchors: &[Anchor], d: isize, scan: &mut Scan) -> bool {
         let o = &self.occ;
-        let nw = o.nw;
+        let mut cand = std::mem::take(&mut scan.cand);
+        let mut tmp = std::mem::take(&mut scan.tmp);
         cand.clear();
-        cand.resize(nw, u64::MAX);
-        let mut last: &[usize] = &[];
-        for a in anchors {
+        cand.resize(o.nw, u64::MAX);
+        let mut found = true;
+        'anchors: for a in anchors {
             let by = d * a.offset as isize;
             for &id in &a.all {
-                and_shifted(cand, o.of(id), by);
+                and_shifted(&mut cand, o.of(id), by);
             }
-            for ids in &a.any {
-                if ids.as_slice() != last {
-                    tmp.clear();
-                    tmp.resize(nw, 0);
-                    for &id in ids {
-                        for (t, &c) in tmp.iter_mut().zip(o.of(id)) {
-                            *t |= c;
-                        }
-                    }
-                    last = ids;
-                }
-                and_shifted(cand, tmp, by);
+            for (ids, &p) in a.any.iter().zip(&a.props) {
+                scan.prop_any(o, p, ids, &mut tmp);
+                and_shifted(&mut cand, &tmp, by);
             }
             if a.moving {
-                and_shifted(cand, &o.moving, by);
+                and_shifted(&mut cand, &o.moving, by);
             }
-            if is_zero(cand) {
-                return false;
+            if is_zero(&cand) {
+                found = false;
+                break 'anchors;
             }
         }
-        true
+        scan.cand = cand;
+        scan.tmp = tmp;
+        found
     }
 
     /// Brings the table of groups that may match up to date with the objects on the

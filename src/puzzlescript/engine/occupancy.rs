@@ -19,6 +19,8 @@ pub(crate) struct Occupancy {
     pub board: Vec<u64>,
     /// Set when `board` may have changed.
     pub dirty: bool,
+    /// Counts the changes to `cells` (never goes back, not even on a new level).
+    pub version: u64,
     /// Cells that may hold movement (a superset: set when movement is written, cleared
     /// when every movement is).
     pub moving: Vec<u64>,
@@ -38,6 +40,7 @@ impl Occupancy {
         self.board.clear();
         self.board.resize(so, 0);
         self.dirty = true;
+        self.version += 1;
         self.moving.clear();
         self.moving.resize(self.nw, 0);
         self.mov_board.clear();
@@ -56,6 +59,7 @@ impl Occupancy {
     #[inline]
     pub fn change(&mut self, i: usize, w: usize, diff: u64, new: u64) {
         let (cw, bit) = (i / 64, 1u64 << (i % 64));
+        self.version += 1;
         let mut d = diff;
         while d != 0 {
             let b = d.trailing_zeros() as usize;
