@@ -20,8 +20,6 @@ use crate::puzzlescript::ir::*;
 pub(crate) struct Scan {
     /// The cells where the row can start.
     cand: Vec<u64>,
-    /// A property's cells.
-    tmp: Vec<u64>,
     /// The starting cells in scan order.
     starts: Vec<u32>,
     /// The cells of each property anchors name ([`Compiled::props`], `nw` words each),
@@ -31,44 +29,31 @@ pub(crate) struct Scan {
 }
 
 impl Scan {
-    /// The cells of property `p` (objects `ids`) on `o`, `N` words, from the cache
-    /// while the board has not changed since they were gathered.
-    #[inline(always)]
-    fn prop_n<const N: usize>(&mut self, o: &Occupancy, p: u32, ids: &[usize]) -> [u64; N] {
-        let (p, now) = (p as usize, o.version + 1);
-        let mut a = [0; N];
-        if self.stamps[p] == now {
-            a.copy_from_slice(&self.props[p * N..(p + 1) * N]);
-            return a;
-        }
-        for &id in ids {
-            if let Some(c) = o.cells.get(id * N..(id + 1) * N) {
-                for k in 0..N {
-                    a[k] |= c[k];
-                }
-            }
-        }
-        self.props[p * N..(p + 1) * N].copy_from_slice(&a);
-        self.stamps[p] = now;
-        a
+    /// Makes room for the cells of `props` properties on a board of `nw` words per
+    /// bitset (a new level), none of them gathered yet.
+    pub(crate) fn fit(&mut self, props: usize, nw: usize) {
+        self.props.clear();
+        self.props.resize(props * nw, 0);
+        self.stamps.clear();
+        self.stamps.resize(props, 0);
     }
 
-    /// [`Scan::prop_n`] for any number of words, into `out`.
-    fn prop_any(&mut self, o: &Occupancy, p: u32, ids: &[usize], out: &mut Vec<u64>) {
+    /// The cells of property `p` (objects `ids`) on `o`, gathered again only when the
+    /// board changed since they last were.
+    #[inline(always)]
+    fn prop(&mut self, o: &Occupancy, p: u32, ids: &[usize]) -> &[u64] {
         let (p, now, nw) = (p as usize, o.version + 1, o.nw);
-        out.clear();
-        if self.stamps[p] == now {
-            out.extend_from_slice(&self.props[p * nw..(p + 1) * nw]);
-            return;
-        }
-        out.resize(nw, 0);
-        for &id in ids {
-            for (t, &c) in out.iter_mut().zip(o.of(id)) {
-                *t |= c;
+        let cells = &mut self.props[p * nw..(p + 1) * nw];
+        if self.stamps[p] != now {
+            cells.fill(0);
+            for &id in ids {
+                for (t, &c) in cells.iter_mut().zip(o.of(id)) {
+                    *t |= c;
+                }
             }
+            self.stamps[p] = now;
         }
-        self.props[p * nw..(p + 1) * nw].copy_from_slice(out);
-        self.stamps[p] = now;
+        cells
     }
 }
 
@@ -199,13 +184,6 @@ impl Machine<'_> {
         let horizontal = dir == LEFT || dir == RIGHT;
         // The cells where the row may start, in scan order: by rows for a horizontal
         // rule (cells are numbered by columns), else by columns.
-        let props = self.c.props;
-        if scan.stamps.len() != props || scan.props.len() != props * self.occ.nw {
-            scan.props.clear();
-            scan.props.resize(props * self.occ.nw, 0);
-            scan.stamps.clear();
-            scan.stamps.resize(props, 0);
-        }
         scan.starts.clear();
         if anchors.is_empty() {
             let starts = &mut scan.starts;
@@ -330,7 +308,8 @@ impl Machine<'_> {
                 and_shifted_n(&mut cand, &of(id), by);
             }
             for (ids, &p) in a.any.iter().zip(&a.props) {
-                let cells = scan.prop_n::<N>(o, p, ids);
+                let mut cells = [0; N];
+                cells.copy_from_slice(scan.prop(o, p, ids));
                 and_shifted_n(&mut cand, &cells, by);
             }
             if a.moving {
@@ -353,7 +332,6 @@ impl Machine<'_> {
     fn starts_any(&self, anchors: &[Anchor], d: isize, scan: &mut Scan) -> bool {
         let o = &self.occ;
         let mut cand = std::mem::take(&mut scan.cand);
-        let mut tmp = std::mem::take(&mut scan.tmp);
         cand.clear();
         cand.resize(o.nw, u64::MAX);
         let mut found = true;
@@ -363,8 +341,7 @@ impl Machine<'_> {
                 and_shifted(&mut cand, o.of(id), by);
             }
             for (ids, &p) in a.any.iter().zip(&a.props) {
-                scan.prop_any(o, p, ids, &mut tmp);
-                and_shifted(&mut cand, &tmp, by);
+                and_shifted(&mut cand, scan.prop(o, p, ids), by);
             }
             if a.moving {
                 and_shifted(&mut cand, &o.moving, by);
@@ -375,7 +352,6 @@ impl Machine<'_> {
             }
         }
         scan.cand = cand;
-        scan.tmp = tmp;
         found
     }
 

@@ -320,6 +320,7 @@ impl<'c> Machine<'c> {
         self.touched = vec![0; n.div_ceil(64)];
         self.movements = vec![0; n * self.c.sm];
         self.occ.load(&self.objects, n, self.c.so, self.c.sm);
+        self.scan.fit(self.c.props, self.occ.nw);
         self.rigid_group = vec![0; n * self.c.sm];
         self.rigid_applied = vec![0; n * self.c.sm];
         self.queue.clear();
@@ -898,7 +899,12 @@ impl<'c> Machine<'c> {
             for (ri, r) in g.rules.iter().enumerate() {
                 let first = self.since.seq + 1;
                 let skip = (track && passes > 1).then(|| self.since.prev[ri]);
-                if (passes > 1 || ri >= first_live) && self.try_apply(r, g.rigid, skip) {
+                // In the first pass, `first_live` is known to pass the test already.
+                let live = match passes {
+                    1 => ri == first_live || (ri > first_live && self.may_match(r)),
+                    _ => self.may_match(r),
+                };
+                if live && self.try_apply(r, g.rigid, skip) {
                     changed = true;
                 }
                 self.since.cur[ri] = (first, self.since.seq);
@@ -940,14 +946,12 @@ impl<'c> Machine<'c> {
         changed
     }
 
-    /// One pass of `r`: finds its matches and applies them in order; with `skip` (a
-    /// group's later pass: the numbers of `r`'s applications in the pass before), not
-    /// those that would change nothing ([`Machine::unchanged_since`]).
+    /// One pass of `r`, whose objects and movements the caller found on the board
+    /// ([`Machine::may_match`]): finds its matches and applies them in order; with
+    /// `skip` (a group's later pass: the numbers of `r`'s applications in the pass
+    /// before), not those that would change nothing ([`Machine::unchanged_since`]).
     fn try_apply(&mut self, r: &Rule, rigid: Option<u32>, skip: Option<(u64, u64)>) -> bool {
         let skip = if r.repeatable { skip } else { None };
-        if !self.may_match(r) {
-            return false;
-        }
         let mut rows = std::mem::take(&mut self.rows);
         let n = r.rows.len();
         if !self.find_matches_into(r, &mut rows) {
