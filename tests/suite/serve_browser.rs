@@ -1173,7 +1173,22 @@ async fn studio_scenario(c: &Client, url: &str, dir: &Path) -> Step {
         .select_by_value("20")
         .await
         .map_err(|e| format!("speed: {e}"))?;
+    // Stepping through the answer scrolls the list of moves alone: the pane holding the
+    // board stays where the designer left it (scrollIntoView moved it, and a click on
+    // the controls then landed on a move).
+    let scrolled =
+        "(() => { let s = 0; for (let e = document.querySelector('#moves').parentElement; e; \
+                    e = e.parentElement) s += e.scrollTop; return s; })()";
+    let before = eval(c, scrolled).await?;
     click(c, "#anim-first").await?;
+    click(c, "#anim-last").await?;
+    click(c, "#anim-first").await?;
+    let after = eval(c, scrolled).await?;
+    if before != after {
+        return Err(format!(
+            "stepping the answer scrolled the page from {before} to {after}"
+        ));
+    }
     let t0 = Instant::now();
     click(c, "#anim-play").await?;
     wait_for(

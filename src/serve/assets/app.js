@@ -1742,7 +1742,19 @@ function showFrame(k) {
   const movesDone = anim.stepOfMove.filter((s) => s <= k).length;
   document.querySelectorAll("#moves li").forEach((li, i) => li.classList.toggle("current", i === movesDone - 1));
   const cur = document.querySelector("#moves li.current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  if (cur) scrollWithin($("#moves"), cur);
+}
+
+// Brings `item` into view inside the scrolling `list` alone. scrollIntoView would scroll
+// every scrolling ancestor too, so stepping through an answer would pull the pane (and
+// the board being animated) away under the designer's pointer.
+function scrollWithin(list, item) {
+  const l = list.getBoundingClientRect();
+  const r = item.getBoundingClientRect();
+  const top = l.top + list.clientTop;
+  const bottom = top + list.clientHeight;
+  if (r.top < top) list.scrollTop -= top - r.top;
+  else if (r.bottom > bottom) list.scrollTop += r.bottom - bottom;
 }
 
 function startAnim() {
