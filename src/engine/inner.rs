@@ -81,10 +81,56 @@ pub struct InnerSplit {
     kind: usize,
     /// Per pose: every cell (relative to the anchor) some action reads or enters.
     near: Vec<Vec<isize>>,
+    /// Per `pose * actions + action`: the range of `zones` holding the cells (relative
+    /// to the anchor) that action reads or enters.
+    zone_at: Vec<(u32, u32)>,
+    zones: Vec<isize>,
     /// Some quiet step is an outer transition (a move of the piece alone at another cost).
     quiet_outer: bool,
     /// The level's padded cells.
     cells: usize,
+}
+
+impl Closure {
+    /// Place `nw`, reached from place `i` by inner action `a` at `d` inner steps: kept
+    /// when it is new to this closure.
+    #[inline(always)]
+    fn reach(&mut self, nw: u32, i: usize, a: Action, d: u32, stamp: u32) {
+        if self.seen[nw as usize] != stamp {
+            self.seen[nw as usize] = stamp;
+            self.words.push(nw);
+            self.parent.push(i as u32);
+            self.action.push(a);
+            self.dist.push(d);
+        }
+    }
+
+    /// The quiet result `nw` of action `a` from place `i` of the closure of `s`: an inner
+    /// step, an outer transition of the piece alone, or nothing ([`NO_MOVE`]).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn quiet_step(
+        &mut self,
+        sp: &InnerSplit,
+        s: &[u32],
+        i: usize,
+        a: Action,
+        nw: u32,
+        d: u32,
+        stamp: u32,
+    ) {
+        if nw == NO_MOVE {
+            return;
+        }
+        if sp.inner_move[a.mv().index()] {
+            self.reach(nw, i, a, d, stamp);
+        } else {
+            self.outer.push((i as u32, a));
+            let at = self.outer_states.len();
+            self.outer_states.extend_from_slice(s);
+            self.outer_states[at + sp.slot] = nw;
+        }
+    }
 }
 
 impl InnerSplit {
@@ -443,6 +489,8 @@ impl Expander<'_> {
             actions,
             quiet,
             near,
+            zone_at,
+            zones,
             radix,
             kind,
             quiet_outer,
@@ -535,53 +583,44 @@ impl Expander<'_> {
         while i < cl.words.len() {
             let w = cl.words[i];
             cl.work += na as u64;
+            let d = cl.dist[i] + 1;
             if cl.noisy[w as usize] != stamp {
                 let row = &sp.quiet[w as usize * na..w as usize * na + na];
-                let d = cl.dist[i] + 1;
                 for (ai, &nw) in row.iter().enumerate() {
-                    if nw == NO_MOVE {
-                        continue;
-                    }
-                    let a = sp.actions[ai];
-                    if sp.inner_move[a.mv().index()] {
-                        if cl.seen[nw as usize] != stamp {
-                            cl.seen[nw as usize] = stamp;
-                            cl.words.push(nw);
-                            cl.parent.push(i as u32);
-                            cl.action.push(a);
-                            cl.dist.push(d);
-                        }
-                    } else {
-                        cl.outer.push((i as u32, a));
-                        let at = cl.outer_states.len();
-                        cl.outer_states.extend_from_slice(s);
-                        cl.outer_states[at + sp.slot] = nw;
-                    }
+                    cl.quiet_step(sp, s, i, sp.actions[ai], nw, d, stamp);
                 }
             } else {
+                // Next to another piece: an action whose cells hold none of them has its
+                // quiet result; the others run on the whole state, in action order.
+                let pose = w as usize & ((1 << sp.bits) - 1);
+                let anchor = (w >> sp.bits) as isize;
                 let mut full = std::mem::take(&mut cl.full);
                 full.clear();
                 full.extend_from_slice(s);
                 full[sp.slot] = w;
                 let mut succ = std::mem::take(&mut cl.succ);
-                self.successors(&full, &mut succ);
-                cl.work += succ.units();
-                for k in 0..succ.len() {
-                    let st = succ.state(k, words);
-                    let a = succ.actions[k];
-                    let alone = (0..words).all(|j| j == sp.slot || st[j] == full[j]);
-                    if alone && sp.inner_move[a.mv().index()] {
-                        let nw = st[sp.slot];
-                        if cl.seen[nw as usize] != stamp {
-                            cl.seen[nw as usize] = stamp;
-                            cl.words.push(nw);
-                            cl.parent.push(i as u32);
-                            cl.action.push(a);
-                            cl.dist.push(cl.dist[i] + 1);
+                for ai in 0..na {
+                    let a = sp.actions[ai];
+                    let (lo, hi) = sp.zone_at[pose * na + ai];
+                    let crowded = sp.zones[lo as usize..hi as usize].iter().any(|&z| {
+                        let c = anchor + z;
+                        c >= 0 && (c as usize) < sp.cells && cl.occ[c as usize] == stamp
+                    });
+                    if !crowded {
+                        cl.quiet_step(sp, s, i, a, sp.quiet[w as usize * na + ai], d, stamp);
+                        continue;
+                    }
+                    self.successors_by(&full, a, &mut succ);
+                    cl.work += succ.units();
+                    for k in 0..succ.len() {
+                        let st = succ.state(k, words);
+                        let alone = (0..words).all(|j| j == sp.slot || st[j] == full[j]);
+                        if alone && sp.inner_move[a.mv().index()] {
+                            cl.reach(st[sp.slot], i, a, d, stamp);
+                        } else {
+                            cl.outer.push((i as u32, a));
+                            cl.outer_states.extend_from_slice(st);
                         }
-                    } else {
-                        cl.outer.push((i as u32, a));
-                        cl.outer_states.extend_from_slice(st);
                     }
                 }
                 cl.full = full;

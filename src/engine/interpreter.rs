@@ -212,10 +212,45 @@ impl Expander<'_> {
         }
     }
 
+    /// The successors of `s` by action `a` alone (what [`Expander::successors`] lists
+    /// for it, in the same order): for closures, where most actions of a place are known
+    /// without running them.
+    pub(crate) fn successors_by(&mut self, s: &[u32], a: Action, out: &mut Successors) {
+        out.states.clear();
+        out.actions.clear();
+        out.work = 0;
+        match &self.solo {
+            Some(solo) => self.solo_successors(solo, s[0], out),
+            None => self.run_moves_of(s, Some(a), out),
+        }
+        if out.actions.iter().any(|&b| b != a) {
+            let words = self.lay.words;
+            let mut kept = 0;
+            for i in 0..out.actions.len() {
+                if out.actions[i] == a {
+                    out.states
+                        .copy_within(i * words..(i + 1) * words, kept * words);
+                    out.actions[kept] = a;
+                    kept += 1;
+                }
+            }
+            out.actions.truncate(kept);
+            out.states.truncate(kept * words);
+        }
+    }
+
     /// Successors by running every move program for every action (direction or cell).
     /// A move whose result is the state it started from is not a move.
     #[inline]
     fn run_moves(&mut self, s: &[u32], out: &mut Successors) {
+        self.run_moves_of(s, None, out);
+    }
+
+    /// [`Expander::run_moves`], or with `only`, the moves of that action's move program
+    /// alone and, where it ranges over directions, in that direction alone (a caller
+    /// keeps the successors by that action).
+    #[inline(always)]
+    fn run_moves_of(&mut self, s: &[u32], only: Option<Action>, out: &mut Successors) {
         // The programs are held by a shared handle while runs borrow the expander
         // mutably; what runs only read (local and flip forms) is read in place.
         let runs = std::sync::Arc::clone(&self.prog.runs);
@@ -224,11 +259,17 @@ impl Expander<'_> {
         let mut painted = false;
         self.sc.runs = 0;
         self.sc.late = false;
+        let one_dir = [only.map_or(0, |o| o.dir().index())];
         for (mi, ops) in moves.iter().enumerate() {
             let mv = MoveId(mi as u16);
-            let dirs: &[usize] = match &actions[mi] {
-                Actions::Dirs(ds) => ds,
-                Actions::Cells => &[],
+            if only.is_some_and(|o| o.mv() != mv) {
+                continue;
+            }
+            let dirs: &[usize] = match (&actions[mi], only) {
+                (Actions::Dirs(ds), Some(_)) if ds.contains(&one_dir[0]) => &one_dir,
+                (Actions::Dirs(_), Some(_)) => &[],
+                (Actions::Dirs(ds), None) => ds,
+                (Actions::Cells, _) => &[],
             };
             if let Some(flips) = &self.prog.flips[mi] {
                 for (i, mask) in flips.masks.iter().enumerate() {
@@ -354,8 +395,8 @@ impl Expander<'_> {
                 }
             };
             match &actions[mi] {
-                Actions::Dirs(ds) => {
-                    for &d in ds {
+                Actions::Dirs(_) => {
+                    for &d in dirs {
                         one(self, d, Action::new(mv, DirId(d as u16)), out);
                     }
                 }

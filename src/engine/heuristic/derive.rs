@@ -121,7 +121,11 @@ impl Expander<'_> {
                 let mut free = vec![false; n];
                 for (w, list) in steps.into_iter().enumerate() {
                     let from = needs.len() as u32;
-                    for need in list {
+                    // A step onto a dead place (no relaxed path to a goal place) counts as
+                    // blocked for good: a copy that takes it makes the state dead, and
+                    // dead states are dropped anyway (a box between two dead squares
+                    // cannot be pushed along that line).
+                    for (_, need) in list.into_iter().filter(|&(to, _)| dist[to] != UNREACHABLE) {
                         match need {
                             Some(cells) => needs.push(cells),
                             None => free[w] = true,
@@ -269,8 +273,8 @@ impl Expander<'_> {
     }
 
     /// The relaxed steps of kind `k` as `(to, from, weight)`, sorted by `to`; and per
-    /// place word, the cells each step from it needs free of other copies (`None`: a
-    /// step relaxed without offsets, never blocked).
+    /// place word, each step from it as the place it reaches and the cells it needs free
+    /// of other copies (`None`: a step relaxed without offsets, never blocked).
     #[allow(clippy::type_complexity)]
     pub(super) fn relaxed_edges(
         &self,
@@ -281,7 +285,7 @@ impl Expander<'_> {
     ) -> Result<
         (
             Vec<(u32, u32, u32)>,
-            Vec<Vec<Option<([u32; MAX_NEEDS], u8)>>>,
+            Vec<Vec<(usize, Option<([u32; MAX_NEEDS], u8)>)>>,
         ),
         PrepareError,
     > {
@@ -336,7 +340,7 @@ impl Expander<'_> {
                         let to = a << bits | p;
                         if to != w && to < n && flags[to] & LEGAL != 0 {
                             edges.push((to as u32, w as u32, weight[mi]));
-                            steps[w].push(need);
+                            steps[w].push((to, need));
                         }
                     }
                 }
