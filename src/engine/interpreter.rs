@@ -45,6 +45,24 @@ impl Successors {
         &self.states[i * words..(i + 1) * words]
     }
 
+    /// Keeps the successors (states of `words` words) that `keep` accepts, in order.
+    pub(crate) fn retain(&mut self, words: usize, mut keep: impl FnMut(Action, &[u32]) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.actions.len() {
+            if !keep(self.actions[i], self.state(i, words)) {
+                continue;
+            }
+            if kept != i {
+                self.actions[kept] = self.actions[i];
+                self.states
+                    .copy_within(i * words..(i + 1) * words, kept * words);
+            }
+            kept += 1;
+        }
+        self.actions.truncate(kept);
+        self.states.truncate(kept * words);
+    }
+
     /// Every successor with the action that made it, for states of `words` words (see
     /// [`crate::search::Space::words`]). One action may make several successors: a move
     /// of an anonymous kind is tried for each copy.
@@ -224,18 +242,7 @@ impl Expander<'_> {
             None => self.run_moves_of(s, Some(a), out),
         }
         if out.actions.iter().any(|&b| b != a) {
-            let words = self.lay.words;
-            let mut kept = 0;
-            for i in 0..out.actions.len() {
-                if out.actions[i] == a {
-                    out.states
-                        .copy_within(i * words..(i + 1) * words, kept * words);
-                    out.actions[kept] = a;
-                    kept += 1;
-                }
-            }
-            out.actions.truncate(kept);
-            out.states.truncate(kept * words);
+            out.retain(self.lay.words, |b, _| b == a);
         }
     }
 

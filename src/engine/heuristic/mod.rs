@@ -344,23 +344,9 @@ impl Expander<'_> {
             return;
         }
         let Some(b) = &self.heuristic else { return };
-        let words = self.words;
-        let mut kept = 0;
-        for i in 0..out.len() {
-            let s = out.state(i, words);
-            let same = b.kinds.iter().all(|kb| same_words(from, s, &kb.slots));
-            if !same && self.dead(s) {
-                continue;
-            }
-            if kept != i {
-                out.actions[kept] = out.actions[i];
-                out.states
-                    .copy_within(i * words..(i + 1) * words, kept * words);
-            }
-            kept += 1;
-        }
-        out.actions.truncate(kept);
-        out.states.truncate(kept * words);
+        out.retain(self.words, |_, s| {
+            b.kinds.iter().all(|kb| same_words(from, s, &kb.slots)) || !self.dead(s)
+        });
     }
 
     /// Turns on dead-position pruning for a solve search (never for `analyze` or `graph`,
