@@ -353,6 +353,14 @@ pub(crate) struct Rule {
     pub anchors: Vec<Vec<Anchor>>,
     /// The rows compiled for the engine.
     pub code: Vec<RowCode>,
+    /// Its number among the game's rules (early and late), for the engine's tables.
+    pub slot: u32,
+    /// Every object its patterns test (present, absent, or one of a property), when
+    /// they test no movement: then whether it matches anywhere depends on where those
+    /// objects are and on nothing else, so a rule found to match nowhere still matches
+    /// nowhere while none of them has moved (see `try_apply`). `None` when it tests
+    /// movement.
+    pub deps: Option<Vec<u32>>,
 }
 
 /// A rule group: rules applied in turn until none changes the level.
@@ -370,6 +378,9 @@ pub(crate) struct Group {
     /// without repeats: the rules a written rule expands into (one per direction) share
     /// them. Some rule may match only when one of these is met. Kept as nonzero words.
     pub needs: Vec<(Words, Vec<Words>)>,
+    /// Each rule's [`Rule::need`], side by side: the engine runs through them to find
+    /// the first rule that may match without reading the rules themselves.
+    pub quick: Vec<(u64, u64, bool)>,
 }
 
 /// A win condition.

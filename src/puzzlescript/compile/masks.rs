@@ -230,6 +230,8 @@ pub(crate) fn build(
             any_masks,
             anchors,
             code,
+            slot: 0,
+            deps: None,
         },
         discard,
     ))

@@ -193,7 +193,13 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
     let (mut groups, mut late_groups) = (groups, late_groups);
     // Every property an anchor names, numbered once for the game.
     let mut props: Vec<Vec<usize>> = vec![];
+    let mut slots = 0;
     for g in groups.iter_mut().chain(late_groups.iter_mut()) {
+        for r in g.rules.iter_mut() {
+            r.slot = slots;
+            slots += 1;
+            r.deps = rule_deps(r);
+        }
         for a in g
             .rules
             .iter_mut()
@@ -709,4 +715,36 @@ fn loop_points(groups: &[Group], loops: &[(usize, bool)]) -> Vec<Option<usize>> 
         i += 2;
     }
     point
+}
+
+/// The objects a rule's patterns test, when they test no movement ([`Rule::deps`]).
+fn rule_deps(r: &Rule) -> Option<Vec<u32>> {
+    let mut all: Vec<u64> = vec![];
+    let mut add = |m: &[u64]| {
+        if all.len() < m.len() {
+            all.resize(m.len(), 0);
+        }
+        for (a, b) in all.iter_mut().zip(m) {
+            *a |= b;
+        }
+    };
+    for p in r.rows.iter().flatten().filter_map(|it| match it {
+        Item::Cell(p) => Some(p),
+        Item::Ellipsis => None,
+    }) {
+        if !is_zero(&p.moving) || !is_zero(&p.still) {
+            return None;
+        }
+        add(&p.present);
+        add(&p.missing);
+        for a in &p.any {
+            add(a);
+        }
+    }
+    Some(
+        (0..all.len() * 64)
+            .filter(|&o| has_bit(&all, o))
+            .map(|o| o as u32)
+            .collect(),
+    )
 }

@@ -349,6 +349,7 @@ pub(crate) fn compile(
                 random: kept[0].random,
                 rigid: None,
                 line: kept[0].line,
+                quick: kept.iter().map(|r| r.need).collect(),
                 rules: kept,
                 needs,
             });

@@ -453,22 +453,44 @@ impl Machine<'_> {
         bit_of(&self.live_groups[li], gi)
     }
 
+    /// The first rule of `g` from `from` on that may match ([`Machine::may_match`]).
+    #[inline]
+    pub(crate) fn first_live(&self, g: &Group, from: usize) -> Option<usize> {
+        let b0 = self.occ.board.first().copied().unwrap_or(0);
+        let m0 = self.occ.mov_board.first().copied().unwrap_or(0);
+        (from..g.quick.len()).find(|&ri| {
+            let (obj, mov, more) = g.quick[ri];
+            b0 & obj == obj && m0 & mov == mov && (!more || self.may_match_more(&g.rules[ri]))
+        })
+    }
+
+    /// [`Machine::may_match`] for rule `ri` of `g`, its quick test read from the group.
+    #[inline]
+    pub(crate) fn may_match_quick(&self, g: &Group, ri: usize) -> bool {
+        let (obj, mov, more) = g.quick[ri];
+        let b0 = self.occ.board.first().copied().unwrap_or(0);
+        let m0 = self.occ.mov_board.first().copied().unwrap_or(0);
+        b0 & obj == obj && m0 & mov == mov && (!more || self.may_match_more(&g.rules[ri]))
+    }
+
     /// Whether the board holds everything `r` needs somewhere: its objects, one object
     /// of each of its properties, its movements.
     #[inline]
     pub(crate) fn may_match(&self, r: &Rule) -> bool {
-        let board = &self.occ.board;
         let (obj, mov, more) = r.need;
-        let b0 = board.first().copied().unwrap_or(0);
+        let b0 = self.occ.board.first().copied().unwrap_or(0);
         let m0 = self.occ.mov_board.first().copied().unwrap_or(0);
-        b0 & obj == obj
-            && m0 & mov == mov
-            && (!more || {
-                let (mask, moving, any) = &r.more;
-                all_in_words(mask, board)
-                    && all_in_words(moving, &self.occ.mov_board)
-                    && any.iter().all(|a| meets_words(a, board))
-            })
+        b0 & obj == obj && m0 & mov == mov && (!more || self.may_match_more(r))
+    }
+
+    /// The rest of [`Machine::may_match`], past the first words.
+    #[inline(never)]
+    fn may_match_more(&self, r: &Rule) -> bool {
+        let board = &self.occ.board;
+        let (mask, moving, any) = &r.more;
+        all_in_words(mask, board)
+            && all_in_words(moving, &self.occ.mov_board)
+            && any.iter().all(|a| meets_words(a, board))
     }
 
     /// Every row's matches, or `None` when a row has none.

@@ -136,6 +136,9 @@ pub(crate) struct Machine<'c> {
     trial: AgainTrial,
     /// Counts the changes [`Machine::queue_commands`] makes to `message`.
     message_sets: u64,
+    /// Per rule ([`Rule::slot`]) with [`Rule::deps`]: the occupancy's version when it
+    /// was last found to match nowhere (0: not known).
+    nowhere: Vec<u64>,
 }
 
 /// The rules' part of an again trial (the turn without input PuzzleScript runs, and
@@ -235,6 +238,7 @@ impl<'c> Machine<'c> {
             touched: vec![],
             trial: AgainTrial::default(),
             message_sets: 0,
+            nowhere: vec![],
         }
     }
 
@@ -863,7 +867,7 @@ impl<'c> Machine<'c> {
         // The rules before the first whose objects and movements are all on the board
         // do nothing in the first pass (each would stop at that test), and a group with
         // no such rule does nothing at all: it is left before setting up its passes.
-        let Some(first_live) = g.rules.iter().position(|r| self.may_match(r)) else {
+        let Some(first_live) = self.first_live(g, 0) else {
             return false;
         };
         let mut any = false;
@@ -901,8 +905,8 @@ impl<'c> Machine<'c> {
                 let skip = (track && passes > 1).then(|| self.since.prev[ri]);
                 // In the first pass, `first_live` is known to pass the test already.
                 let live = match passes {
-                    1 => ri == first_live || (ri > first_live && self.may_match(r)),
-                    _ => self.may_match(r),
+                    1 => ri == first_live || (ri > first_live && self.may_match_quick(g, ri)),
+                    _ => self.may_match_quick(g, ri),
                 };
                 if live && self.try_apply(r, g.rigid, skip) {
                     changed = true;
@@ -952,10 +956,25 @@ impl<'c> Machine<'c> {
     /// before), not those that would change nothing ([`Machine::unchanged_since`]).
     fn try_apply(&mut self, r: &Rule, rigid: Option<u32>, skip: Option<(u64, u64)>) -> bool {
         let skip = if r.repeatable { skip } else { None };
+        // A rule that tests no movement and matched nowhere when none of its objects had
+        // moved since still matches nowhere.
+        let slot = r.slot as usize;
+        if let Some(deps) = &r.deps {
+            let t = self.nowhere.get(slot).copied().unwrap_or(0);
+            if t != 0 && deps.iter().all(|&o| self.occ.stamp[o as usize] <= t) {
+                return false;
+            }
+        }
         let mut rows = std::mem::take(&mut self.rows);
         let n = r.rows.len();
         if !self.find_matches_into(r, &mut rows) {
             self.rows = rows;
+            if r.deps.is_some() {
+                if self.nowhere.len() <= slot {
+                    self.nowhere.resize(slot + 1, 0);
+                }
+                self.nowhere[slot] = self.occ.version;
+            }
             return false;
         }
         let mut changed = false;

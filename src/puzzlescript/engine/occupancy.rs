@@ -26,6 +26,9 @@ pub(crate) struct Occupancy {
     pub moving: Vec<u64>,
     /// Movement bits that may be somewhere (`sm` words, a superset likewise).
     pub mov_board: Vec<u64>,
+    /// Per object, the `version` at which its cells last changed (every object's is
+    /// the version of the load, at least).
+    pub stamp: Vec<u64>,
 }
 
 impl Occupancy {
@@ -53,6 +56,10 @@ impl Occupancy {
                 }
             }
         }
+        // A new level: every object as if it had just moved.
+        self.version += 1;
+        self.stamp.clear();
+        self.stamp.resize(ids, self.version);
     }
 
     /// Records that word `w` of cell `i` changed in the bits `diff`, now `new`.
@@ -65,6 +72,9 @@ impl Occupancy {
             let b = d.trailing_zeros() as usize;
             d &= d - 1;
             let o = w * 64 + b;
+            if let Some(t) = self.stamp.get_mut(o) {
+                *t = self.version;
+            }
             let at = o * self.nw + cw;
             if new >> b & 1 == 1 {
                 self.cells[at] |= bit;
