@@ -115,16 +115,18 @@ pub fn solve(
     };
     if search.limits.stats {
         say!(
-            "inputs simulated {} (unchanged {}, restarts {}, stuck {}), again turns {}",
+            "inputs simulated {} (unchanged {}, restarts {}, stuck {}, to dead positions {}), again turns {}",
             sol.simulated.simulated,
             sol.simulated.unchanged,
             sol.simulated.restarts,
             sol.simulated.stuck,
+            sol.simulated.dead,
             sol.simulated.again_turns
         );
     }
     if search.verbose {
         say!("puz: search {}; bound: {}", sol.search, sol.bound);
+        say!("puz: dropped: {}", sol.pruning);
     }
     let cutoff = matches!(sol.outcome, PsOutcome::Cutoff | PsOutcome::Cancelled);
     // Only process 0 prints the answer; every process ends with the run's exit code.

@@ -109,6 +109,7 @@ impl Problem for PsLevel {
             all.restarts += c.restarts;
             all.stuck += c.stuck;
             all.again_turns += c.again_turns;
+            all.dead += c.dead;
         }
         // A level a turn made that the packing cannot store was left out of the search.
         match space.overlap() {
@@ -155,6 +156,7 @@ pub fn solve_level(
     };
     let mut sol = frame(&game, index, SEARCH, true, "none (not A*)".into(), stats);
     sol.simulated = problem.counts();
+    sol.pruning = space.pruning_description();
     conclude(&mut sol, &space, outcome, opts.boards)?;
     Ok((sol, report))
 }

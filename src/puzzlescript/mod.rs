@@ -11,6 +11,7 @@
 
 pub mod ast;
 mod compile;
+mod dead;
 mod dump;
 mod engine;
 pub mod expect;

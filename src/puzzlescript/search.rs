@@ -478,6 +478,8 @@ pub struct InputCounts {
     pub stuck: u64,
     /// Again turns run.
     pub again_turns: u64,
+    /// Moves to dead positions, dropped (see [`dead`](super::dead)).
+    pub dead: u64,
 }
 
 /// A level of a PuzzleScript game as a [`Space`].
@@ -498,6 +500,10 @@ pub struct PsSpace<'g> {
     pub counts: InputCounts,
     /// The lower bound for A*, or why there is none.
     bound: Result<Bound, String>,
+    /// The dead-position test, where the win conditions allow one.
+    dead: Option<super::dead::Dead>,
+    /// Whether successors that are dead positions are dropped.
+    prune: bool,
 }
 
 impl<'g> PsSpace<'g> {
@@ -521,6 +527,7 @@ impl<'g> PsSpace<'g> {
         let overlap = packing.pack(&objects, won, &mut start).err();
         let inputs = if game.compiled.flags.noaction { 4 } else { 5 };
         let bound = Bound::derive(&game.compiled, &packing, &objects, machine.width);
+        let dead = super::dead::Dead::derive(&game.compiled, &objects, machine.width);
         Some(PsSpace {
             game,
             machine,
@@ -532,6 +539,8 @@ impl<'g> PsSpace<'g> {
             overlap,
             counts: InputCounts::default(),
             bound,
+            dead,
+            prune: true,
         })
     }
 
@@ -587,6 +596,33 @@ impl<'g> PsSpace<'g> {
         match &self.bound {
             Ok(_) => "the inputs the objects a win condition counts need to reach their cells, one cell a turn around what never moves (the farthest for `all`, the nearest for `some`), at least one".into(),
             Err(why) => format!("none: {why}"),
+        }
+    }
+
+    /// Whether successors that are dead positions (from which no input sequence wins,
+    /// see [`PsSpace::is_dead`]) are dropped: on unless turned off here, as a check does
+    /// to see the whole space.
+    pub fn set_pruning(&mut self, on: bool) {
+        self.prune = on;
+    }
+
+    /// Whether state `s` is a dead position as the rules prove it: a win condition `all`
+    /// or `some X on Y` can no longer hold, because the movers it needs cannot reach the
+    /// static cells it needs them on (moves checked against every rule that gives them
+    /// movement). `false` where the game allows no such test.
+    pub fn is_dead(&mut self, s: &[u32]) -> bool {
+        if self.packing.won(s) {
+            return false;
+        }
+        let objects = self.objects(s);
+        self.dead.as_mut().is_some_and(|d| d.is_dead(&objects))
+    }
+
+    /// The dead positions the search drops, in words, or `none`.
+    pub fn pruning_description(&self) -> String {
+        match &self.dead {
+            Some(d) => d.description.clone(),
+            None => "none".into(),
         }
     }
 
@@ -702,6 +738,16 @@ impl Space for PsSpace<'_> {
                 return;
             }
             let Some(won) = played else { continue };
+            if !won
+                && self.prune
+                && self
+                    .dead
+                    .as_mut()
+                    .is_some_and(|d| d.is_dead(&self.machine.objects))
+            {
+                self.counts.dead += 1;
+                continue;
+            }
             let at = out.states.len();
             out.states.resize(at + words, 0);
             // The parent's packing, with the cells the turns wrote packed again.
@@ -1061,7 +1107,7 @@ impl Bound {
 /// Per object: whether it can ever be given movement: the player's objects, and those a
 /// rule may leave on a layer it gives a direction (the object it writes there, else the
 /// one its pattern requires there, else any of the layer's).
-fn movers(c: &Compiled) -> Vec<bool> {
+pub(crate) fn movers(c: &Compiled) -> Vec<bool> {
     let n = c.objects.len();
     let mut out = vec![false; n];
     for &id in &c.player_ids {
@@ -1107,7 +1153,7 @@ fn movers(c: &Compiled) -> Vec<bool> {
 }
 
 /// Per object: whether some rule creates or destroys it (see [`changing_layers`]).
-fn created_or_destroyed(c: &Compiled) -> Vec<bool> {
+pub(crate) fn created_or_destroyed(c: &Compiled) -> Vec<bool> {
     let n = c.objects.len();
     let mut out = vec![false; n];
     for g in c.groups.iter().chain(&c.late_groups) {

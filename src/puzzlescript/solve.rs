@@ -81,6 +81,8 @@ pub struct PsSolution {
     pub canonical: bool,
     /// The lower bound A* was guided by, or why it ran without one.
     pub bound: String,
+    /// The dead positions the search dropped (from which no win is possible), in words.
+    pub pruning: String,
     /// The inputs were replayed in a fresh session, reaching each searched level and
     /// winning at the last input.
     pub verified: bool,
@@ -214,6 +216,7 @@ pub fn solve_level(
     let info = backend.info();
     let mut sol = frame(game, index, info.name, info.tie_rule, bound, stats);
     sol.simulated = space.counts;
+    sol.pruning = space.pruning_description();
     conclude(&mut sol, &space, outcome, opts.boards)?;
     Ok(sol)
 }
@@ -305,6 +308,7 @@ pub(crate) fn frame(
         search: search.to_string(),
         canonical,
         bound,
+        pruning: String::new(),
         verified: false,
         stats,
         simulated: InputCounts::default(),

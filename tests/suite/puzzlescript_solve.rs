@@ -167,7 +167,12 @@ impl Rng {
 /// A random level: a wall border, some inner walls, `crates` crates and targets, one
 /// player, and spikes when `spikes`.
 pub(crate) fn random_level(rng: &mut Rng, crates: usize, spikes: bool) -> String {
-    let (w, h) = (4 + rng.below(3), 4 + rng.below(3));
+    sized_level(rng, crates, spikes, 4)
+}
+
+/// A random level as [`random_level`] draws them, `side` to `side + 2` cells a side.
+fn sized_level(rng: &mut Rng, crates: usize, spikes: bool, side: usize) -> String {
+    let (w, h) = (side + rng.below(3), side + rng.below(3));
     let mut g = vec![vec!['.'; w]; h];
     for (y, row) in g.iter_mut().enumerate() {
         for (x, c) in row.iter_mut().enumerate() {
@@ -622,4 +627,142 @@ fn search_layers_match_whole_sessions_on_demo_levels() {
             "{game} level {level}"
         );
     }
+}
+
+/// `SOKOBAN` with its rules and win condition swapped for others.
+fn sokoban_with(rules: &str, win: &str) -> String {
+    SOKOBAN
+        .replace(
+            "[ > Player | Crate ] -> [ > Player | > Crate ]\n",
+            &format!("{rules}\n"),
+        )
+        .replace("All Target on Crate\n", &format!("{win}\n"))
+}
+
+/// A position the rules call dead (see `PsSpace::is_dead`) never reaches a win, over
+/// whole small state spaces searched without dropping any, for pushes, push chains,
+/// pulls, pushes at a distance (an ellipsis) and each side of a win condition moving;
+/// and some positions are dead in each game, so the test tests something.
+#[test]
+fn dead_positions_never_reach_a_win() {
+    let push = "[ > Player | Crate ] -> [ > Player | > Crate ]";
+    let chain = "[ > Player | Crate ] -> [ > Player | > Crate ]\n[ > Crate | Crate ] -> [ > Crate | > Crate ]";
+    let pull = "[ > Player | Crate ] -> [ > Player | > Crate ]\n[ < Player | Crate ] -> [ < Player | < Crate ]";
+    let far = "[ > Player | ... | Crate ] -> [ > Player | ... | > Crate ]";
+    let pulled = "[ Crate | > Player ] -> [ > Crate | > Player ]";
+    // Crates move with the player wherever they are (a rule of two rows).
+    let along = "[ > Player ] [ Crate ] -> [ > Player ] [ > Crate ]";
+    // Whether some positions must be found dead.
+    let games = [
+        (push, "All Target on Crate", 2, true),
+        (push, "All Crate on Target", 2, true),
+        (push, "Some Crate on Target", 2, true),
+        (chain, "All Target on Crate", 3, true),
+        (pull, "All Target on Crate", 2, false),
+        (pulled, "All Target on Crate", 2, false),
+        (far, "All Crate on Target", 2, false),
+        (along, "All Crate on Target", 2, false),
+    ];
+    for (k, &(rules, win, crates, must)) in games.iter().enumerate() {
+        let mut rng = Rng(0x5eed_0100 + k as u64);
+        let (mut dead, mut states, mut spaces) = (0, 0, 0);
+        for _ in 0..40 {
+            let text = format!(
+                "{}{}",
+                sokoban_with(rules, win),
+                sized_level(&mut rng, crates, false, 5)
+            );
+            let game = load(&text);
+            let mut space = PsSpace::new(&game, 0).expect("a level");
+            space.set_pruning(false);
+            let budget = Budget {
+                max_states: Some(50_000),
+                ..Budget::default()
+            };
+            let Ok(g) = StateGraph::build(&mut space, &budget) else {
+                continue;
+            };
+            let n = g.graph.node_count();
+            let mut wins = vec![false; n];
+            let mut queue = VecDeque::new();
+            for v in g.graph.node_indices() {
+                if g.graph[v].goal {
+                    wins[v.index()] = true;
+                    queue.push_back(v);
+                }
+            }
+            while let Some(v) = queue.pop_front() {
+                for u in g.graph.neighbors_directed(v, petgraph::Direction::Incoming) {
+                    if !wins[u.index()] {
+                        wins[u.index()] = true;
+                        queue.push_back(u);
+                    }
+                }
+            }
+            for v in g.graph.node_indices() {
+                if space.is_dead(&g.state(v)) {
+                    assert!(
+                        !wins[v.index()],
+                        "{rules} / {win}: a dead position wins:\n{}\nin\n{text}",
+                        space.draw(&g.state(v))
+                    );
+                    dead += 1;
+                }
+            }
+            states += n;
+            spaces += 1;
+        }
+        assert!(spaces >= 20, "{rules} / {win}: too few spaces ({spaces})");
+        eprintln!("{rules} / {win}: {dead} dead of {states} in {spaces}");
+        assert!(
+            !must || dead * 100 > states,
+            "{rules} / {win}: {dead} dead of {states}"
+        );
+    }
+}
+
+/// Dropping dead positions changes no optimum and no answer: the demo Sokoban levels
+/// solve to the same inputs with and without it, and with it store fewer states.
+#[test]
+fn dropping_dead_positions_keeps_the_answers() {
+    let mut rng = Rng(0x5eed_0200);
+    let mut fewer = 0;
+    for _ in 0..60 {
+        let text = format!("{SOKOBAN}{}", random_level(&mut rng, 2, false));
+        let game = load(&text);
+        let mut answers = vec![];
+        for prune in [true, false] {
+            let mut space = PsSpace::new(&game, 0).expect("a level");
+            space.set_pruning(prune);
+            let budget = Budget {
+                max_states: Some(200_000),
+                ..Budget::default()
+            };
+            let costs = puz::search::CostTable {
+                components: 1,
+                adds: vec![1],
+            };
+            let inputs = puz::search::Inputs {
+                costs: &costs,
+                goals: None,
+                length: None,
+            };
+            let (outcome, stats) = Backend::Bfs
+                .run(&mut space, &budget, inputs)
+                .expect("bfs runs");
+            let actions = match outcome {
+                puz::search::Outcome::Solved(p) => Some(p.actions),
+                puz::search::Outcome::Unsolvable => None,
+                o => panic!("no answer: {o:?}\n{text}"),
+            };
+            answers.push((actions, stats.stored));
+        }
+        assert_eq!(answers[0].0, answers[1].0, "{text}");
+        assert!(answers[0].1 <= answers[1].1, "{text}");
+        fewer += usize::from(answers[0].1 < answers[1].1);
+    }
+    assert!(
+        fewer > 20,
+        "pruning stored fewer states on only {fewer} levels"
+    );
 }

@@ -1,0 +1,524 @@
+//! Where an object can still go, from the rules: the moves a PuzzleScript level allows
+//! an object that only rules move, and the positions from which a win condition can no
+//! longer hold (dead positions), found without searching.
+//!
+//! An object is *static* when no rule creates, destroys or moves it: it stays where the
+//! level put it, and no other object of its collision layer can ever share its cell. A
+//! *mover* that is not a player object changes cell only in movement resolution, in the
+//! direction some rule gave its layer in that cell during the same turn (there is no
+//! other source of movement: inputs move the player's objects, `randomdir` is refused
+//! here). A rule gives direction `d` to a cell `c` only when it matched there: the cells
+//! of its row around `c` (up to the nearest ellipsis) satisfied its patterns at that
+//! moment. A pattern that needs a static object where there is none, a static object
+//! absent where one is, or any other object (or movement) on a layer a static object
+//! fills, is never satisfied there. So a mover at `c` can move in direction `d` only when
+//! some rule giving `d` to its layer has every such cell satisfiable, and the cell it
+//! enters holds no static object of its layer ([`Reach::allowed`]). This is an
+//! over-approximation of the moves the game allows: every position a mover can reach is
+//! reachable in the graph of allowed moves, so a mover that cannot reach a goal cell in
+//! that graph never will. For a crate moved only by `[ > Player | Crate ] -> [ > Player
+//! | > Crate ]`, the allowed moves are the pushes with room for the player behind: a
+//! crate in a corner cannot move at all.
+//!
+//! [`Dead`] turns that into a test on whole positions, for the win conditions `all X on
+//! Y` and `some X on Y` where one side is static and the other never created or
+//! destroyed: a position is dead when the movers cannot each (`all`: a matching, as two
+//! movers of one layer never share a cell) reach a goal cell. A dead position can never
+//! lead to a win, so searches drop it: no shortest solution passes through one, and the
+//! tie rule between equal solutions is unchanged. Nothing is dropped when a rule queues
+//! `win` (it wins whatever the conditions say).
+
+use super::ir::*;
+
+/// Direction bits of [`Reach::allowed`], in this order.
+const DIRS: [u64; 4] = [UP, DOWN, LEFT, RIGHT];
+
+/// Cell-pattern tests [`Reach::allowed`] may make for one layer; beyond, it allows every
+/// move (still an over-approximation) rather than hold up a huge game's first search.
+const WORK: usize = 20_000_000;
+
+/// Matchings [`Dead`] tries only for at most this many movers (else the cheaper tests).
+const MATCH_MOVERS: usize = 64;
+
+/// The set bits of `mask`.
+fn bits(mask: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    mask.iter().enumerate().flat_map(|(w, &m)| {
+        let mut b = m;
+        std::iter::from_fn(move || {
+            (b != 0).then(|| {
+                let i = b.trailing_zeros() as usize;
+                b &= b - 1;
+                w * 64 + i
+            })
+        })
+    })
+}
+
+/// The rules' facts about one level: which objects are static and where.
+pub(crate) struct Reach<'c> {
+    c: &'c Compiled,
+    start: &'c [u64],
+    width: usize,
+    height: usize,
+    /// Per object: no rule creates, destroys or moves it.
+    statics: Vec<bool>,
+    /// Per object: some rule creates or destroys it.
+    pub(crate) changed: Vec<bool>,
+    /// Per object: it can be given movement.
+    pub(crate) moves: Vec<bool>,
+    /// Per cell and layer (`i * layers + l`): a static object fills it.
+    static_on: Vec<bool>,
+}
+
+impl<'c> Reach<'c> {
+    /// The facts for `start` (a level of `c`, `width` cells per row).
+    pub(crate) fn new(c: &'c Compiled, start: &'c [u64], width: usize) -> Reach<'c> {
+        let changed = super::search::created_or_destroyed(c);
+        let moves = super::search::movers(c);
+        let statics: Vec<bool> = (0..c.objects.len())
+            .map(|id| !changed[id] && !moves[id])
+            .collect();
+        let cells = start.len() / c.so.max(1);
+        let mut static_on = vec![false; cells * c.layers];
+        for i in 0..cells {
+            for (id, o) in c.objects.iter().enumerate() {
+                if statics[id] && has_bit(&start[i * c.so..(i + 1) * c.so], id) {
+                    static_on[i * c.layers + o.layer] = true;
+                }
+            }
+        }
+        Reach {
+            c,
+            start,
+            width,
+            height: cells / width.max(1),
+            statics,
+            changed,
+            moves,
+            static_on,
+        }
+    }
+
+    /// Cells in the level.
+    pub(crate) fn cells(&self) -> usize {
+        self.width * self.height
+    }
+
+    fn cell(&self, i: usize) -> &[u64] {
+        &self.start[i * self.c.so..(i + 1) * self.c.so]
+    }
+
+    /// Whether object `id` can ever be in cell `i`, as far as static objects tell.
+    fn admits(&self, i: usize, id: usize) -> bool {
+        if self.statics[id] {
+            has_bit(self.cell(i), id)
+        } else {
+            !self.static_on[i * self.c.layers + self.c.objects[id].layer]
+        }
+    }
+
+    /// Whether pattern `p` can ever match cell `i`, as far as static objects tell.
+    fn satisfiable(&self, i: usize, p: &CellPattern) -> bool {
+        if bits(&p.present).any(|id| !self.admits(i, id)) {
+            return false;
+        }
+        if bits(&p.missing).any(|id| self.statics[id] && has_bit(self.cell(i), id)) {
+            return false;
+        }
+        if !p.any.iter().all(|a| bits(a).any(|id| self.admits(i, id))) {
+            return false;
+        }
+        (0..self.c.layers)
+            .all(|l| get_layer(&p.moving, l) == 0 || !self.static_on[i * self.c.layers + l])
+    }
+
+    /// The cell one step from `i` in direction `dir`, if inside the level.
+    fn step(&self, i: usize, dir: u64, steps: i64) -> Option<usize> {
+        let (dx, dy) = delta(dir);
+        let x = (i / self.height) as i64 + dx * steps;
+        let y = (i % self.height) as i64 + dy * steps;
+        (x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height)
+            .then(|| x as usize * self.height + y as usize)
+    }
+
+    /// Per cell, the directions (bit `k` for `DIRS[k]`) in which one of the objects
+    /// `xs` (all on collision layer `layer`) there may ever move (see the module
+    /// documentation).
+    pub(crate) fn allowed(&self, layer: usize, xs: &[usize]) -> Vec<u8> {
+        let c = self.c;
+        let cells = self.cells();
+        let mut out = vec![0u8; cells];
+        if !xs.iter().any(|&x| self.moves[x]) {
+            return out;
+        }
+        let free = xs.iter().any(|x| c.player_ids.contains(x))
+            || c.groups.iter().chain(&c.late_groups).any(|g| {
+                g.rules.iter().any(|r| {
+                    r.rows.iter().flatten().any(|item| {
+                        matches!(item, Item::Cell(p)
+                            if p.replace.as_ref().is_some_and(|x| get_layer(&x.random_dir, layer) != 0))
+                    })
+                })
+            });
+        let mut work = 0usize;
+        if free {
+            out.fill(0b1111);
+        } else {
+            'rules: for g in c.groups.iter().chain(&c.late_groups) {
+                for r in &g.rules {
+                    for row in &r.rows {
+                        for (k, item) in row.iter().enumerate() {
+                            let Item::Cell(p) = item else { continue };
+                            let Some(x) = &p.replace else { continue };
+                            let d = get_layer(&x.mov_set, layer);
+                            let Some(bit) = DIRS.iter().position(|&b| b == d) else {
+                                continue;
+                            };
+                            if !xs.iter().any(|&x| self.pattern_may_hold(p, layer, x)) {
+                                continue;
+                            }
+                            // The cells of the row around `k`, up to the nearest ellipses.
+                            let lo = row[..k]
+                                .iter()
+                                .rposition(|it| matches!(it, Item::Ellipsis))
+                                .map_or(0, |e| e + 1);
+                            let hi = row[k..]
+                                .iter()
+                                .position(|it| matches!(it, Item::Ellipsis))
+                                .map_or(row.len(), |e| k + e);
+                            work += cells * (hi - lo);
+                            if work > WORK {
+                                out.fill(0b1111);
+                                break 'rules;
+                            }
+                            for (i, o) in out.iter_mut().enumerate() {
+                                if *o & (1 << bit) != 0 {
+                                    continue;
+                                }
+                                let fits = (lo..hi).all(|j| {
+                                    let Item::Cell(q) = &row[j] else { return true };
+                                    self.step(i, r.dir, j as i64 - k as i64)
+                                        .is_some_and(|at| self.satisfiable(at, q))
+                                });
+                                if fits {
+                                    *o |= 1 << bit;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // The cell entered must be inside the level and free of static objects of the
+        // layer.
+        for (i, o) in out.iter_mut().enumerate() {
+            for (bit, &d) in DIRS.iter().enumerate() {
+                let open = self
+                    .step(i, d, 1)
+                    .is_some_and(|j| !self.static_on[j * c.layers + layer]);
+                if !open {
+                    *o &= !(1 << bit);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether object `x` of layer `layer` may be the one pattern `p` matches on that
+    /// layer.
+    fn pattern_may_hold(&self, p: &CellPattern, layer: usize, x: usize) -> bool {
+        if has_bit(&p.missing, x) {
+            return false;
+        }
+        let n = self.c.objects.len();
+        let on_layer = |id: usize| self.c.objects[id].layer == layer;
+        if (0..n).any(|id| id != x && on_layer(id) && has_bit(&p.present, id)) {
+            return false;
+        }
+        p.any.iter().all(|a| {
+            let ids: Vec<usize> = (0..n).filter(|&id| has_bit(a, id)).collect();
+            ids.contains(&x) || !ids.iter().all(|&id| on_layer(id))
+        })
+    }
+
+    /// Per cell, the fewest allowed moves to one of the cells `to` (`u32::MAX`: none).
+    pub(crate) fn distances_to(&self, allowed: &[u8], to: &[usize]) -> Vec<u32> {
+        let mut d = vec![u32::MAX; self.cells()];
+        let mut queue = std::collections::VecDeque::new();
+        for &t in to {
+            if d[t] == u32::MAX {
+                d[t] = 0;
+                queue.push_back(t);
+            }
+        }
+        while let Some(j) = queue.pop_front() {
+            // Every cell one allowed move before `j`.
+            for (bit, &dir) in DIRS.iter().enumerate() {
+                let Some(i) = self.step(j, dir, -1) else {
+                    continue;
+                };
+                if allowed[i] & (1 << bit) != 0 && d[i] == u32::MAX {
+                    d[i] = d[j] + 1;
+                    queue.push_back(i);
+                }
+            }
+        }
+        d
+    }
+}
+
+/// One win condition's dead-position test.
+#[derive(Clone, Debug)]
+struct DeadCond {
+    /// `all` (every mover, or every goal cell, must be matched) or `some`.
+    all: bool,
+    /// The movers' objects, as a mask, and their ids.
+    mask: Vec<u64>,
+    ids: Vec<usize>,
+    /// Per mover object: which reach table it uses.
+    table_of: Vec<usize>,
+    /// Per table, per cell, the goal cells reachable from it (bitset of `words` words).
+    tables: Vec<Vec<u64>>,
+    words: usize,
+    goals: usize,
+    /// `true`: every mover needs a goal cell of its own (`all X on Y`, the Xs moving);
+    /// `false`: every goal cell needs a mover of its own (`all X on Y`, the Ys moving).
+    movers_need: bool,
+    /// Whether two movers can never share a cell (all on one layer), so that a matching
+    /// is needed, not just a goal cell each.
+    distinct: bool,
+}
+
+/// Dead positions of a level: see the module documentation.
+#[derive(Clone, Debug)]
+pub(crate) struct Dead {
+    conds: Vec<DeadCond>,
+    /// What it tests, in words.
+    pub(crate) description: String,
+    so: usize,
+    /// Scratch: the reach sets of the movers found, a matching.
+    found: Vec<(usize, usize)>,
+    owner: Vec<usize>,
+    seen: Vec<bool>,
+}
+
+impl Dead {
+    /// The test for levels like `start` of `c`, or `None` when no win condition allows
+    /// one (or a rule queues `win`).
+    pub(crate) fn derive(c: &Compiled, start: &[u64], width: usize) -> Option<Dead> {
+        let queues_win = c.groups.iter().chain(&c.late_groups).any(|g| {
+            g.rules
+                .iter()
+                .any(|r| r.commands.iter().any(|cmd| matches!(cmd, Cmd::Win)))
+        });
+        if queues_win || c.wins.is_empty() {
+            return None;
+        }
+        let reach = Reach::new(c, start, width);
+        let n = c.objects.len();
+        let so = c.so;
+        let cells = reach.cells();
+        let mut conds = vec![];
+        let mut said = vec![];
+        let names = |ids: &[usize]| {
+            ids.iter()
+                .map(|&id| c.objects[id].name.as_str())
+                .collect::<Vec<_>>()
+                .join("/")
+        };
+        for w in &c.wins {
+            if w.quantifier < 0 || w.what.1 || w.on.1 {
+                continue;
+            }
+            let xs: Vec<usize> = (0..n).filter(|&id| has_bit(&w.what.0, id)).collect();
+            let ys: Vec<usize> = (0..n).filter(|&id| has_bit(&w.on.0, id)).collect();
+            if ys.len() == n || xs.is_empty() || ys.is_empty() {
+                continue;
+            }
+            let fixed = |s: &[usize]| s.iter().all(|&id| reach.statics[id]);
+            let kept = |s: &[usize]| s.iter().all(|&id| !reach.changed[id]);
+            // The static side gives the goal cells; the other side moves to them.
+            let (movers, goal_ids, goal_mask, movers_need) = if fixed(&ys) && kept(&xs) {
+                (xs, ys, &w.on.0, true)
+            } else if fixed(&xs) && kept(&ys) {
+                (ys, xs, &w.what.0, false)
+            } else {
+                continue;
+            };
+            let goals: Vec<usize> = (0..cells)
+                .filter(|&i| any_common(goal_mask, &start[i * so..(i + 1) * so]))
+                .collect();
+            if goals.len().saturating_mul(cells) > WORK {
+                continue;
+            }
+            let words = goals.len().div_ceil(64).max(1);
+            let mut tables = vec![];
+            let mut table_of = vec![usize::MAX; n];
+            let layers: Vec<usize> = {
+                let mut v: Vec<usize> = movers.iter().map(|&id| c.objects[id].layer).collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            };
+            for &l in &layers {
+                let on: Vec<usize> = movers
+                    .iter()
+                    .copied()
+                    .filter(|&id| c.objects[id].layer == l)
+                    .collect();
+                let allowed = reach.allowed(l, &on);
+                let mut table = vec![0u64; cells * words];
+                for (g, &t) in goals.iter().enumerate() {
+                    for (i, d) in reach.distances_to(&allowed, &[t]).into_iter().enumerate() {
+                        if d != u32::MAX {
+                            table[i * words + g / 64] |= 1 << (g % 64);
+                        }
+                    }
+                }
+                for id in on {
+                    table_of[id] = tables.len();
+                }
+                tables.push(table);
+            }
+            let own = if layers.len() == 1 {
+                ", each its own"
+            } else {
+                ""
+            };
+            said.push(match (w.quantifier > 0, movers_need) {
+                (true, true) => format!(
+                    "every {} can reach a {}{own}",
+                    names(&movers),
+                    names(&goal_ids)
+                ),
+                (true, false) => format!(
+                    "every {} can be reached by a {}{own}",
+                    names(&goal_ids),
+                    names(&movers)
+                ),
+                _ => format!("some {} can reach a {}", names(&movers), names(&goal_ids)),
+            });
+            let mut mask = vec![0u64; so];
+            for &id in &movers {
+                set_bit(&mut mask, id);
+            }
+            conds.push(DeadCond {
+                all: w.quantifier > 0,
+                mask,
+                ids: movers,
+                table_of,
+                tables,
+                words,
+                goals: goals.len(),
+                movers_need,
+                distinct: layers.len() == 1,
+            });
+        }
+        (!conds.is_empty()).then(|| Dead {
+            conds,
+            description: format!("positions where not {}", said.join("; nor where not ")),
+            so,
+            found: vec![],
+            owner: vec![],
+            seen: vec![],
+        })
+    }
+
+    /// Whether the level `objects` (cells of `so` words) can never be won.
+    pub(crate) fn is_dead(&mut self, objects: &[u64]) -> bool {
+        for k in 0..self.conds.len() {
+            if self.cond_dead(k, objects) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn cond_dead(&mut self, k: usize, objects: &[u64]) -> bool {
+        let so = self.so;
+        let cond = &self.conds[k];
+        self.found.clear();
+        for (i, cell) in objects.chunks_exact(so).enumerate() {
+            if !any_common(cell, &cond.mask) {
+                continue;
+            }
+            for &id in &cond.ids {
+                if has_bit(cell, id) {
+                    self.found.push((cond.table_of[id], i));
+                }
+            }
+        }
+        let w = cond.words;
+        let set = |&(t, i): &(usize, usize)| &cond.tables[t][i * w..(i + 1) * w];
+        if !cond.all {
+            return !self.found.iter().any(|f| set(f).iter().any(|&b| b != 0));
+        }
+        if cond.movers_need {
+            if self.found.iter().any(|f| set(f).iter().all(|&b| b == 0)) {
+                return true;
+            }
+        } else {
+            for g in 0..cond.goals {
+                if !self
+                    .found
+                    .iter()
+                    .any(|f| set(f)[g / 64] >> (g % 64) & 1 == 1)
+                {
+                    return true;
+                }
+            }
+        }
+        if !cond.distinct || self.found.len() > MATCH_MOVERS {
+            return false;
+        }
+        // A matching of movers to goal cells, each reachable from its mover's cell.
+        let need = if cond.movers_need {
+            self.found.len()
+        } else {
+            cond.goals
+        };
+        if self.found.len() < need {
+            return true;
+        }
+        self.owner.clear();
+        self.owner.resize(cond.goals, usize::MAX);
+        let mut matched = 0;
+        for u in 0..self.found.len() {
+            self.seen.clear();
+            self.seen.resize(cond.goals, false);
+            if augment(cond, &self.found, u, &mut self.owner, &mut self.seen) {
+                matched += 1;
+            }
+        }
+        matched < need
+    }
+}
+
+/// Kuhn's augmenting path from mover `u` (index into `found`).
+fn augment(
+    cond: &DeadCond,
+    found: &[(usize, usize)],
+    u: usize,
+    owner: &mut [usize],
+    seen: &mut [bool],
+) -> bool {
+    let (t, i) = found[u];
+    let w = cond.words;
+    let set = &cond.tables[t][i * w..(i + 1) * w];
+    for (word, &bits) in set.iter().enumerate() {
+        let mut b = bits;
+        while b != 0 {
+            let g = word * 64 + b.trailing_zeros() as usize;
+            b &= b - 1;
+            if seen[g] {
+                continue;
+            }
+            seen[g] = true;
+            if owner[g] == usize::MAX || augment(cond, found, owner[g], owner, seen) {
+                owner[g] = u;
+                return true;
+            }
+        }
+    }
+    false
+}
