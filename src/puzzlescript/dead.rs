@@ -57,7 +57,7 @@ fn bits(mask: &[u64]) -> impl Iterator<Item = usize> + '_ {
 /// The rules' facts about one level: which objects are static and where.
 pub(crate) struct Reach<'c> {
     c: &'c Compiled,
-    start: &'c [u64],
+    pub(crate) start: &'c [u64],
     width: usize,
     height: usize,
     /// Per object: no rule creates, destroys or moves it.
@@ -68,6 +68,8 @@ pub(crate) struct Reach<'c> {
     pub(crate) moves: Vec<bool>,
     /// Per cell and layer (`i * layers + l`): a static object fills it.
     static_on: Vec<bool>,
+    /// [`Reach::allowed`]'s answers so far, by layer and objects.
+    memo: std::cell::RefCell<Vec<((usize, Vec<usize>), std::rc::Rc<Vec<u8>>)>>,
 }
 
 impl<'c> Reach<'c> {
@@ -96,6 +98,7 @@ impl<'c> Reach<'c> {
             changed,
             moves,
             static_on,
+            memo: Default::default(),
         }
     }
 
@@ -144,7 +147,17 @@ impl<'c> Reach<'c> {
     /// Per cell, the directions (bit `k` for `DIRS[k]`) in which one of the objects
     /// `xs` (all on collision layer `layer`) there may ever move (see the module
     /// documentation).
-    pub(crate) fn allowed(&self, layer: usize, xs: &[usize]) -> Vec<u8> {
+    pub(crate) fn allowed(&self, layer: usize, xs: &[usize]) -> std::rc::Rc<Vec<u8>> {
+        let key = (layer, xs.to_vec());
+        if let Some((_, v)) = self.memo.borrow().iter().find(|(k, _)| *k == key) {
+            return v.clone();
+        }
+        let v = std::rc::Rc::new(self.find_allowed(layer, xs));
+        self.memo.borrow_mut().push((key, v.clone()));
+        v
+    }
+
+    fn find_allowed(&self, layer: usize, xs: &[usize]) -> Vec<u8> {
         let c = self.c;
         let cells = self.cells();
         let mut out = vec![0u8; cells];
@@ -305,7 +318,7 @@ pub(crate) struct Dead {
 impl Dead {
     /// The test for levels like `start` of `c`, or `None` when no win condition allows
     /// one (or a rule queues `win`).
-    pub(crate) fn derive(c: &Compiled, start: &[u64], width: usize) -> Option<Dead> {
+    pub(crate) fn derive(c: &Compiled, reach: &Reach<'_>) -> Option<Dead> {
         let queues_win = c.groups.iter().chain(&c.late_groups).any(|g| {
             g.rules
                 .iter()
@@ -314,9 +327,9 @@ impl Dead {
         if queues_win || c.wins.is_empty() {
             return None;
         }
-        let reach = Reach::new(c, start, width);
         let n = c.objects.len();
         let so = c.so;
+        let start = reach.start;
         let cells = reach.cells();
         let mut conds = vec![];
         let mut said = vec![];

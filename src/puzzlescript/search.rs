@@ -526,8 +526,10 @@ impl<'g> PsSpace<'g> {
         let won = machine.winning;
         let overlap = packing.pack(&objects, won, &mut start).err();
         let inputs = if game.compiled.flags.noaction { 4 } else { 5 };
-        let bound = Bound::derive(&game.compiled, &packing, &objects, machine.width);
-        let dead = super::dead::Dead::derive(&game.compiled, &objects, machine.width);
+        let reach = super::dead::Reach::new(&game.compiled, &objects, machine.width);
+        let bound = Bound::derive(&game.compiled, &packing, &reach);
+        let dead = super::dead::Dead::derive(&game.compiled, &reach);
+        drop(reach);
         Some(PsSpace {
             game,
             machine,
@@ -811,42 +813,6 @@ enum CondKind {
     },
 }
 
-/// Breadth-first distances over the cells from every `from` cell, through cells not in
-/// `blocked`.
-fn distances(width: usize, height: usize, from: &[usize], blocked: &[bool]) -> Vec<u32> {
-    let n = width * height;
-    let mut d = vec![u32::MAX; n];
-    let mut queue = std::collections::VecDeque::new();
-    for &i in from {
-        if d[i] == u32::MAX {
-            d[i] = 0;
-            queue.push_back(i);
-        }
-    }
-    while let Some(i) = queue.pop_front() {
-        let (x, y) = (i / height, i % height);
-        let mut next = |j: usize| {
-            if !blocked[j] && d[j] == u32::MAX {
-                d[j] = d[i] + 1;
-                queue.push_back(j);
-            }
-        };
-        if x > 0 {
-            next(i - height);
-        }
-        if x + 1 < width {
-            next(i + height);
-        }
-        if y > 0 {
-            next(i - 1);
-        }
-        if y + 1 < height {
-            next(i + 1);
-        }
-    }
-    d
-}
-
 impl Bound {
     /// The bound for a level of `c` packed by `p`, or why there is none.
     ///
@@ -854,17 +820,17 @@ impl Bound {
     /// objects or properties, no rule queues `again` or `win` (an input is one turn, and
     /// only the conditions win), no rule creates or destroys an X (so an X changes cell
     /// only by moving, one cell a turn at most), and no Y ever changes (its layers are
-    /// never stored). Then an X needs at least as many inputs as cells between it and
-    /// the nearest Y, avoiding the cells where something that never changes holds its
-    /// layer, and a level not yet won needs one input more than nothing: the bound is
+    /// never stored). Then an X needs at least as many inputs as the moves it needs to
+    /// reach the nearest Y, each one that some rule can give it there (see
+    /// [`Reach::allowed`](super::dead::Reach::allowed): a crate only pushed needs room
+    /// for its pusher), and a level not yet won needs one input more than nothing: the bound is
     /// the largest (`all`) or smallest (`some`) such distance, at least 1. It is
     /// consistent (an input changes it by at most one), and a state where an X can reach
     /// no Y is dead.
     pub(crate) fn derive(
         c: &Compiled,
         p: &Packing,
-        start: &[u64],
-        width: usize,
+        reach: &super::dead::Reach<'_>,
     ) -> Result<Bound, String> {
         for g in c.groups.iter().chain(&c.late_groups) {
             for r in &g.rules {
@@ -885,8 +851,8 @@ impl Bound {
             return Err("the game has no win conditions".into());
         }
         let n = c.objects.len();
-        let changed = created_or_destroyed(c);
-        let moves = movers(c);
+        let changed = &reach.changed;
+        let start = reach.start;
         let stored: Vec<bool> = {
             let mut v = vec![false; c.layers];
             for l in &p.layers {
@@ -894,7 +860,6 @@ impl Bound {
             }
             v
         };
-        let height = p.cells / width.max(1);
         let so = c.so;
         let mut conds = vec![];
         for w in &c.wins {
@@ -912,19 +877,6 @@ impl Bound {
             }
             let all = w.quantifier > 0;
             let cell = |i: usize| &start[i * so..(i + 1) * so];
-            // Cells an object that never changes holds on layer `l`: no mover enters.
-            let blocked = |l: usize| -> Vec<bool> {
-                (0..p.cells)
-                    .map(|i| {
-                        (0..n).any(|id| {
-                            c.objects[id].layer == l
-                                && !changed[id]
-                                && !moves[id]
-                                && has_bit(cell(i), id)
-                        })
-                    })
-                    .collect()
-            };
             let static_x = xs.iter().all(|&x| !stored[c.objects[x].layer]);
             let static_y = ys.iter().all(|&y| !stored[c.objects[y].layer]);
             let kind = if static_y {
@@ -943,7 +895,12 @@ impl Bound {
                     let l = c.objects[x].layer;
                     if map_of_layer[l].is_none() {
                         map_of_layer[l] = Some(maps.len());
-                        maps.push(distances(width, height, &targets, &blocked(l)));
+                        let on: Vec<usize> = xs
+                            .iter()
+                            .copied()
+                            .filter(|&id| c.objects[id].layer == l)
+                            .collect();
+                        maps.push(reach.distances_to(&reach.allowed(l, &on), &targets));
                     }
                 }
                 let codes = p
@@ -992,10 +949,10 @@ impl Bound {
                 let anchors: Vec<usize> = (0..p.cells)
                     .filter(|&i| any_common(&w.what.0, cell(i)))
                     .collect();
-                let block = blocked(layer);
+                let allowed = reach.allowed(layer, &ys);
                 let maps: Vec<Vec<u32>> = anchors
                     .iter()
-                    .map(|&t| distances(width, height, &[t], &block))
+                    .map(|&t| reach.distances_to(&allowed, &[t]))
                     .collect();
                 let codes = p
                     .layers
