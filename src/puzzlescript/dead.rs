@@ -400,16 +400,20 @@ impl Dead {
             };
             said.push(match (w.quantifier > 0, movers_need) {
                 (true, true) => format!(
-                    "every {} can reach a {}{own}",
+                    "every {} can reach {}{own}",
                     names(&movers),
-                    names(&goal_ids)
+                    article(&names(&goal_ids))
                 ),
                 (true, false) => format!(
-                    "every {} can be reached by a {}{own}",
+                    "every {} can be reached by {}{own}",
                     names(&goal_ids),
-                    names(&movers)
+                    article(&names(&movers))
                 ),
-                _ => format!("some {} can reach a {}", names(&movers), names(&goal_ids)),
+                _ => format!(
+                    "some {} can reach {}",
+                    names(&movers),
+                    article(&names(&goal_ids))
+                ),
             });
             let mut mask = vec![0u64; so];
             for &id in &movers {
@@ -505,6 +509,12 @@ impl Dead {
         }
         matched < need
     }
+}
+
+/// `name` with its indefinite article.
+fn article(name: &str) -> String {
+    let vowel = name.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {name}", if vowel { "an" } else { "a" })
 }
 
 /// Kuhn's augmenting path from mover `u` (index into `found`).
