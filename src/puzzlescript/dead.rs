@@ -54,6 +54,9 @@ fn bits(mask: &[u64]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
+/// A layer and the objects of it whose moves [`Reach::allowed`] found.
+type AllowedKey = (usize, Vec<usize>);
+
 /// The rules' facts about one level: which objects are static and where.
 pub(crate) struct Reach<'c> {
     c: &'c Compiled,
@@ -69,7 +72,7 @@ pub(crate) struct Reach<'c> {
     /// Per cell and layer (`i * layers + l`): a static object fills it.
     static_on: Vec<bool>,
     /// [`Reach::allowed`]'s answers so far, by layer and objects.
-    memo: std::cell::RefCell<Vec<((usize, Vec<usize>), std::rc::Rc<Vec<u8>>)>>,
+    memo: std::cell::RefCell<Vec<(AllowedKey, std::rc::Rc<Vec<u8>>)>>,
 }
 
 impl<'c> Reach<'c> {

@@ -478,7 +478,7 @@ pub struct InputCounts {
     pub stuck: u64,
     /// Again turns run.
     pub again_turns: u64,
-    /// Moves to dead positions, dropped (see [`dead`](super::dead)).
+    /// Moves to dead positions, dropped (see [`PsSpace::is_dead`]).
     pub dead: u64,
 }
 
