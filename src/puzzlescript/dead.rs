@@ -179,49 +179,26 @@ impl<'c> Reach<'c> {
         let mut work = 0usize;
         if free {
             out.fill(0b1111);
-        } else {
-            'rules: for g in c.groups.iter().chain(&c.late_groups) {
-                for r in &g.rules {
-                    for row in &r.rows {
-                        for (k, item) in row.iter().enumerate() {
-                            let Item::Cell(p) = item else { continue };
-                            let Some(x) = &p.replace else { continue };
-                            let d = get_layer(&x.mov_set, layer);
-                            let Some(bit) = DIRS.iter().position(|&b| b == d) else {
-                                continue;
-                            };
-                            if !xs.iter().any(|&x| self.pattern_may_hold(p, layer, x)) {
-                                continue;
-                            }
-                            // The cells of the row around `k`, up to the nearest ellipses.
-                            let lo = row[..k]
-                                .iter()
-                                .rposition(|it| matches!(it, Item::Ellipsis))
-                                .map_or(0, |e| e + 1);
-                            let hi = row[k..]
-                                .iter()
-                                .position(|it| matches!(it, Item::Ellipsis))
-                                .map_or(row.len(), |e| k + e);
-                            work += cells * (hi - lo);
-                            if work > WORK {
-                                out.fill(0b1111);
-                                break 'rules;
-                            }
-                            for (i, o) in out.iter_mut().enumerate() {
-                                if *o & (1 << bit) != 0 {
-                                    continue;
-                                }
-                                let fits = (lo..hi).all(|j| {
-                                    let Item::Cell(q) = &row[j] else { return true };
-                                    self.step(i, r.dir, j as i64 - k as i64)
-                                        .is_some_and(|at| self.satisfiable(at, q))
-                                });
-                                if fits {
-                                    *o |= 1 << bit;
-                                }
-                            }
-                        }
+        }
+        let rules = c.groups.iter().chain(&c.late_groups).flat_map(|g| &g.rules);
+        'rules: for r in rules.filter(|_| !free) {
+            for row in &r.rows {
+                for (k, item) in row.iter().enumerate() {
+                    let Item::Cell(p) = item else { continue };
+                    let Some(x) = &p.replace else { continue };
+                    let d = get_layer(&x.mov_set, layer);
+                    let Some(bit) = DIRS.iter().position(|&b| b == d) else {
+                        continue;
+                    };
+                    if !xs.iter().any(|&x| self.pattern_may_hold(p, layer, x)) {
+                        continue;
                     }
+                    work += cells * row.len();
+                    if work > WORK {
+                        out.fill(0b1111);
+                        break 'rules;
+                    }
+                    self.allow_where_it_fits(r.dir, row, k, 1 << bit, &mut out);
                 }
             }
         }
@@ -240,21 +217,46 @@ impl<'c> Reach<'c> {
         out
     }
 
+    /// Adds direction `bit` to every cell of `out` where row `row` of a rule scanning in
+    /// direction `dir` can match with its cell `k` there: the row's cells around `k`, up
+    /// to the nearest ellipses, can each hold what the rule asks.
+    fn allow_where_it_fits(&self, dir: u64, row: &[Item], k: usize, bit: u8, out: &mut [u8]) {
+        let lo = row[..k]
+            .iter()
+            .rposition(|it| matches!(it, Item::Ellipsis))
+            .map_or(0, |e| e + 1);
+        let hi = row[k..]
+            .iter()
+            .position(|it| matches!(it, Item::Ellipsis))
+            .map_or(row.len(), |e| k + e);
+        for (i, o) in out.iter_mut().enumerate() {
+            if *o & bit != 0 {
+                continue;
+            }
+            let fits = (lo..hi).all(|j| {
+                let Item::Cell(q) = &row[j] else { return true };
+                self.step(i, dir, j as i64 - k as i64)
+                    .is_some_and(|at| self.satisfiable(at, q))
+            });
+            if fits {
+                *o |= bit;
+            }
+        }
+    }
+
     /// Whether object `x` of layer `layer` may be the one pattern `p` matches on that
     /// layer.
     fn pattern_may_hold(&self, p: &CellPattern, layer: usize, x: usize) -> bool {
         if has_bit(&p.missing, x) {
             return false;
         }
-        let n = self.c.objects.len();
         let on_layer = |id: usize| self.c.objects[id].layer == layer;
-        if (0..n).any(|id| id != x && on_layer(id) && has_bit(&p.present, id)) {
+        if bits(&p.present).any(|id| id != x && on_layer(id)) {
             return false;
         }
-        p.any.iter().all(|a| {
-            let ids: Vec<usize> = (0..n).filter(|&id| has_bit(a, id)).collect();
-            ids.contains(&x) || !ids.iter().all(|&id| on_layer(id))
-        })
+        p.any
+            .iter()
+            .all(|a| has_bit(a, x) || !bits(a).all(on_layer))
     }
 
     /// Per cell, the fewest allowed moves to one of the cells `to` (`u32::MAX`: none).

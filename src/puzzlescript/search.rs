@@ -529,7 +529,6 @@ impl<'g> PsSpace<'g> {
         let reach = super::dead::Reach::new(&game.compiled, &objects, machine.width);
         let bound = Bound::derive(&game.compiled, &packing, &reach);
         let dead = super::dead::Dead::derive(&game.compiled, &reach);
-        drop(reach);
         Some(PsSpace {
             game,
             machine,
@@ -823,8 +822,8 @@ impl Bound {
     /// never stored). Then an X needs at least as many inputs as the moves it needs to
     /// reach the nearest Y, each one that some rule can give it there (see
     /// [`Reach::allowed`](super::dead::Reach::allowed): a crate only pushed needs room
-    /// for its pusher), and a level not yet won needs one input more than nothing: the bound is
-    /// the largest (`all`) or smallest (`some`) such distance, at least 1. It is
+    /// for its pusher), and a level not yet won needs one input more than nothing: the
+    /// bound is the largest (`all`) or smallest (`some`) such distance, at least 1. It is
     /// consistent (an input changes it by at most one), and a state where an X can reach
     /// no Y is dead.
     pub(crate) fn derive(

@@ -300,6 +300,28 @@ fn falling_crates_agree_with_brute_force() {
     agree_on_random_levels(FALLING, 0x5eed_0004, 60, 2, true);
 }
 
+/// Exact distances from each state of `g` to a won state, backwards over the edges
+/// (`u32::MAX`: no win).
+fn distances_to_a_win(g: &StateGraph) -> Vec<u32> {
+    let mut dist = vec![u32::MAX; g.graph.node_count()];
+    let mut queue = VecDeque::new();
+    for v in g.graph.node_indices() {
+        if g.graph[v].goal {
+            dist[v.index()] = 0;
+            queue.push_back(v);
+        }
+    }
+    while let Some(v) = queue.pop_front() {
+        for u in g.graph.neighbors_directed(v, petgraph::Direction::Incoming) {
+            if dist[u.index()] == u32::MAX {
+                dist[u.index()] = dist[v.index()] + 1;
+                queue.push_back(u);
+            }
+        }
+    }
+    dist
+}
+
 /// The A* bound never exceeds the exact distance to a win, and no input lowers it by
 /// more than one (it is consistent), over whole small state spaces.
 #[test]
@@ -318,24 +340,7 @@ fn bound_is_admissible_and_consistent() {
         let Ok(g) = StateGraph::build(&mut space, &budget) else {
             continue;
         };
-        // Exact distances to a won state, backwards over the edges.
-        let n = g.graph.node_count();
-        let mut dist = vec![u32::MAX; n];
-        let mut queue = VecDeque::new();
-        for v in g.graph.node_indices() {
-            if g.graph[v].goal {
-                dist[v.index()] = 0;
-                queue.push_back(v);
-            }
-        }
-        while let Some(v) = queue.pop_front() {
-            for u in g.graph.neighbors_directed(v, petgraph::Direction::Incoming) {
-                if dist[u.index()] == u32::MAX {
-                    dist[u.index()] = dist[v.index()] + 1;
-                    queue.push_back(u);
-                }
-            }
-        }
+        let dist = distances_to_a_win(&g);
         let h: HashMap<usize, u32> = g
             .graph
             .node_indices()
@@ -682,34 +687,18 @@ fn dead_positions_never_reach_a_win() {
             let Ok(g) = StateGraph::build(&mut space, &budget) else {
                 continue;
             };
-            let n = g.graph.node_count();
-            let mut wins = vec![false; n];
-            let mut queue = VecDeque::new();
-            for v in g.graph.node_indices() {
-                if g.graph[v].goal {
-                    wins[v.index()] = true;
-                    queue.push_back(v);
-                }
-            }
-            while let Some(v) = queue.pop_front() {
-                for u in g.graph.neighbors_directed(v, petgraph::Direction::Incoming) {
-                    if !wins[u.index()] {
-                        wins[u.index()] = true;
-                        queue.push_back(u);
-                    }
-                }
-            }
+            let dist = distances_to_a_win(&g);
             for v in g.graph.node_indices() {
                 if space.is_dead(&g.state(v)) {
                     assert!(
-                        !wins[v.index()],
+                        dist[v.index()] == u32::MAX,
                         "{rules} / {win}: a dead position wins:\n{}\nin\n{text}",
                         space.draw(&g.state(v))
                     );
                     dead += 1;
                 }
             }
-            states += n;
+            states += dist.len();
             spaces += 1;
         }
         assert!(spaces >= 20, "{rules} / {win}: too few spaces ({spaces})");
