@@ -223,10 +223,16 @@ impl Expander<'_> {
     /// [`Expander::prepare_heuristic`]; [`UNREACHABLE`] when no goal can be reached).
     #[inline]
     pub(crate) fn estimate(&self, s: &[u32]) -> u32 {
+        self.estimate_from(None, s)
+    }
+
+    /// [`Expander::estimate`] of `s`, reached by one move from `from` when given (a
+    /// matching then starts from `from`'s, see [`Hungarian::solve_next`]).
+    fn estimate_from(&self, from: Option<&[u32]>, s: &[u32]) -> u32 {
         let Some(b) = &self.heuristic else { return 0 };
         let mut best = 0;
         let mut sum = 0u32;
-        for kb in &b.kinds {
+        for (k, kb) in b.kinds.iter().enumerate() {
             let words = &s[kb.slots.clone()];
             let v = match &kb.combine {
                 Combine::Max => words
@@ -245,7 +251,11 @@ impl Expander<'_> {
                     if words.iter().any(|&w| kb.dist[w as usize] == UNREACHABLE) {
                         UNREACHABLE
                     } else {
-                        b.scratch.borrow_mut().solve(words, targets)
+                        let mut h = b.scratch.borrow_mut();
+                        match from {
+                            Some(f) => h.solve_next(k, &f[kb.slots.clone()], words, targets),
+                            None => h.solve(words, targets),
+                        }
                     }
                 }
             };
@@ -304,7 +314,7 @@ impl Expander<'_> {
         if b.form.is_none() && b.kinds.iter().all(|kb| same_words(from, to, &kb.slots)) {
             h_from
         } else {
-            self.estimate(to)
+            self.estimate_from(Some(from), to)
         }
     }
 
