@@ -278,6 +278,36 @@ fn one_moved(from: &[u32], to: &[u32]) -> Option<(u32, u32)> {
 mod tests {
     use super::*;
 
+    /// A xorshift generator for the random instances.
+    struct Xorshift(u64);
+
+    impl Xorshift {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+
+        /// Per goal cell, a distance from every place: one in `far` unreachable, the
+        /// rest below `max`.
+        fn targets(&mut self, m: usize, places: usize, far: u64, max: u64) -> Vec<Vec<u32>> {
+            (0..m)
+                .map(|_| {
+                    (0..places)
+                        .map(|_| {
+                            if self.below(far) == 0 {
+                                UNREACHABLE
+                            } else {
+                                self.below(max) as u32
+                            }
+                        })
+                        .collect()
+                })
+                .collect()
+        }
+    }
+
     /// The cheapest assignment by trying every injection of rows into columns.
     fn brute(rows: &[u32], targets: &[Vec<u32>], used: &mut Vec<bool>) -> u64 {
         let Some((&w, rest)) = rows.split_first() else {
@@ -301,33 +331,15 @@ mod tests {
 
     #[test]
     fn hungarian_matches_brute_force_on_random_instances() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rng = Xorshift(0x2545_f491_4f6c_dd1d);
         let mut h = Hungarian::default();
         for _ in 0..2000 {
-            let places = 1 + next(12) as usize;
-            let m = 1 + next(6) as usize;
-            let targets: Vec<Vec<u32>> = (0..m)
-                .map(|_| {
-                    (0..places)
-                        .map(|_| {
-                            if next(5) == 0 {
-                                UNREACHABLE
-                            } else {
-                                next(20) as u32
-                            }
-                        })
-                        .collect()
-                })
-                .collect();
+            let places = 1 + rng.below(12) as usize;
+            let m = 1 + rng.below(6) as usize;
+            let targets = rng.targets(m, places, 5, 20);
             // Word 0 is an absent copy.
-            let words: Vec<u32> = (0..1 + next(7))
-                .map(|_| next(places as u64) as u32)
+            let words: Vec<u32> = (0..1 + rng.below(7))
+                .map(|_| rng.below(places as u64) as u32)
                 .collect();
             let rows: Vec<u32> = words.iter().copied().filter(|&w| w != 0).collect();
             let want = if rows.len() > m {
@@ -347,51 +359,35 @@ mod tests {
     /// several moved, with copies absent, and bases switching between keys.
     #[test]
     fn solve_next_matches_solve_from_scratch() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rng = Xorshift(0x9e37_79b9_7f4a_7c15);
         let (mut fresh, mut kept) = (Hungarian::default(), Hungarian::default());
         let mut incremental = 0;
         for _ in 0..3000 {
-            let places = 2 + next(30) as usize;
-            let m = 1 + next(7) as usize;
-            let targets: Vec<Vec<u32>> = (0..m)
-                .map(|_| {
-                    (0..places)
-                        .map(|_| {
-                            if next(8) == 0 {
-                                UNREACHABLE
-                            } else {
-                                next(25) as u32
-                            }
-                        })
-                        .collect()
-                })
-                .collect();
-            let n = if next(4) == 0 {
-                1 + next(m as u64) as usize
+            let places = 2 + rng.below(30) as usize;
+            let m = 1 + rng.below(7) as usize;
+            let targets = rng.targets(m, places, 8, 25);
+            let n = if rng.below(4) == 0 {
+                1 + rng.below(m as u64) as usize
             } else {
                 m
             };
-            let mut from: Vec<u32> = (0..n).map(|_| 1 + next(places as u64 - 1) as u32).collect();
-            if next(5) == 0 {
+            let mut from: Vec<u32> = (0..n)
+                .map(|_| 1 + rng.below(places as u64 - 1) as u32)
+                .collect();
+            if rng.below(5) == 0 {
                 from.push(0);
             }
             from.sort_unstable();
-            let key = next(2) as usize;
-            for _ in 0..1 + next(6) {
+            let key = rng.below(2) as usize;
+            for _ in 0..1 + rng.below(6) {
                 let mut to = from.clone();
-                for _ in 0..if next(6) == 0 { 2 } else { 1 } {
-                    let k = next(to.len() as u64) as usize;
+                for _ in 0..if rng.below(6) == 0 { 2 } else { 1 } {
+                    let k = rng.below(to.len() as u64) as usize;
                     if to[k] != 0 {
-                        to[k] = 1 + next(places as u64 - 1) as u32;
+                        to[k] = 1 + rng.below(places as u64 - 1) as u32;
                     }
                 }
-                if next(3) != 0 {
+                if rng.below(3) != 0 {
                     to.sort_unstable();
                 }
                 let want = fresh.solve(&to, &targets);
