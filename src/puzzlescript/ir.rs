@@ -392,6 +392,12 @@ pub(crate) struct WinCond {
     pub what: (Vec<u64>, bool),
     /// The second mask (`on`), likewise; all objects when there is no `on`.
     pub on: (Vec<u64>, bool),
+    /// Whether `on` holds wherever `what` does (no `on`, or one that `what` implies),
+    /// so that only `what` decides.
+    pub on_implied: bool,
+    /// The objects whose cells decide the condition: those of `what`, and of `on`
+    /// unless it is implied.
+    pub deps: Vec<u32>,
 }
 
 /// A level: objects per cell, column by column (cell `x * height + y`).

@@ -298,8 +298,6 @@ pub struct Session<'g> {
     /// The random generator a replay of the last input starts from: as it was before
     /// that input when it changed nothing (the level is then as it was), else as it is.
     probe_rng: Rng,
-    /// The level before the input being played (a buffer kept between inputs).
-    before: Vec<u64>,
 }
 
 /// What one input did.
@@ -352,7 +350,6 @@ impl<'g> Session<'g> {
             machine,
             stuck: None,
             probe_rng,
-            before: vec![],
         };
         let (_, stuck) = Self::settle(&mut s.machine);
         s.stuck = stuck;
@@ -403,8 +400,9 @@ impl<'g> Session<'g> {
         if m.on_win == OnWin::Stop && (m.winning || self.stuck.is_some()) {
             return turn;
         }
-        let mut before = std::mem::take(&mut self.before);
-        before.clone_from(&m.objects);
+        // The input and its again turns are one scope of the journal: whether they
+        // changed the level is read from what they wrote.
+        m.journal.open();
         let writes = m.writes;
         let rng = m.rng.clone();
         let stop = m.on_win == OnWin::Stop;
@@ -436,8 +434,8 @@ impl<'g> Session<'g> {
             turn.messages = std::mem::take(&mut m.shown);
             turn.won = m.winning;
         }
-        turn.changed = m.writes != writes && m.objects != before;
-        self.before = before;
+        turn.changed = m.writes != writes && m.changed_in_turn();
+        m.journal.close();
         turn.cutoff = m.watch.as_ref().and_then(|w| w.cutoff);
         self.probe_rng = if turn.changed { m.rng.clone() } else { rng };
         turn

@@ -683,10 +683,19 @@ fn wins(game: &ast::Game, names: &Names, rep: &mut Report) -> Vec<WinCond> {
             },
             None => (vec![u64::MAX; names.so], false),
         };
+        // Without `on` (all objects, any of them), or with one that every cell holding
+        // `what` meets.
+        let on_implied = !on.1 && !is_zero(&what.0) && all_in(&what.0, &on.0);
+        let deps = (0..names.names.len())
+            .filter(|&o| has_bit(&what.0, o) || (!on_implied && has_bit(&on.0, o)))
+            .map(|o| o as u32)
+            .collect();
         out.push(WinCond {
             quantifier: q,
             what,
             on,
+            on_implied,
+            deps,
         });
     }
     out

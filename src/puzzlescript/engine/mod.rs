@@ -17,6 +17,7 @@
 //! (`trace.rs`: what a turn did, to say why it changed nothing) and a watch
 //! (`watch.rs`: a time and memory budget checked once per pass of a rule group).
 
+mod journal;
 mod matching;
 mod occupancy;
 pub(crate) mod trace;
@@ -91,8 +92,10 @@ pub(crate) struct Machine<'c> {
     /// `objects` changes only through the machine's methods, [`Machine::reset_to`] from
     /// outside), and the cells that may hold movement.
     pub(crate) occ: occupancy::Occupancy,
-    /// Reused buffers (see [`Machine::process_input`]).
-    pool: Vec<Vec<u64>>,
+    /// The writes to `objects` since each open turn began (see `journal.rs`): what
+    /// takes a turn back, tells whether it changed the level, and saves it for undo.
+    pub(crate) journal: journal::Journal,
+    /// Reused buffers.
     positions: Vec<usize>,
     moving: Vec<usize>,
     start: (Vec<u64>, Vec<u64>, Vec<u64>, Vec<u64>),
@@ -139,6 +142,9 @@ pub(crate) struct Machine<'c> {
     /// Per rule ([`Rule::slot`]) with [`Rule::deps`]: the occupancy's version when it
     /// was last found to match nowhere (0: not known).
     nowhere: Vec<u64>,
+    /// Per win condition: the occupancy's version when it was last tested (0: not
+    /// yet), and whether it held.
+    win_memo: Vec<(u64, bool)>,
 }
 
 /// The rules' part of an again trial (the turn without input PuzzleScript runs, and
@@ -217,7 +223,7 @@ impl<'c> Machine<'c> {
             warnings: 0,
             rng: Rng(0x9e37_79b9_7f4a_7c15),
             occ: Default::default(),
-            pool: vec![],
+            journal: Default::default(),
             positions: vec![],
             moving: vec![],
             start: Default::default(),
@@ -239,6 +245,7 @@ impl<'c> Machine<'c> {
             trial: AgainTrial::default(),
             message_sets: 0,
             nowhere: vec![],
+            win_memo: vec![],
         }
     }
 
@@ -263,6 +270,7 @@ impl<'c> Machine<'c> {
                     let at = i * so + w;
                     let (a, b) = (self.objects[at], objects[at]);
                     if a != b {
+                        self.journal.log(at, a);
                         self.occ.change(i, w, a ^ b, b);
                         self.objects[at] = b;
                         self.writes += 1;
@@ -319,6 +327,7 @@ impl<'c> Machine<'c> {
         self.height = l.height;
         self.objects = l.cells.clone();
         self.writes += 1;
+        self.journal.reloaded();
         self.trial.valid = false;
         let n = self.cells();
         self.touched = vec![0; n.div_ceil(64)];
@@ -376,17 +385,59 @@ impl<'c> Machine<'c> {
 
     /// Makes the level's objects `objects`, writing only the words that differ.
     fn set_objects(&mut self, objects: &[u64]) {
-        let so = self.c.so;
-        for (k, (a, &b)) in self.objects.iter_mut().zip(objects).enumerate() {
-            if *a != b {
-                self.occ.change(k / so, k % so, *a ^ b, b);
-                *a = b;
-                self.writes += 1;
-                if let Some(t) = self.touched.get_mut(k / so / 64) {
-                    *t |= 1 << (k / so % 64);
-                }
+        for (k, &b) in objects.iter().enumerate().take(self.objects.len()) {
+            let a = self.objects[k];
+            if a != b {
+                self.journal.log(k, a);
+                self.put_word(k, a, b);
             }
         }
+    }
+
+    /// Writes word `k` of the level, `a` before and `b` after (they differ), without
+    /// logging it.
+    #[inline]
+    fn put_word(&mut self, k: usize, a: u64, b: u64) {
+        let so = self.c.so;
+        self.occ.change(k / so, k % so, a ^ b, b);
+        self.objects[k] = b;
+        self.writes += 1;
+        if let Some(t) = self.touched.get_mut(k / so / 64) {
+            *t |= 1 << (k / so % 64);
+        }
+    }
+
+    /// Puts the level back as the turn running (the journal's innermost scope) found it,
+    /// as [`Machine::restore`] does.
+    fn take_back(&mut self) {
+        let mut journal = std::mem::take(&mut self.journal);
+        journal.take_back(|k, old| {
+            let now = self.objects[k];
+            if now != old {
+                self.put_word(k, now, old);
+            }
+        });
+        self.journal = journal;
+        self.after_restore();
+    }
+
+    /// Whether the level differs from what the turn running found.
+    pub(crate) fn changed_in_turn(&mut self) -> bool {
+        let objects = &self.objects;
+        self.journal.scope_reloaded()
+            || self
+                .journal
+                .first_writes(objects.len(), |k, old| objects[k] != old)
+    }
+
+    /// The level as the turn running found it.
+    fn level_at_turn_start(&mut self) -> Vec<u64> {
+        let mut then = self.objects.clone();
+        self.journal.first_writes(then.len(), |k, old| {
+            then[k] = old;
+            false
+        });
+        then
     }
 
     /// Writes word `w` of cell `i`'s objects; whether it changed.
@@ -398,6 +449,7 @@ impl<'c> Machine<'c> {
             return false;
         }
         self.objects[i * so + w] = new;
+        self.journal.log(i * so + w, old);
         self.writes += 1;
         if let Some(t) = self.touched.get_mut(i / 64) {
             *t |= 1 << (i % 64);
@@ -511,11 +563,9 @@ impl<'c> Machine<'c> {
         if self.trace.is_some() {
             self.trace_turn(dir, dont_do_win || dont_modify);
         }
-        // Buffers come from a pool: turns nest (an `again` trial, a restart's level-start
-        // rules), and a turn allocates nothing once the pool holds enough.
-        let mut bak = self.pool.pop().unwrap_or_default();
-        bak.clear();
-        bak.extend_from_slice(&self.objects);
+        // What the turn writes is logged, to take it back or compare with (turns nest:
+        // an `again` trial, a restart's level-start rules).
+        self.journal.open();
         let writes = self.writes;
         // An again turn right after its trial: the trial's rules did what this turn's
         // would (see `AgainTrial`).
@@ -541,8 +591,8 @@ impl<'c> Machine<'c> {
             }
             self.warnings += t.warnings;
             self.trial = t;
-        } else if !self.rules_phase(dir, &bak) {
-            self.pool.push(bak);
+        } else if !self.rules_phase(dir) {
+            self.journal.close();
             return false;
         }
         if keep && self.watch.as_ref().is_none_or(|w| w.cutoff.is_none()) {
@@ -554,8 +604,8 @@ impl<'c> Machine<'c> {
             // `valid` and `writes` are set once the trial has put the level back.
             t.pending = true;
         }
-        let modified = self.process_queue(&bak, writes, dont_modify, dont_do_win, dir.is_some());
-        self.pool.push(bak);
+        let modified = self.process_queue(writes, dont_modify, dont_do_win, dir.is_some());
+        self.journal.close();
         if self.winning {
             self.againing = false;
         }
@@ -564,8 +614,8 @@ impl<'c> Machine<'c> {
 
     /// The rules' part of a turn: the input's movement, the rules, movement resolution
     /// (rerun for rigid groups), the late rules. `false` when `require_player_movement`
-    /// cancelled the turn (the level is then `bak` again).
-    fn rules_phase(&mut self, dir: Option<u64>, bak: &[u64]) -> bool {
+    /// cancelled the turn (the level is then as the turn found it).
+    fn rules_phase(&mut self, dir: Option<u64>) -> bool {
         let mut positions = std::mem::take(&mut self.positions);
         positions.clear();
         if let Some(d) = dir {
@@ -625,7 +675,7 @@ impl<'c> Machine<'c> {
             if self.trace.is_some() {
                 self.trace_unmoved();
             }
-            self.restore(bak);
+            self.take_back();
             self.message = None;
             self.text_mode = false;
             return false;
@@ -647,7 +697,6 @@ impl<'c> Machine<'c> {
 
     fn process_queue(
         &mut self,
-        bak: &[u64],
         writes: u64,
         dont_modify: bool,
         dont_do_win: bool,
@@ -658,7 +707,7 @@ impl<'c> Machine<'c> {
                 self.output();
             }
             let left = self.queue.len() > 1;
-            self.restore(bak);
+            self.take_back();
             return left;
         }
         if self.has(Cmd::Restart.kind()) {
@@ -666,21 +715,23 @@ impl<'c> Machine<'c> {
                 self.output();
             }
             if self.keep_undo {
-                self.backups.push(bak.to_vec());
+                let then = self.level_at_turn_start();
+                self.backups.push(then);
             }
             if !dont_modify {
                 self.restarted = true;
                 self.restart(true);
             }
         }
-        let modified = self.writes != writes && self.objects != bak;
+        let modified = self.writes != writes && self.changed_in_turn();
         if modified {
             if dont_modify {
-                self.restore(bak);
+                self.take_back();
                 return true;
             }
             if input && self.keep_undo {
-                self.backups.push(bak.to_vec());
+                let then = self.level_at_turn_start();
+                self.backups.push(then);
             }
         }
         if dont_modify && (self.has(Cmd::Win.kind()) || self.has(Cmd::Restart.kind())) {
@@ -713,41 +764,58 @@ impl<'c> Machine<'c> {
         modified
     }
 
-    /// Whether the win conditions hold.
-    pub fn conditions_met(&self) -> bool {
-        let (o, n) = (&self.occ, self.cells());
-        self.c.wins.iter().all(|w| {
-            // Without `on` (all objects, any of them), or with one that every cell
-            // holding `what` meets.
-            let on_implied = !w.on.1 && !is_zero(&w.what.0) && all_in(&w.what.0, &w.on.0);
-            let absent = if w.what.1 {
-                !all_in(&w.what.0, &o.board)
+    /// Whether the win conditions hold. A condition none of whose objects has moved
+    /// since it was last tested has the same answer (`win_memo`).
+    pub fn conditions_met(&mut self) -> bool {
+        let c = self.c;
+        if self.win_memo.len() != c.wins.len() {
+            self.win_memo = vec![(0, false); c.wins.len()];
+        }
+        for (w, memo) in c.wins.iter().zip(self.win_memo.iter_mut()) {
+            let stamp = &self.occ.stamp;
+            let known = memo.0 != 0 && w.deps.iter().all(|&o| stamp[o as usize] <= memo.0);
+            if !known {
+                *memo = (
+                    self.occ.version,
+                    Self::condition_holds(&self.occ, self.width * self.height, w),
+                );
+            }
+            if !memo.1 {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether win condition `w` holds on a board of `n` cells.
+    fn condition_holds(o: &occupancy::Occupancy, n: usize, w: &WinCond) -> bool {
+        let absent = if w.what.1 {
+            !all_in(&w.what.0, &o.board)
+        } else {
+            !any_common(&w.what.0, &o.board)
+        };
+        if absent {
+            // Nowhere on the board.
+            return w.quantifier != 0;
+        }
+        // Cells where the condition fails (`all`) or holds (`no`, `some`), a word of
+        // cells at a time.
+        let found = (0..o.nw).any(|k| {
+            let what = o.word_of(&w.what.0, w.what.1, k, n);
+            if what == 0 {
+                return false;
+            }
+            let on = if w.on_implied {
+                u64::MAX
             } else {
-                !any_common(&w.what.0, &o.board)
+                o.word_of(&w.on.0, w.on.1, k, n)
             };
-            if absent {
-                // Nowhere on the board.
-                return w.quantifier != 0;
-            }
-            // Cells where the condition fails (`all`) or holds (`no`, `some`), a word
-            // of cells at a time.
-            let found = (0..o.nw).any(|k| {
-                let what = o.word_of(&w.what.0, w.what.1, k, n);
-                if what == 0 {
-                    return false;
-                }
-                let on = if on_implied {
-                    u64::MAX
-                } else {
-                    o.word_of(&w.on.0, w.on.1, k, n)
-                };
-                what & if w.quantifier == 1 { !on } else { on } != 0
-            });
-            match w.quantifier {
-                0 => found,
-                _ => !found,
-            }
-        })
+            what & if w.quantifier == 1 { !on } else { on } != 0
+        });
+        match w.quantifier {
+            0 => found,
+            _ => !found,
+        }
     }
 
     /// Tests the win conditions (and a queued `win`).
