@@ -351,6 +351,9 @@ pub(crate) struct Rule {
     pub more: (Words, Words, Vec<Words>),
     /// Per row, the cells before its first ellipsis that need something there.
     pub anchors: Vec<Vec<Anchor>>,
+    /// Per row, the same of the cells after its first and after its second ellipsis
+    /// (offsets from the first cell after the ellipsis; empty without one).
+    pub later: Vec<[Vec<Anchor>; 2]>,
     /// The rows compiled for the engine.
     pub code: Vec<RowCode>,
     /// Its number among the game's rules (early and late), for the engine's tables.

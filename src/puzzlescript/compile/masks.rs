@@ -207,6 +207,7 @@ pub(crate) fn build(
         more,
     );
     let anchors = rows.iter().map(|row| anchors(row, so)).collect();
+    let later = rows.iter().map(|row| later_anchors(row, so)).collect();
     let code = code::rows(&rows, so, sm);
     let repeatable = !r.rigid && code.iter().all(|row| row.cells.iter().all(|c| !c.random));
     Some((
@@ -229,6 +230,7 @@ pub(crate) fn build(
             need,
             any_masks,
             anchors,
+            later,
             code,
             slot: 0,
             deps: None,
@@ -240,9 +242,23 @@ pub(crate) fn build(
 /// What the cells of a row before its first ellipsis need present (those that need
 /// anything).
 fn anchors(row: &[Item], so: usize) -> Vec<Anchor> {
+    let first = row.split(|it| *it == Item::Ellipsis).next().unwrap_or(&[]);
+    segment_anchors(first, so)
+}
+
+/// [`anchors`] of the cells after the first and after the second ellipsis, each from
+/// the first cell after its ellipsis (none without one).
+fn later_anchors(row: &[Item], so: usize) -> [Vec<Anchor>; 2] {
+    let mut segments = row.split(|it| *it == Item::Ellipsis).skip(1);
+    let mut next = || segments.next().map_or(vec![], |s| segment_anchors(s, so));
+    [next(), next()]
+}
+
+/// What the cells of `cells` (no ellipsis among them) need present, by offset.
+fn segment_anchors(cells: &[Item], so: usize) -> Vec<Anchor> {
     let ids = |m: &[u64]| -> Vec<usize> { (0..so * 64).filter(|&i| has_bit(m, i)).collect() };
-    row.iter()
-        .take_while(|it| **it != Item::Ellipsis)
+    cells
+        .iter()
         .enumerate()
         .filter_map(|(offset, it)| {
             let Item::Cell(c) = it else { return None };

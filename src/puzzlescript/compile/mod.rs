@@ -200,11 +200,10 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
             slots += 1;
             r.deps = rule_deps(r);
         }
-        for a in g
-            .rules
-            .iter_mut()
-            .flat_map(|r| r.anchors.iter_mut().flatten())
-        {
+        for a in g.rules.iter_mut().flat_map(|r| {
+            let later = r.later.iter_mut().flatten().flatten();
+            r.anchors.iter_mut().flatten().chain(later)
+        }) {
             a.props = (a.any.iter())
                 .map(|ids| match props.iter().position(|p| p == ids) {
                     Some(k) => k as u32,

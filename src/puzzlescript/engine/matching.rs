@@ -22,6 +22,8 @@ pub(crate) struct Scan {
     cand: Vec<u64>,
     /// The starting cells in scan order.
     starts: Vec<u32>,
+    /// Per segment after an ellipsis that has anchors: the cells where it can begin.
+    later: [Vec<u64>; 2],
     /// The cells of each property anchors name ([`Compiled::props`], `nw` words each),
     /// valid where `stamps` holds the occupancy's version plus one.
     props: Vec<u64>,
@@ -161,16 +163,10 @@ impl Machine<'_> {
             && self.span_matches(row, s2, row.cells.len(), i + d * k2, d)
     }
 
-    /// Every match of `row`, in scan order.
-    fn row_matches(
-        &self,
-        row: &RowCode,
-        ellipses: u8,
-        dir: u64,
-        anchors: &[Anchor],
-        scan: &mut Scan,
-        out: &mut Vec<Match>,
-    ) {
+    /// Every match of row `ri` of `r`, in scan order.
+    fn row_matches(&self, r: &Rule, ri: usize, scan: &mut Scan, out: &mut Vec<Match>) {
+        let (row, ellipses, dir) = (&r.code[ri], r.ellipses[ri], r.dir);
+        let (anchors, later) = (&r.anchors[ri], &r.later[ri]);
         let (w, h) = (self.width as i64, self.height as i64);
         let len = row.cells.len() as i64;
         let (mut xmin, mut xmax, mut ymin, mut ymax) = (0, w, 0, h);
@@ -181,6 +177,19 @@ impl Machine<'_> {
             _ => xmax -= len - 1,
         }
         let d = self.step(dir);
+        // The cells where each segment after an ellipsis can begin: none, and the row
+        // matches nowhere (a segment whose cells need nothing can begin anywhere).
+        let mut use_later = [false; 2];
+        for (s, a) in later.iter().enumerate().take(ellipses as usize) {
+            if a.is_empty() {
+                continue;
+            }
+            if !self.starts(a, d, scan) {
+                return;
+            }
+            std::mem::swap(&mut scan.later[s], &mut scan.cand);
+            use_later[s] = true;
+        }
         let horizontal = dir == LEFT || dir == RIGHT;
         // The cells where the row may start, in scan order: by rows for a horizontal
         // rule (cells are numbered by columns), else by columns.
@@ -235,6 +244,8 @@ impl Machine<'_> {
             return;
         }
         let [s1, s2] = row.segments;
+        let later = &scan.later;
+        let can_begin = |s: usize, at: isize| !use_later[s] || bit_of(&later[s], at as usize);
         for &start in starts.iter() {
             let (x, y) = (start as i64 / h, start as i64 % h);
             let i = start as isize;
@@ -249,7 +260,10 @@ impl Machine<'_> {
             }
             if ellipses == 1 {
                 for k in 0..kmax.max(0) {
-                    if self.span_matches(row, s1, n, i + d * k as isize, d) {
+                    let base = i + d * k as isize;
+                    if can_begin(0, base + d * s1 as isize)
+                        && self.span_matches(row, s1, n, base, d)
+                    {
                         out.push(Match {
                             start: i as usize,
                             k: [k as usize, 0],
@@ -258,12 +272,18 @@ impl Machine<'_> {
                 }
             } else {
                 for k1 in 0..kmax.max(0) {
-                    if !self.span_matches(row, s1, s2, i + d * k1 as isize, d) {
+                    let base1 = i + d * k1 as isize;
+                    if !can_begin(0, base1 + d * s1 as isize)
+                        || !self.span_matches(row, s1, s2, base1, d)
+                    {
                         continue;
                     }
                     let mut k2 = 0;
                     while k1 + k2 < kmax {
-                        if self.span_matches(row, s2, n, i + d * (k1 + k2) as isize, d) {
+                        let base2 = i + d * (k1 + k2) as isize;
+                        if can_begin(1, base2 + d * s2 as isize)
+                            && self.span_matches(row, s2, n, base2, d)
+                        {
                             out.push(Match {
                                 start: i as usize,
                                 k: [k1 as usize, k2 as usize],
@@ -510,10 +530,9 @@ impl Machine<'_> {
         }
         let mut scan = std::mem::take(&mut self.scan);
         let mut found = true;
-        for (ri, &e) in r.ellipses.iter().enumerate() {
-            let out = &mut rows[ri];
+        for (ri, out) in rows.iter_mut().enumerate().take(r.ellipses.len()) {
             out.clear();
-            self.row_matches(&r.code[ri], e, r.dir, &r.anchors[ri], &mut scan, out);
+            self.row_matches(r, ri, &mut scan, out);
             if out.is_empty() {
                 found = false;
                 break;
