@@ -1194,6 +1194,20 @@ pub enum PsProblem {
         /// The message (PuzzleScript's wording where it has one).
         what: String,
     },
+    /// `puz::ps::never_won`: no win conditions and no rule queues `win`.
+    #[error("{what}")]
+    #[diagnostic(
+        code(puz::ps::never_won),
+        severity(Warning),
+        help("add a win condition (`all Crate on Target`), or a rule that queues `win`: PuzzleScript wins a level only then, so `puz solve` answers `no solution` without a search")
+    )]
+    NeverWon {
+        /// Where.
+        #[label("no win conditions here, and no rule queues `win`")]
+        span: SourceSpan,
+        /// The message.
+        what: String,
+    },
     /// `puz::ps::rule_brackets_stray`: unbalanced bracket: this rule is ignored.
     #[error("{what}")]
     #[diagnostic(

@@ -30,6 +30,15 @@
 
 use super::ir::*;
 
+/// Whether some rule of `c` queues `win` (which wins whatever the conditions say).
+pub(crate) fn queues_win(c: &Compiled) -> bool {
+    c.groups.iter().chain(&c.late_groups).any(|g| {
+        g.rules
+            .iter()
+            .any(|r| r.commands.iter().any(|cmd| matches!(cmd, Cmd::Win)))
+    })
+}
+
 /// Direction bits of [`Reach::allowed`], in this order.
 const DIRS: [u64; 4] = [UP, DOWN, LEFT, RIGHT];
 
@@ -324,12 +333,7 @@ impl Dead {
     /// The test for levels like `start` of `c`, or `None` when no win condition allows
     /// one (or a rule queues `win`).
     pub(crate) fn derive(c: &Compiled, reach: &Reach<'_>) -> Option<Dead> {
-        let queues_win = c.groups.iter().chain(&c.late_groups).any(|g| {
-            g.rules
-                .iter()
-                .any(|r| r.commands.iter().any(|cmd| matches!(cmd, Cmd::Win)))
-        });
-        if queues_win || c.wins.is_empty() {
+        if queues_win(c) || c.wins.is_empty() {
             return None;
         }
         let n = c.objects.len();

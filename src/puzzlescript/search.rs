@@ -504,6 +504,9 @@ pub struct PsSpace<'g> {
     dead: Option<super::dead::Dead>,
     /// Whether successors that are dead positions are dropped.
     prune: bool,
+    /// Why no position of the level can ever be won, when the rules show it before any
+    /// search (see [`never_won`]): then no state has successors while pruning is on.
+    hopeless: Option<String>,
 }
 
 impl<'g> PsSpace<'g> {
@@ -528,7 +531,12 @@ impl<'g> PsSpace<'g> {
         let inputs = if game.compiled.flags.noaction { 4 } else { 5 };
         let reach = super::dead::Reach::new(&game.compiled, &objects, machine.width);
         let bound = Bound::derive(&game.compiled, &packing, &reach);
-        let dead = super::dead::Dead::derive(&game.compiled, &reach);
+        let mut dead = super::dead::Dead::derive(&game.compiled, &reach);
+        let hopeless = never_won(&game.compiled).map(str::to_string).or_else(|| {
+            let d = dead.as_mut()?;
+            (!won && d.is_dead(&objects))
+                .then(|| format!("the level starts in a dead position ({})", d.description))
+        });
         Some(PsSpace {
             game,
             machine,
@@ -542,6 +550,7 @@ impl<'g> PsSpace<'g> {
             bound,
             dead,
             prune: true,
+            hopeless,
         })
     }
 
@@ -619,8 +628,17 @@ impl<'g> PsSpace<'g> {
         self.dead.as_mut().is_some_and(|d| d.is_dead(&objects))
     }
 
+    /// Why no position of the level can ever be won, when the rules show it without a
+    /// search (a search then stops at the start).
+    pub fn hopeless(&self) -> Option<&str> {
+        self.hopeless.as_deref()
+    }
+
     /// The dead positions the search drops, in words, or `none`.
     pub fn pruning_description(&self) -> String {
+        if let Some(why) = &self.hopeless {
+            return format!("every position: {why}");
+        }
         match &self.dead {
             Some(d) => d.description.clone(),
             None => "none".into(),
@@ -706,7 +724,7 @@ impl Space for PsSpace<'_> {
         out.states.clear();
         out.actions.clear();
         out.work = 0;
-        if self.packing.won(s) {
+        if self.packing.won(s) || (self.prune && self.hopeless.is_some()) {
             return;
         }
         let words = self.packing.words();
@@ -769,6 +787,14 @@ impl Space for PsSpace<'_> {
         // Again turns are work: budgets are checked as often in games that run many.
         out.work = self.counts.again_turns - again_before;
     }
+}
+
+/// Why no level of `c` can ever be won, when that needs no search: PuzzleScript wins a
+/// level when a rule queues `win` or when every win condition holds, and a game with no
+/// win conditions never has them all hold (its engine checks none and wins nothing).
+pub(crate) fn never_won(c: &Compiled) -> Option<&'static str> {
+    (c.wins.is_empty() && !super::dead::queues_win(c))
+        .then_some("the game has no win conditions and no rule queues `win`")
 }
 
 /// A lower bound on the inputs still needed, derived from the win conditions where the

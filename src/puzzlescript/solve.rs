@@ -83,6 +83,10 @@ pub struct PsSolution {
     pub bound: String,
     /// The dead positions the search dropped (from which no win is possible), in words.
     pub pruning: String,
+    /// When there is no solution and the rules show it before any search: why (the
+    /// search then stops at the start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof: Option<String>,
     /// The inputs were replayed in a fresh session, reaching each searched level and
     /// winning at the last input.
     pub verified: bool,
@@ -309,6 +313,7 @@ pub(crate) fn frame(
         canonical,
         bound,
         pruning: String::new(),
+        proof: None,
         verified: false,
         stats,
         simulated: InputCounts::default(),
@@ -352,7 +357,7 @@ pub(crate) fn conclude(
             }
         }
         Outcome::Cost(_) => {}
-        Outcome::Unsolvable => {}
+        Outcome::Unsolvable => sol.proof = space.hopeless().map(str::to_string),
         Outcome::Cutoff(c) => {
             sol.outcome = if c == Cutoff::Cancelled {
                 PsOutcome::Cancelled
@@ -532,13 +537,18 @@ impl PsSolution {
                     let _ = writeln!(o, "{:>width$}. {}: {what}{won}", k + 1, s.input);
                 }
             }
-            PsOutcome::Unsolvable => {
-                let _ = writeln!(
-                    o,
-                    "no solution: no sequence of inputs wins this level ({} states explored)",
-                    self.stats.stored
-                );
-            }
+            PsOutcome::Unsolvable => match &self.proof {
+                Some(why) => {
+                    let _ = writeln!(o, "no solution: {why}, so no sequence of inputs wins this level (shown from the rules, before any search)");
+                }
+                None => {
+                    let _ = writeln!(
+                        o,
+                        "no solution: no sequence of inputs wins this level ({} states explored)",
+                        self.stats.stored
+                    );
+                }
+            },
             PsOutcome::Cutoff | PsOutcome::Cancelled => {
                 let _ = writeln!(
                     o,

@@ -159,6 +159,7 @@ fn each_compile_code_labels_what_is_wrong() {
         ("rule_impossible", "[ > Player | Crate ] -> [ > Player | > Crate ]", "[ Crate no Crate ] -> [ Crate ]", "[ Crate no Crate ] -> [ Crate ]", false),
         ("rule_unreachable", "[ > Player | Crate ] -> [ > Player | > Crate ]", "[ Player | Gem ] -> [ Player | Crate ]", "Gem", false),
         ("win_unreachable", "All Target on Crate", "Some Gem on Target", "Gem", false),
+        ("never_won", "All Target on Crate", "", "WINCONDITIONS", false),
         ("rule_brackets_stray", "[ > Player | Crate ] -> [ > Player | > Crate ]", "[ Player ] ] -> [ Player ]", "]", false),
     ];
     let mut failed = vec![];

@@ -755,3 +755,94 @@ fn dropping_dead_positions_keeps_the_answers() {
         "pruning stored fewer states on only {fewer} levels"
     );
 }
+
+/// How a level of `text` ends under BFS, with pruning on or off: the outcome, the states
+/// stored and the proof the answer gives.
+fn bfs_outcome(text: &str, prune: bool) -> (PsOutcome, u64, Option<String>) {
+    let game = load(text);
+    if prune {
+        let opts = PsSolveOptions {
+            budget: Budget {
+                max_states: Some(200_000),
+                ..Budget::default()
+            },
+            search: Some(Backend::Bfs),
+            boards: false,
+        };
+        let s = puz::puzzlescript::solve_level(&game, 0, &opts).expect("searchable");
+        return (s.outcome, s.stats.stored, s.proof);
+    }
+    let mut space = PsSpace::new(&game, 0).expect("a level");
+    space.set_pruning(false);
+    let costs = puz::search::CostTable {
+        components: 1,
+        adds: vec![1],
+    };
+    let inputs = puz::search::Inputs {
+        costs: &costs,
+        goals: None,
+        length: None,
+    };
+    let budget = Budget {
+        max_states: Some(200_000),
+        ..Budget::default()
+    };
+    let (outcome, stats) = Backend::Bfs
+        .run(&mut space, &budget, inputs)
+        .expect("bfs runs");
+    let outcome = match outcome {
+        puz::search::Outcome::Solved(_) => PsOutcome::Solved,
+        puz::search::Outcome::Unsolvable => PsOutcome::Unsolvable,
+        o => panic!("no answer: {o:?}\n{text}"),
+    };
+    (outcome, stats.stored, None)
+}
+
+/// A level no input can win, as the rules show before any search, stops at its start
+/// with the reason in the answer (a game without win conditions, where no rule queues
+/// `win`; a level that starts in a dead position); the whole space, searched without
+/// that, has no win either. A rule that queues `win` keeps the search going.
+#[test]
+fn levels_that_cannot_be_won_stop_at_the_start() {
+    let level = "#######\n#.....#\n#.P*..#\n#..*.O#\n#.....#\n#######\n";
+    let cornered = "#######\n#*....#\n#.P...#\n#....O#\n#######\n";
+    let no_wins = format!(
+        "{}{level}",
+        sokoban_with("[ > Player | Crate ] -> [ > Player | > Crate ]", "")
+    );
+    let (o, stored, proof) = bfs_outcome(&no_wins, true);
+    assert_eq!(o, PsOutcome::Unsolvable);
+    assert_eq!(stored, 1);
+    assert!(proof.is_some_and(|p| p.contains("no win conditions")));
+    let (o, stored, _) = bfs_outcome(&no_wins, false);
+    assert_eq!(o, PsOutcome::Unsolvable);
+    assert!(stored > 1000, "{stored}");
+    // The warning says so when the game is checked.
+    let (_, warnings) = Game::load("test.txt", Arc::new(no_wins.clone())).expect("loads");
+    let never_won = |w: &puz::diagnostics::Problem| {
+        use miette::Diagnostic;
+        w.code()
+            .is_some_and(|c| c.to_string() == "puz::ps::never_won")
+    };
+    assert!(warnings.problems.iter().any(never_won));
+
+    let dead = format!("{SOKOBAN}{cornered}");
+    let (o, stored, proof) = bfs_outcome(&dead, true);
+    assert_eq!(o, PsOutcome::Unsolvable);
+    assert_eq!(stored, 1);
+    assert!(proof.is_some_and(|p| p.contains("dead position")));
+    assert_eq!(bfs_outcome(&dead, false).0, PsOutcome::Unsolvable);
+
+    let wins = format!(
+        "{}{level}",
+        sokoban_with(
+            "[ > Player | Crate ] -> [ > Player | > Crate ]\nlate [ Crate Target ] -> win",
+            ""
+        )
+    );
+    let (o, _, proof) = bfs_outcome(&wins, true);
+    assert_eq!(o, PsOutcome::Solved);
+    assert!(proof.is_none());
+    let (_, warnings) = Game::load("test.txt", Arc::new(wins)).expect("loads");
+    assert!(!warnings.problems.iter().any(never_won));
+}

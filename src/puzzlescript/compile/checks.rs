@@ -425,3 +425,28 @@ pub(super) fn reachability(
         }
     }
 }
+
+/// A game no level of which can be won: PuzzleScript wins a level when a rule queues
+/// `win` or when every win condition holds, and with no win conditions it never checks
+/// them (the search proves such levels unsolvable at once; this says why up front).
+pub(super) fn never_won(game: &ast::Game, rep: &mut Report) {
+    let queues_win = game.rules.iter().any(|l| {
+        matches!(l, ast::RuleLine::Rule(r)
+            if r.commands.iter().any(|(c, _)| matches!(c, ast::Command::Win)))
+    });
+    if !game.wins.is_empty() || queues_win || !rep.errors.is_empty() {
+        return;
+    }
+    let span = game
+        .sections
+        .iter()
+        .find(|s| s.0 == ast::Section::WinConditions)
+        .or_else(|| game.sections.iter().find(|s| s.0 == ast::Section::Levels))
+        .map(|s| s.1)
+        .unwrap_or_default();
+    rep.warn(ps!(
+        NeverWon,
+        span,
+        "This game can never be won: it has no win conditions, and no rule queues `win`."
+    ));
+}

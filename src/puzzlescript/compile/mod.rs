@@ -187,6 +187,7 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
     let (groups, late_groups, loops) =
         rules::compile(game, &line_of, &names, layers, sm, &mut rep, &mut random);
     checks::reachability(game, &names, &levels, so, &mut rep);
+    checks::never_won(game, &mut rep);
     let loop_point = loop_points(&groups, &loops);
     let late_loop_point = loop_points(&late_groups, &loops);
     let mut rigid_groups = vec![];
