@@ -292,7 +292,7 @@ pub use crate::check::limits::MAX_COST_COMPONENTS as MAX_COMPONENTS;
 /// the order within a bucket never matters, as every label of one key is final before
 /// any is taken (see the module header).
 #[derive(Default)]
-struct Queue {
+pub(super) struct Queue {
     /// Per key, the index of its bucket in `pool`.
     index: BTreeMap<(u128, u32), usize>,
     pool: Vec<Vec<u32>>,
@@ -300,11 +300,11 @@ struct Queue {
     spare: Vec<usize>,
     /// The key pushed last and its bucket: successors of one label share few keys.
     last: Option<((u128, u32), usize)>,
-    len: usize,
+    pub(super) len: usize,
 }
 
 impl Queue {
-    fn push(&mut self, key: (u128, u32), label: u32) {
+    pub(super) fn push(&mut self, key: (u128, u32), label: u32) {
         let b = match self.last {
             Some((k, b)) if k == key => b,
             _ => {
@@ -323,7 +323,7 @@ impl Queue {
         self.len += 1;
     }
 
-    fn pop(&mut self) -> Option<((u128, u32), u32)> {
+    pub(super) fn pop(&mut self) -> Option<((u128, u32), u32)> {
         let first = self.index.first_entry()?;
         let (key, b) = (*first.key(), *first.get());
         let label = self.pool[b].pop().expect("buckets in use are never empty");
@@ -338,7 +338,7 @@ impl Queue {
         Some((key, label))
     }
 
-    fn peek(&self) -> Option<(u128, u32)> {
+    pub(super) fn peek(&self) -> Option<(u128, u32)> {
         self.index.first_key_value().map(|(k, _)| *k)
     }
 }

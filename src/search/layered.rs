@@ -26,11 +26,9 @@
 //! board and compute each closure once).
 
 use std::cmp::Ordering;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use web_time::Instant;
 
-use super::dijkstra::Tries;
+use super::dijkstra::{Queue, Tries};
 use super::{Budget, CostTable, Cutoff, Outcome, Pacer, Path, Stats};
 use std::sync::Arc;
 
@@ -228,11 +226,17 @@ pub fn layered(
         }
     };
     let shift = 32 * (nc as u32 - 1);
-    let mut heap: BinaryHeap<Reverse<(u128, u128, u32)>> = BinaryHeap::new();
+    // Nodes queued by `(f, g0)`: `f` the cost with the bound added to its first
+    // component, `g0` that component paid (for one `f`, the rest of the cost is `f`'s
+    // rest, so this orders as `(f, cost)` would); the order within a key never matters,
+    // as every label of a key is final before any is taken (see the module header). A
+    // node's bound never changes, so its queued cost is `f` less it: an entry whose cost
+    // is no longer the node's is stale.
+    let mut heap = Queue::default();
     let h0 = if bounded { exp.estimate(&start) } else { 0 };
     if h0 != UNREACHABLE && !(bounded && exp.dead(&start)) {
         labels.h[sid as usize] = h0;
-        heap.push(Reverse(((h0 as u128) << shift, 0, sid)));
+        heap.push(((h0 as u128) << shift, 0), sid);
     }
     let mut cur = vec![0u32; words];
     let mut seg: Vec<Action> = vec![];
@@ -241,8 +245,9 @@ pub fn layered(
         stats.store_bytes = (store.bytes() + labels.bytes() + tries_len * 8) as u64;
         stats.elapsed = t0.elapsed();
     };
-    while let Some(Reverse((f, cost, id))) = heap.pop() {
+    while let Some(((f, g0), id)) = heap.pop() {
         let i = id as usize;
+        let cost = f - ((labels.h[i] as u128) << shift);
         if labels.done[i] || labels.cost[i] != cost {
             continue;
         }
@@ -250,13 +255,13 @@ pub fn layered(
         if exp.is_goal(&cur) {
             let mut best = i;
             // Every label of this key is final: the best goal among them wins.
-            while let Some(&Reverse((fj, c, j))) = heap.peek() {
-                if (fj, c) != (f, cost) {
-                    break;
-                }
-                heap.pop();
+            while heap.peek() == Some((f, g0)) {
+                let Some((_, j)) = heap.pop() else { break };
                 let j = j as usize;
-                if labels.cost[j] != cost || j == best || labels.done[j] {
+                if labels.cost[j] + ((labels.h[j] as u128) << shift) != f
+                    || j == best
+                    || labels.done[j]
+                {
                     continue;
                 }
                 store.load(j as u32, &mut cur);
@@ -332,7 +337,8 @@ pub fn layered(
                     continue;
                 }
             } else {
-                heap.push(Reverse((cand + ((labels.h[ju] as u128) << shift), cand, j)));
+                let f = cand + ((labels.h[ju] as u128) << shift);
+                heap.push((f, (cand >> shift) as u32), j);
             }
             labels.cost[ju] = cand;
             labels.parent[ju] = id;
@@ -340,7 +346,7 @@ pub fn layered(
             labels.action[ju] = a;
             labels.node[ju * nt..ju * nt + nt].copy_from_slice(&nodes[..nt]);
         }
-        stats.peak_frontier = stats.peak_frontier.max(heap.len() as u64);
+        stats.peak_frontier = stats.peak_frontier.max(heap.len as u64);
         if let Some(m) = budget.max_states {
             if store.len() >= m {
                 finish(&mut stats, &store, &labels, tries_len(&tries, nt));
@@ -380,15 +386,17 @@ fn cost_only(
     reuse.cost[sid as usize] = 0;
     reuse.seen[sid as usize] = q;
     let mut touched = 1u64;
-    let mut heap: BinaryHeap<Reverse<(u128, u32)>> = BinaryHeap::new();
-    heap.push(Reverse((0, sid)));
+    // Nodes queued by cost (see `layered`; an entry whose cost is no longer the node's
+    // is stale).
+    let mut heap = Queue::default();
+    heap.push((0, 0), sid);
     let mut cur = vec![0u32; words];
     let finish = |stats: &mut Stats, reuse: &Reuse, touched: u64| {
         stats.stored = touched;
         stats.store_bytes = reuse.bytes as u64;
         stats.elapsed = t0.elapsed();
     };
-    while let Some(Reverse((cost, id))) = heap.pop() {
+    while let Some(((cost, _), id)) = heap.pop() {
         let i = id as usize;
         if reuse.done[i] == q || reuse.cost[i] != cost {
             continue;
@@ -444,9 +452,9 @@ fn cost_only(
                 continue;
             }
             reuse.cost[ju] = cand;
-            heap.push(Reverse((cand, j)));
+            heap.push((cand, 0), j);
         }
-        stats.peak_frontier = stats.peak_frontier.max(heap.len() as u64);
+        stats.peak_frontier = stats.peak_frontier.max(heap.len as u64);
         if let Some(m) = budget.max_states {
             if touched as usize >= m {
                 finish(&mut stats, reuse, touched);
