@@ -568,6 +568,8 @@ impl Expander<'_> {
         }
         cl.cells = occupied;
         let na = sp.actions.len();
+        // The programs, taken once per closure for the places next to other pieces.
+        let mut cl_runs = None;
         let w0 = s[sp.slot];
         cl.seen[w0 as usize] = stamp;
         cl.words.push(w0);
@@ -610,7 +612,8 @@ impl Expander<'_> {
                         cl.quiet_step(sp, s, i, a, sp.quiet[w as usize * na + ai], d, stamp);
                         continue;
                     }
-                    self.successors_by(&full, a, &mut succ);
+                    let runs = cl_runs.get_or_insert_with(|| self.runs());
+                    self.successors_by(runs, &full, a, &mut succ);
                     cl.work += succ.units();
                     for k in 0..succ.len() {
                         let st = succ.state(k, words);

@@ -8,7 +8,7 @@ use crate::compile::{Action, DirId, MoveId};
 use super::expander::{Expander, Solo};
 use super::layout::{ABSENT, NONE};
 use super::legality::{LEGAL, LIVE};
-use super::program::Actions;
+use super::program::{Actions, Runs};
 use super::program::{KOp, NO_STEP, STEP_LIVE};
 
 /// The work an expansion reports when it stopped at the deadline: more than any budget
@@ -233,13 +233,21 @@ impl Expander<'_> {
     /// The successors of `s` by action `a` alone (what [`Expander::successors`] lists
     /// for it, in the same order): for closures, where most actions of a place are known
     /// without running them.
-    pub(crate) fn successors_by(&mut self, s: &[u32], a: Action, out: &mut Successors) {
+    /// `runs` is the expander's programs (`self.prog.runs`), which a caller running many
+    /// actions holds once.
+    pub(super) fn successors_by(
+        &mut self,
+        runs: &Runs,
+        s: &[u32],
+        a: Action,
+        out: &mut Successors,
+    ) {
         out.states.clear();
         out.actions.clear();
         out.work = 0;
         match &self.solo {
             Some(solo) => self.solo_successors(solo, s[0], out),
-            None => self.run_moves_of(s, Some(a), out),
+            None => self.run_moves_of(runs, s, Some(a), out),
         }
         if out.actions.iter().any(|&b| b != a) {
             out.retain(self.lay.words, |b, _| b == a);
@@ -250,17 +258,22 @@ impl Expander<'_> {
     /// A move whose result is the state it started from is not a move.
     #[inline]
     fn run_moves(&mut self, s: &[u32], out: &mut Successors) {
-        self.run_moves_of(s, None, out);
+        // The programs are held by a shared handle while runs borrow the expander
+        // mutably; what runs only read (local and flip forms) is read in place.
+        let runs = std::sync::Arc::clone(&self.prog.runs);
+        self.run_moves_of(&runs, s, None, out);
+    }
+
+    /// The expander's programs, for [`Expander::successors_by`].
+    pub(super) fn runs(&self) -> std::sync::Arc<Runs> {
+        std::sync::Arc::clone(&self.prog.runs)
     }
 
     /// [`Expander::run_moves`], or with `only`, the moves of that action's move program
     /// alone and, where it ranges over directions, in that direction alone (a caller
     /// keeps the successors by that action).
     #[inline(always)]
-    fn run_moves_of(&mut self, s: &[u32], only: Option<Action>, out: &mut Successors) {
-        // The programs are held by a shared handle while runs borrow the expander
-        // mutably; what runs only read (local and flip forms) is read in place.
-        let runs = std::sync::Arc::clone(&self.prog.runs);
+    fn run_moves_of(&mut self, runs: &Runs, s: &[u32], only: Option<Action>, out: &mut Successors) {
         let (moves, free_kinds, actions) = (&runs.moves, &runs.free_kinds, &runs.actions);
         let words = self.lay.words;
         let mut painted = false;
