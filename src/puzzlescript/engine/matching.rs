@@ -542,6 +542,86 @@ impl Machine<'_> {
         found
     }
 
+    /// The matches of one-row rule `r` (no ellipsis) whose cells include one changed by
+    /// an application numbered `from` or later ([`Since::log`](super::Since)), into
+    /// `rows[0]` in scan order, as [`Machine::find_matches_into`] would list them; the
+    /// whole scan when that is cheaper. `false` when there is none.
+    pub(crate) fn find_matches_near(
+        &mut self,
+        r: &Rule,
+        from: u64,
+        rows: &mut Vec<Vec<Match>>,
+    ) -> bool {
+        let row = &r.code[0];
+        let n = row.cells.len();
+        let log = &self.since.log;
+        let changed = &log[log.partition_point(|e| e.0 < from)..];
+        if changed.len() * n * 4 > self.width * self.height {
+            return self.find_matches_into(r, rows);
+        }
+        if rows.is_empty() {
+            rows.push(Vec::new());
+        }
+        let out = &mut rows[0];
+        out.clear();
+        let (w, h) = (self.width as i64, self.height as i64);
+        let len = n as i64;
+        let dir = r.dir;
+        let (mut xmin, mut xmax, mut ymin, mut ymax) = (0, w, 0, h);
+        let (dx, dy) = match dir {
+            UP => {
+                ymin += len - 1;
+                (0, -1)
+            }
+            DOWN => {
+                ymax -= len - 1;
+                (0, 1)
+            }
+            LEFT => {
+                xmin += len - 1;
+                (-1, 0)
+            }
+            _ => {
+                xmax -= len - 1;
+                (1, 0)
+            }
+        };
+        let horizontal = dir == LEFT || dir == RIGHT;
+        // Every start whose row covers a changed cell, keyed in scan order (by rows for
+        // a horizontal rule, else by columns, as `row_matches` scans).
+        let mut starts = std::mem::take(&mut self.scan.starts);
+        starts.clear();
+        for &(_, i) in changed {
+            let (xi, yi) = (i as i64 / h, i as i64 % h);
+            for c in 0..len {
+                let (x, y) = (xi - dx * c, yi - dy * c);
+                if x < xmin || x >= xmax || y < ymin || y >= ymax {
+                    continue;
+                }
+                starts.push(if horizontal { y * w + x } else { x * h + y } as u32);
+            }
+        }
+        starts.sort_unstable();
+        starts.dedup();
+        let d = self.step(dir);
+        for &k in &starts {
+            let i = if horizontal {
+                let (x, y) = (k as i64 % w, k as i64 / w);
+                x * h + y
+            } else {
+                k as i64
+            };
+            if self.span_matches(row, 0, n, i as isize, d) {
+                out.push(Match {
+                    start: i as usize,
+                    k: [0, 0],
+                });
+            }
+        }
+        self.scan.starts = starts;
+        !out.is_empty()
+    }
+
     /// Whether applying `r` at the combination of matches `t` now would change nothing,
     /// known without trying: `r` (a repeatable rule) applied `t` in its group's previous
     /// pass, numbered within `window`, and no cell of `t` changed since. Each cell of `t`

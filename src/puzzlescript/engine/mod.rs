@@ -195,7 +195,17 @@ pub(crate) struct Since {
     /// pass (`prev`, a range, empty when none) and in this one (`cur`).
     pub prev: Vec<(u64, u64)>,
     pub cur: Vec<(u64, u64)>,
+    /// The cells changed while the group runs, each with the number of the application
+    /// that changed it, in order (a cell once per application); entries older than the
+    /// previous pass are dropped as each pass begins. `log_full`: some change was not
+    /// logged (past [`CHANGE_LOG_CELLS`] per cell), so the log cannot be used until the
+    /// next group.
+    pub log: Vec<(u64, u32)>,
+    pub log_full: bool,
 }
+
+/// Log entries [`Since::log`] may hold, per cell of the level.
+const CHANGE_LOG_CELLS: usize = 4;
 
 impl<'c> Machine<'c> {
     /// A machine on no level yet.
@@ -463,7 +473,15 @@ impl<'c> Machine<'c> {
     #[inline]
     pub(crate) fn mark_changed(&mut self, i: usize) {
         let s = &mut self.since;
+        let cells = s.cell_seq.len();
         if let Some(c) = s.cell_seq.get_mut(i) {
+            if *c != s.seq {
+                if s.log.len() < cells * CHANGE_LOG_CELLS {
+                    s.log.push((s.seq, i as u32));
+                } else {
+                    s.log_full = true;
+                }
+            }
             *c = s.seq;
             s.cell_key[i] = s.key;
         }
@@ -956,6 +974,10 @@ impl<'c> Machine<'c> {
         let fresh = (u64::MAX, 0);
         self.since.cur.clear();
         self.since.cur.resize(g.rules.len(), fresh);
+        self.since.log.clear();
+        self.since.log_full = false;
+        // The first application number of the pass before the one running.
+        let mut pass_start = [self.since.seq + 1; 2];
         loop {
             if let Some(w) = self.watch.as_deref_mut() {
                 if w.spend(g.rules.len() * self.width * self.height) {
@@ -964,6 +986,10 @@ impl<'c> Machine<'c> {
             }
             passes += 1;
             let s = &mut self.since;
+            // A later pass reads changes made since the pass before it began, no older.
+            pass_start = [pass_start[1], s.seq + 1];
+            let old = s.log.partition_point(|e| e.0 < pass_start[0]);
+            s.log.drain(..old);
             std::mem::swap(&mut s.prev, &mut s.cur);
             s.cur.clear();
             s.cur.resize(g.rules.len(), fresh);
@@ -1035,9 +1061,29 @@ impl<'c> Machine<'c> {
         }
         let mut rows = std::mem::take(&mut self.rows);
         let n = r.rows.len();
-        if !self.find_matches_into(r, &mut rows) {
+        // In a later pass, a one-row rule without an ellipsis or commands need only be
+        // matched where its row covers a cell changed since its previous pass began:
+        // every other match would be passed over below (`unchanged_since`), and finding
+        // it has no other effect.
+        let near = match skip {
+            Some(w)
+                if n == 1
+                    && r.ellipses[0] == 0
+                    && r.commands.is_empty()
+                    && r.has_rhs
+                    && !self.since.log_full =>
+            {
+                Some(w.0)
+            }
+            _ => None,
+        };
+        let found = match near {
+            Some(from) => self.find_matches_near(r, from, &mut rows),
+            None => self.find_matches_into(r, &mut rows),
+        };
+        if !found {
             self.rows = rows;
-            if r.deps.is_some() {
+            if near.is_none() && r.deps.is_some() {
                 if self.nowhere.len() <= slot {
                     self.nowhere.resize(slot + 1, 0);
                 }
