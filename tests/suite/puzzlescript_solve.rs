@@ -721,24 +721,7 @@ fn dropping_dead_positions_keeps_the_answers() {
         let game = load(&text);
         let mut answers = vec![];
         for prune in [true, false] {
-            let mut space = PsSpace::new(&game, 0).expect("a level");
-            space.set_pruning(prune);
-            let budget = Budget {
-                max_states: Some(200_000),
-                ..Budget::default()
-            };
-            let costs = puz::search::CostTable {
-                components: 1,
-                adds: vec![1],
-            };
-            let inputs = puz::search::Inputs {
-                costs: &costs,
-                goals: None,
-                length: None,
-            };
-            let (outcome, stats) = Backend::Bfs
-                .run(&mut space, &budget, inputs)
-                .expect("bfs runs");
+            let (outcome, stats) = bfs_space(&game, prune);
             let actions = match outcome {
                 puz::search::Outcome::Solved(p) => Some(p.actions),
                 puz::search::Outcome::Unsolvable => None,
@@ -754,6 +737,29 @@ fn dropping_dead_positions_keeps_the_answers() {
         fewer > 20,
         "pruning stored fewer states on only {fewer} levels"
     );
+}
+
+/// Breadth-first search over level 0 of `game` as a space (200,000 states at most), with
+/// dead positions dropped or not.
+fn bfs_space(game: &Game, prune: bool) -> (puz::search::Outcome, puz::search::Stats) {
+    let mut space = PsSpace::new(game, 0).expect("a level");
+    space.set_pruning(prune);
+    let costs = puz::search::CostTable {
+        components: 1,
+        adds: vec![1],
+    };
+    let inputs = puz::search::Inputs {
+        costs: &costs,
+        goals: None,
+        length: None,
+    };
+    let budget = Budget {
+        max_states: Some(200_000),
+        ..Budget::default()
+    };
+    Backend::Bfs
+        .run(&mut space, &budget, inputs)
+        .expect("bfs runs")
 }
 
 /// How a level of `text` ends under BFS, with pruning on or off: the outcome, the states
@@ -772,24 +778,7 @@ fn bfs_outcome(text: &str, prune: bool) -> (PsOutcome, u64, Option<String>) {
         let s = puz::puzzlescript::solve_level(&game, 0, &opts).expect("searchable");
         return (s.outcome, s.stats.stored, s.proof);
     }
-    let mut space = PsSpace::new(&game, 0).expect("a level");
-    space.set_pruning(false);
-    let costs = puz::search::CostTable {
-        components: 1,
-        adds: vec![1],
-    };
-    let inputs = puz::search::Inputs {
-        costs: &costs,
-        goals: None,
-        length: None,
-    };
-    let budget = Budget {
-        max_states: Some(200_000),
-        ..Budget::default()
-    };
-    let (outcome, stats) = Backend::Bfs
-        .run(&mut space, &budget, inputs)
-        .expect("bfs runs");
+    let (outcome, stats) = bfs_space(&game, false);
     let outcome = match outcome {
         puz::search::Outcome::Solved(_) => PsOutcome::Solved,
         puz::search::Outcome::Unsolvable => PsOutcome::Unsolvable,
