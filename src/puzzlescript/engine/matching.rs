@@ -528,7 +528,7 @@ impl Machine<'_> {
         if rows.len() < r.rows.len() {
             rows.resize_with(r.rows.len(), Vec::new);
         }
-        let mut scan = std::mem::take(&mut self.scan);
+        let mut scan = self.scan.take().unwrap_or_default();
         let mut found = true;
         for (ri, out) in rows.iter_mut().enumerate().take(r.ellipses.len()) {
             out.clear();
@@ -538,7 +538,7 @@ impl Machine<'_> {
                 break;
             }
         }
-        self.scan = scan;
+        self.scan = Some(scan);
         found
     }
 
@@ -589,7 +589,8 @@ impl Machine<'_> {
         let horizontal = dir == LEFT || dir == RIGHT;
         // Every start whose row covers a changed cell, keyed in scan order (by rows for
         // a horizontal rule, else by columns, as `row_matches` scans).
-        let mut starts = std::mem::take(&mut self.scan.starts);
+        let mut scan = self.scan.take().unwrap_or_default();
+        let starts = &mut scan.starts;
         starts.clear();
         for &(_, i) in changed {
             let (xi, yi) = (i as i64 / h, i as i64 % h);
@@ -604,7 +605,7 @@ impl Machine<'_> {
         starts.sort_unstable();
         starts.dedup();
         let d = self.step(dir);
-        for &k in &starts {
+        for &k in starts.iter() {
             let i = if horizontal {
                 let (x, y) = (k as i64 % w, k as i64 / w);
                 x * h + y
@@ -618,7 +619,7 @@ impl Machine<'_> {
                 });
             }
         }
-        self.scan.starts = starts;
+        self.scan = Some(scan);
         !out.is_empty()
     }
 

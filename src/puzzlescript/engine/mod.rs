@@ -102,8 +102,9 @@ pub(crate) struct Machine<'c> {
     banned: Vec<bool>,
     pub(crate) rows: Vec<Vec<matching::Match>>,
     /// Scratch for finding where rows start (see `matching.rs`), and for combining rows'
-    /// matches.
-    scan: matching::Scan,
+    /// matches. Boxed and taken out by its pointer while rows are matched (moving the
+    /// struct itself was a `memcpy` per rule tried, 6% of a search's time).
+    scan: Option<Box<matching::Scan>>,
     tuple: (Vec<usize>, Vec<matching::Match>),
     /// The groups (then the late groups) with a rule whose objects are on the board as
     /// it was when last looked at (`live_board`), or that are to be looked at again
@@ -343,7 +344,9 @@ impl<'c> Machine<'c> {
         self.touched = vec![0; n.div_ceil(64)];
         self.movements = vec![0; n * self.c.sm];
         self.occ.load(&self.objects, n, self.c.so, self.c.sm);
-        self.scan.fit(self.c.props, self.occ.nw);
+        self.scan
+            .get_or_insert_with(Default::default)
+            .fit(self.c.props, self.occ.nw);
         self.rigid_group = vec![0; n * self.c.sm];
         self.rigid_applied = vec![0; n * self.c.sm];
         self.queue.clear();
