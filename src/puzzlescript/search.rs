@@ -604,7 +604,7 @@ impl<'g> PsSpace<'g> {
     /// The lower bound A* is guided by, or why it runs without one.
     pub fn bound_description(&self) -> String {
         match &self.bound {
-            Ok(_) => "the inputs the objects a win condition counts need to reach their cells, one cell a turn around what never moves (the farthest for `all`, the nearest for `some`), at least one".into(),
+            Ok(_) => "the inputs the objects a win condition counts need to reach their cells, one cell a turn around what never moves (the farthest for `all`, the nearest for `some`), and for `no X` the Xs left over the most one input can remove (the rules remove Xs only beside a moving player), at least one".into(),
             Err(why) => format!("none: {why}"),
         }
     }
@@ -827,6 +827,17 @@ enum CondKind {
         /// The Xs on layers not stored (they never move): their part, fixed.
         fixed: Option<u32>,
     },
+    /// `no X`: each turn removes at most `per_player` Xs per cell holding a player
+    /// object (see [`count_rate`]), so the Xs left need that many turns.
+    Count {
+        /// Per stored layer, per code: whether that object is an X, and whether it is
+        /// one of the player's objects.
+        codes: Vec<Vec<(bool, bool)>>,
+        /// Xs removed per player cell and turn at most (0: never any).
+        per_player: u32,
+        /// The Xs and the player cells on layers not stored (they never change).
+        fixed: (u32, u32),
+    },
     /// The Xs never change; Ys move onto them.
     Anchors {
         /// Per stored layer, per code: whether that object is a Y.
@@ -889,6 +900,19 @@ impl Bound {
         let mut conds = vec![];
         for w in &c.wins {
             if w.quantifier < 0 {
+                // `no X` (not `no X on Y`: an X can leave a Y by moving) counts when the
+                // rules bound how many Xs a turn removes; otherwise it is left out, which
+                // keeps the bound a bound.
+                let whole = (0..n).all(|id| has_bit(&w.on.0, id));
+                if whole && !w.what.1 && !w.on.1 {
+                    let xs: Vec<usize> = (0..n).filter(|&id| has_bit(&w.what.0, id)).collect();
+                    if let Ok(per_player) = count_rate(c, &xs) {
+                        conds.push(CondBound {
+                            all: true,
+                            kind: count_kind(c, p, &xs, per_player, &stored),
+                        });
+                    }
+                }
                 continue;
             }
             if w.what.1 || w.on.1 {
@@ -1005,7 +1029,10 @@ impl Bound {
             conds.push(CondBound { all, kind });
         }
         if conds.is_empty() {
-            return Err("no win condition is `all X on Y` or `some X on Y`".into());
+            return Err(
+                "no win condition is `all X on Y`, `some X on Y`, or `no X` with the Xs removed only beside a moving player"
+                    .into(),
+            );
         }
         Ok(Bound { conds })
     }
@@ -1018,7 +1045,16 @@ impl Bound {
             .iter()
             .map(|c| match &c.kind {
                 CondKind::Movers { fixed, .. } => *fixed,
-                CondKind::Anchors { .. } => None,
+                CondKind::Anchors { .. } | CondKind::Count { .. } => None,
+            })
+            .collect();
+        // Per `no X` condition: the Xs and the player cells counted so far.
+        let mut counts: Vec<(u32, u32)> = self
+            .conds
+            .iter()
+            .map(|c| match &c.kind {
+                CondKind::Count { fixed, .. } => *fixed,
+                _ => (0, 0),
             })
             .collect();
         let mut best: Vec<Vec<u32>> = self
@@ -1026,7 +1062,7 @@ impl Bound {
             .iter()
             .map(|c| match &c.kind {
                 CondKind::Anchors { fixed, .. } => fixed.clone(),
-                CondKind::Movers { .. } => vec![],
+                CondKind::Movers { .. } | CondKind::Count { .. } => vec![],
             })
             .collect();
         let mut bits: u64 = 0;
@@ -1045,8 +1081,15 @@ impl Bound {
                 if code == 0 {
                     continue;
                 }
-                for ((cb, a), b) in self.conds.iter().zip(acc.iter_mut()).zip(best.iter_mut()) {
+                let parts = self.conds.iter().zip(acc.iter_mut()).zip(best.iter_mut());
+                for (((cb, a), b), n) in parts.zip(counts.iter_mut()) {
                     match &cb.kind {
+                        CondKind::Count { codes, .. } => {
+                            if let Some(&(x, player)) = codes[li].get(code - 1) {
+                                n.0 += x as u32;
+                                n.1 += player as u32;
+                            }
+                        }
                         CondKind::Movers { codes, maps, .. } => {
                             if let Some(Some(m)) = codes[li].get(code - 1) {
                                 let d = maps[*m][i];
@@ -1069,8 +1112,15 @@ impl Bound {
             }
         }
         let mut h = 1;
-        for ((cb, a), b) in self.conds.iter().zip(acc).zip(best) {
+        for (((cb, a), b), n) in self.conds.iter().zip(acc).zip(best).zip(counts) {
             let part = match &cb.kind {
+                CondKind::Count { per_player, .. } => match n {
+                    (0, _) => None,
+                    // No player, or no rule removes an X: the Xs stay.
+                    (_, 0) => return u32::MAX,
+                    _ if *per_player == 0 => return u32::MAX,
+                    (x, players) => Some(x.div_ceil(players * per_player)),
+                },
                 CondKind::Movers { .. } => a,
                 CondKind::Anchors { .. } if cb.all => b.iter().copied().max(),
                 CondKind::Anchors { .. } => b.iter().copied().min(),
@@ -1083,6 +1133,211 @@ impl Bound {
             }
         }
         h
+    }
+}
+
+/// How many Xs (objects `xs`) one input can remove per cell holding a player object, at
+/// most, when the rules let that be bounded; `Ok(0)` when no rule removes one.
+///
+/// The argument, each step checked here (the caller has checked that no rule queues
+/// `again` or `win`, so an input is one turn):
+/// - the player's objects share one layer, no rule is rigid or random, no rule gives a
+///   player object a movement its pattern does not require in that cell, and no rule
+///   writes a player object where it requires none while leaving a movement a rule may
+///   have given there: a player object then moves only where the input moved one, on
+///   the player's cells at the start of the turn, in the input's direction, and rules
+///   can only take that away (other objects may be pushed: they never count);
+/// - no rule adds a cell holding a player object (per application, the cells where it
+///   writes one without requiring one there are no more than those where it requires one
+///   and removes it), so the player cells never grow, from turn to turn either;
+/// - every rule that may remove an X is an early rule (movements are gone by the late
+///   ones) whose row requires a moving player object in some cell, with the X's cell in
+///   the same row at a fixed distance from it (no `...` between); a rule needing two
+///   directions on one layer, or a movement on a layer no rule or input ever moves,
+///   never matches.
+///
+/// So every X removed in a turn is in a cell at one of the offsets, for the input's
+/// direction, of the rules' X cells from their moving cells, from a player cell; each
+/// such cell loses at most one X per layer the Xs are on. Movement itself never removes
+/// an object (a move into an occupied layer is refused).
+fn count_rate(c: &Compiled, xs: &[usize]) -> Result<u32, String> {
+    let Some(&first) = c.player_ids.first() else {
+        return Err("the game has no player".into());
+    };
+    let pl = c.objects[first].layer;
+    if c.player_ids.iter().any(|&id| c.objects[id].layer != pl) {
+        return Err("the player's objects are on several layers".into());
+    }
+    let is_player = |id: usize| c.player_ids.contains(&id);
+    let n = c.objects.len();
+    // Whether pattern `p` requires a player object in its cell.
+    let needs_player = |p: &CellPattern| {
+        c.player_ids.iter().any(|&id| has_bit(&p.present, id))
+            || p.any.iter().any(|a| {
+                let ids: Vec<usize> = (0..n).filter(|&id| has_bit(a, id)).collect();
+                !ids.is_empty() && ids.iter().all(|&id| is_player(id))
+            })
+    };
+    let objects_on = |m: &[u64], l: usize| {
+        let m = m.to_vec();
+        (0..n).filter(move |&id| c.objects[id].layer == l && has_bit(&m, id))
+    };
+    // Per layer: whether a rule gives movement on it where its pattern requires none.
+    let mut given = vec![false; c.layers];
+    for r in c.groups.iter().chain(&c.late_groups).flat_map(|g| &g.rules) {
+        for item in r.rows.iter().flatten() {
+            let Item::Cell(p) = item else { continue };
+            let Some(x) = &p.replace else { continue };
+            for (l, g) in given.iter_mut().enumerate() {
+                *g |= get_layer(&x.mov_set, l) & !get_layer(&p.moving, l) != 0;
+            }
+        }
+    }
+    // Per input direction bit: the offsets (dx, dy) of X cells from moving cells.
+    let mut offsets: Vec<Vec<(i64, i64)>> = vec![vec![]; 5];
+    let groups = c.groups.iter().map(|g| (g, false));
+    for (g, late) in groups.chain(c.late_groups.iter().map(|g| (g, true))) {
+        for r in &g.rules {
+            if r.rigid || r.random {
+                return Err(format!("the rule on line {} is rigid or random", r.line));
+            }
+            let mut net_players = 0i64;
+            let mut never = false;
+            for item in r.rows.iter().flatten() {
+                let Item::Cell(p) = item else { continue };
+                for (l, &moved) in given.iter().enumerate() {
+                    let m = get_layer(&p.moving, l);
+                    if m != 0 && ((l != pl && !moved) || m.count_ones() > 1) {
+                        never = true;
+                    }
+                }
+                let Some(x) = &p.replace else { continue };
+                if x.random_entity.iter().any(|&w| w != 0) || x.random_dir.iter().any(|&w| w != 0) {
+                    return Err(format!("the rule on line {} is random", r.line));
+                }
+                for (l, &moved) in given.iter().enumerate() {
+                    let fresh = get_layer(&x.mov_set, l) & !get_layer(&p.moving, l) != 0;
+                    let player_after = if objects_on(&x.set, l).next().is_some() {
+                        objects_on(&x.set, l).any(is_player)
+                    } else {
+                        !objects_on(&p.present, l).any(|id| !is_player(id))
+                    };
+                    if fresh && player_after {
+                        return Err(format!("the rule on line {} moves a player", r.line));
+                    }
+                    // A player object written where none was required takes the
+                    // movement left on its layer, unless that layer never has any but
+                    // the input's (on the player's cells) or the rule clears it.
+                    let kept = get_layer(&x.mov_set, l) != 0
+                        || (get_layer(&x.mov_clear, l) != LAYER_BITS && moved);
+                    if objects_on(&x.set, l).any(is_player) && !needs_player(p) && kept {
+                        return Err(format!("the rule on line {} moves a player", r.line));
+                    }
+                }
+                let writes_player = c.player_ids.iter().any(|&id| has_bit(&x.set, id));
+                if writes_player && !needs_player(p) {
+                    net_players += 1;
+                }
+                let clears_all = c.player_ids.iter().all(|&id| has_bit(&x.clear, id));
+                if needs_player(p) && clears_all && !writes_player {
+                    net_players -= 1;
+                }
+            }
+            if net_players > 0 {
+                return Err(format!("the rule on line {} can add a player", r.line));
+            }
+            if never {
+                continue;
+            }
+            let (dx, dy) = match r.dir {
+                UP => (0, -1),
+                DOWN => (0, 1),
+                LEFT => (-1, 0),
+                _ => (1, 0),
+            };
+            for row in &r.rows {
+                for (ci, item) in row.iter().enumerate() {
+                    let Item::Cell(p) = item else { continue };
+                    let Some(x) = &p.replace else { continue };
+                    let filled = filled_layers(c, p);
+                    if !xs.iter().any(|&id| writes(c, p, x, &filled, id)) {
+                        continue;
+                    }
+                    if late {
+                        return Err(format!("the late rule on line {} removes an X", r.line));
+                    }
+                    // The nearest cell of the row with a movement on the player's layer
+                    // and no `...` between.
+                    let mover = (0..row.len())
+                        .filter(|&t| {
+                            let (a, b) = (t.min(ci), t.max(ci));
+                            !row[a..=b].iter().any(|i| matches!(i, Item::Ellipsis))
+                        })
+                        .filter_map(|t| match &row[t] {
+                            Item::Cell(q) => {
+                                let m = get_layer(&q.moving, pl);
+                                (m != 0 && needs_player(q)).then_some((t, m))
+                            }
+                            Item::Ellipsis => None,
+                        })
+                        .min_by_key(|&(t, _)| t.abs_diff(ci));
+                    let Some((t, m)) = mover else {
+                        return Err(format!(
+                            "the rule on line {} removes an X away from a moving player",
+                            r.line
+                        ));
+                    };
+                    let d = ci as i64 - t as i64;
+                    let o = (d * dx, d * dy);
+                    let slot = &mut offsets[m.trailing_zeros() as usize];
+                    if !slot.contains(&o) {
+                        slot.push(o);
+                    }
+                }
+            }
+        }
+    }
+    let mut layers: Vec<usize> = xs.iter().map(|&id| c.objects[id].layer).collect();
+    layers.sort_unstable();
+    layers.dedup();
+    let widest = offsets.iter().map(Vec::len).max().unwrap_or(0);
+    Ok((widest * layers.len()) as u32)
+}
+
+/// The [`CondKind::Count`] of a `no X` condition over objects `xs` on packing `p`.
+fn count_kind(
+    c: &Compiled,
+    p: &Packing,
+    xs: &[usize],
+    per_player: u32,
+    stored: &[bool],
+) -> CondKind {
+    let codes = p
+        .layers
+        .iter()
+        .map(|sl| {
+            sl.ids
+                .iter()
+                .map(|id| (xs.contains(id), c.player_ids.contains(id)))
+                .collect()
+        })
+        .collect();
+    let so = c.so;
+    let mut fixed = (0, 0);
+    for i in 0..p.cells {
+        let cell = &p.base[i * so..(i + 1) * so];
+        for id in 0..c.objects.len() {
+            if stored[c.objects[id].layer] || !has_bit(cell, id) {
+                continue;
+            }
+            fixed.0 += xs.contains(&id) as u32;
+            fixed.1 += c.player_ids.contains(&id) as u32;
+        }
+    }
+    CondKind::Count {
+        codes,
+        per_player,
+        fixed,
     }
 }
 

@@ -322,6 +322,49 @@ fn distances_to_a_win(g: &StateGraph) -> Vec<u32> {
     dist
 }
 
+/// Checks the A* bound of level 0 of `text` against the exact distances over its whole
+/// space: never above the distance to a win, `u32::MAX` only where no win is reachable,
+/// and no input lowers it by more than one (consistent). `false` when the space is over
+/// the cap. Returns whether some state's bound is above 1, so that a test can tell a
+/// bound that says something from one that never does.
+fn check_bound(text: &str) -> Option<bool> {
+    let game = load(text);
+    let mut space = PsSpace::new(&game, 0).expect("a level");
+    assert!(space.has_bound(), "no bound: {}", space.bound_description());
+    let budget = Budget {
+        max_states: Some(50_000),
+        ..Budget::default()
+    };
+    let g = StateGraph::build(&mut space, &budget).ok()?;
+    let dist = distances_to_a_win(&g);
+    let h: HashMap<usize, u32> = g
+        .graph
+        .node_indices()
+        .map(|v| (v.index(), space.estimate(&g.state(v))))
+        .collect();
+    let mut informative = false;
+    for v in g.graph.node_indices() {
+        let (d, hv) = (dist[v.index()], h[&v.index()]);
+        if hv == u32::MAX {
+            assert_eq!(
+                d,
+                u32::MAX,
+                "a state the bound calls dead reaches a win\n{text}"
+            );
+        } else {
+            assert!(hv <= d, "bound {hv} over the distance {d}\n{text}");
+            informative |= hv > 1;
+        }
+        for u in g.graph.neighbors(v) {
+            let hu = h[&u.index()];
+            if hv != u32::MAX && hu != u32::MAX {
+                assert!(hv <= hu + 1, "inconsistent: {hv} then {hu}\n{text}");
+            }
+        }
+    }
+    Some(informative)
+}
+
 /// The A* bound never exceeds the exact distance to a win, and no input lowers it by
 /// more than one (it is consistent), over whole small state spaces.
 #[test]
@@ -330,43 +373,77 @@ fn bound_is_admissible_and_consistent() {
     let mut checked = 0;
     for _ in 0..80 {
         let text = format!("{SOKOBAN}{}", random_level(&mut rng, 2, false));
-        let game = load(&text);
-        let mut space = PsSpace::new(&game, 0).expect("a level");
-        assert!(space.has_bound(), "sokoban has a bound");
-        let budget = Budget {
-            max_states: Some(50_000),
-            ..Budget::default()
-        };
-        let Ok(g) = StateGraph::build(&mut space, &budget) else {
-            continue;
-        };
-        let dist = distances_to_a_win(&g);
-        let h: HashMap<usize, u32> = g
-            .graph
-            .node_indices()
-            .map(|v| (v.index(), space.estimate(&g.state(v))))
-            .collect();
-        for v in g.graph.node_indices() {
-            let (d, hv) = (dist[v.index()], h[&v.index()]);
-            if hv == u32::MAX {
-                assert_eq!(
-                    d,
-                    u32::MAX,
-                    "a state the bound calls dead reaches a win\n{text}"
-                );
-            } else {
-                assert!(hv <= d, "bound {hv} over the distance {d}\n{text}");
-            }
-            for u in g.graph.neighbors(v) {
-                let hu = h[&u.index()];
-                if hv != u32::MAX && hu != u32::MAX {
-                    assert!(hv <= hu + 1, "inconsistent: {hv} then {hu}\n{text}");
-                }
-            }
+        if check_bound(&text).is_some() {
+            checked += 1;
         }
-        checked += 1;
     }
     assert!(checked > 40, "too few spaces checked: {checked}");
+}
+
+/// `SOKOBAN` with other rules and win conditions (no targets needed).
+fn sokoban_no(rules: &str, layers: &str, win: &str) -> String {
+    SOKOBAN
+        .replace(
+            "[ > Player | Crate ] -> [ > Player | > Crate ]",
+            &format!("[ > Player | Crate ] -> [ > Player | > Crate ]\n{rules}"),
+        )
+        .replace("Player, Wall, Crate", layers)
+        .replace("All Target on Crate", win)
+        .replace("@ = Crate and Target\n", "")
+}
+
+/// `no X` win conditions get a bound when the rules remove Xs only beside a moving
+/// player: the Xs left over the most one input can remove. Checked over whole spaces of
+/// random levels with two players (an input moves both, so a turn can remove two Xs,
+/// and a bound that forgot it would be over the distance) where the players eat the
+/// targets in front of them (a rule that moves the player itself), and where a player
+/// rakes the cell it leaves (the X removed in the moving cell, as Zen Puzzle Garden
+/// does); a rule that removes Xs with no moving player gives no bound.
+#[test]
+fn no_x_bound_is_admissible_and_consistent() {
+    let eat = sokoban_no(
+        "[ > Player | Target ] -> [ > Player | ]",
+        "Player, Wall, Crate",
+        "no Target",
+    );
+    let rake = sokoban_no(
+        "[ Target > Player ] -> [ > Player ]",
+        "Player, Wall, Crate",
+        "no Target",
+    );
+    let mut rng = Rng(0x5eed_0017);
+    let (mut checked, mut informative) = (0, 0);
+    for round in 0..120 {
+        let rules = if round % 2 == 0 { &eat } else { &rake };
+        let mut level = random_level(&mut rng, 3, false);
+        // A second player, in the first free cell from the end.
+        if round % 4 < 2 {
+            if let Some(i) = level.rfind('.') {
+                level.replace_range(i..i + 1, "P");
+            }
+        }
+        match check_bound(&format!("{rules}{level}")) {
+            Some(true) => {
+                checked += 1;
+                informative += 1;
+            }
+            Some(false) => checked += 1,
+            None => {}
+        }
+    }
+    assert!(checked > 60, "too few spaces checked: {checked}");
+    assert!(
+        informative > 30,
+        "the bound rarely says anything: {informative}"
+    );
+    let text = sokoban_no(
+        "[ Player | Target ] -> [ Player | ]",
+        "Player, Wall, Crate, Target",
+        "no Target",
+    );
+    let game = load(&format!("{text}#####\n#PO.#\n#####\n"));
+    let space = PsSpace::new(&game, 0).expect("a level");
+    assert!(!space.has_bound());
 }
 
 /// A game with again turns that create and destroy crates runs without a bound, and says
