@@ -327,6 +327,9 @@ pub(crate) struct Dead {
     found: Vec<(usize, usize)>,
     owner: Vec<usize>,
     seen: Vec<bool>,
+    /// Per condition: the occupancy version at its last test on a live level, and its
+    /// answer (see [`Dead::is_dead_live`]).
+    memo: Vec<(u64, bool)>,
 }
 
 impl Dead {
@@ -447,7 +450,36 @@ impl Dead {
             found: vec![],
             owner: vec![],
             seen: vec![],
+            memo: vec![],
         })
+    }
+
+    /// [`Dead::is_dead`] of a machine's live level, `objects`, whose occupancy is at
+    /// `version` with per-object `stamps` (the version at which each object's cells
+    /// last changed). A condition's answer depends only on where its movers are (the
+    /// reach tables come from what never changes), so it is kept while none of its
+    /// movers' cells changed since it was last computed: successors that only move the
+    /// player skip the scan and the matching.
+    pub(crate) fn is_dead_live(&mut self, objects: &[u64], stamps: &[u64], version: u64) -> bool {
+        if self.memo.len() != self.conds.len() {
+            self.memo = vec![(0, false); self.conds.len()];
+        }
+        for k in 0..self.conds.len() {
+            let (at, dead) = self.memo[k];
+            let known = at != 0
+                && (self.conds[k].ids.iter()).all(|&o| stamps.get(o).is_some_and(|&s| s <= at));
+            let dead = if known {
+                dead
+            } else {
+                let d = self.cond_dead(k, objects);
+                self.memo[k] = (version, d);
+                d
+            };
+            if dead {
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether the level `objects` (cells of `so` words) can never be won.

@@ -759,10 +759,10 @@ impl Space for PsSpace<'_> {
             let Some(won) = played else { continue };
             if !won
                 && self.prune
-                && self
-                    .dead
-                    .as_mut()
-                    .is_some_and(|d| d.is_dead(&self.machine.objects))
+                && self.dead.as_mut().is_some_and(|d| {
+                    let m = &self.machine;
+                    d.is_dead_live(&m.objects, &m.occ.stamp, m.occ.version)
+                })
             {
                 self.counts.dead += 1;
                 continue;
