@@ -179,6 +179,14 @@ pub(crate) struct Overlap {
 }
 
 impl Packing {
+    /// A table per stored layer, per code (the layer's objects in rank order): `f` of
+    /// the object with that code.
+    fn per_code<T>(&self, f: impl Fn(usize) -> T) -> Vec<Vec<T>> {
+        (self.layers.iter())
+            .map(|sl| sl.ids.iter().map(|&id| f(id)).collect())
+            .collect()
+    }
+
     /// The packing of the levels of a game of `c` that start as `start`.
     pub(crate) fn new(c: &Compiled, start: &[u64]) -> Packing {
         let so = c.so;
@@ -952,20 +960,11 @@ impl Bound {
                         maps.push(reach.distances_to(&reach.allowed(l, &on), &targets));
                     }
                 }
-                let codes = p
-                    .layers
-                    .iter()
-                    .map(|sl| {
-                        sl.ids
-                            .iter()
-                            .map(|&id| {
-                                xs.contains(&id)
-                                    .then(|| map_of_layer[c.objects[id].layer])
-                                    .flatten()
-                            })
-                            .collect()
-                    })
-                    .collect();
+                let codes = p.per_code(|id| {
+                    xs.contains(&id)
+                        .then(|| map_of_layer[c.objects[id].layer])
+                        .flatten()
+                });
                 let mut fixed: Option<u32> = None;
                 for &x in &xs {
                     let l = c.objects[x].layer;
@@ -1003,11 +1002,7 @@ impl Bound {
                     .iter()
                     .map(|&t| reach.distances_to(&allowed, &[t]))
                     .collect();
-                let codes = p
-                    .layers
-                    .iter()
-                    .map(|sl| sl.ids.iter().map(|id| ys.contains(id)).collect())
-                    .collect();
+                let codes = p.per_code(|id| ys.contains(&id));
                 let fixed = maps
                     .iter()
                     .map(|m| {
@@ -1312,16 +1307,7 @@ fn count_kind(
     per_player: u32,
     stored: &[bool],
 ) -> CondKind {
-    let codes = p
-        .layers
-        .iter()
-        .map(|sl| {
-            sl.ids
-                .iter()
-                .map(|id| (xs.contains(id), c.player_ids.contains(id)))
-                .collect()
-        })
-        .collect();
+    let codes = p.per_code(|id| (xs.contains(&id), c.player_ids.contains(&id)));
     let so = c.so;
     let mut fixed = (0, 0);
     for i in 0..p.cells {
