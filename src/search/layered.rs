@@ -215,7 +215,20 @@ pub fn layered(
     // A* when the rules give a bound on the first cost component (see the module header):
     // nodes taken by (bound + cost, cost), and nodes the bound proves dead never stored.
     let bounded = match exp.prepare_heuristic(budget) {
-        Ok(()) => true,
+        Ok(()) => match exp.prepare_push_patterns(budget) {
+            Ok(line) => {
+                stats.bound = line;
+                true
+            }
+            Err(PrepareError::Refused(_)) => true,
+            Err(PrepareError::Cutoff(c)) => {
+                let stats = Stats {
+                    elapsed: t0.elapsed(),
+                    ..Stats::default()
+                };
+                return Ok((Outcome::Cutoff(c), stats));
+            }
+        },
         Err(PrepareError::Refused(_)) => false,
         Err(PrepareError::Cutoff(c)) => {
             let stats = Stats {

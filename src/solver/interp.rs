@@ -162,6 +162,16 @@ pub(super) fn run<'m>(
             },
             Backend::Bfs | Backend::Dijkstra | Backend::Iddfs | Backend::Layered => {}
         }
+        // A* and IDA* read the pushing puzzles' pattern databases where they derive
+        // (`engine/heuristic/push.rs`; layered search builds its own).
+        let mut push_line = None;
+        if matches!(backend, Backend::Astar | Backend::Idastar) && exp.has_heuristic() {
+            match exp.prepare_push_patterns(budget) {
+                Ok(line) => push_line = line,
+                Err(PrepareError::Cutoff(c)) => break 'run cut_off(c, t0),
+                Err(PrepareError::Refused(_)) => {}
+            }
+        }
         // IDA* reads a bound that need not be consistent: pattern databases, where the
         // rules allow them. Building them takes a while, so a short search on the bound
         // alone goes first: easy levels need none.
@@ -202,7 +212,10 @@ pub(super) fn run<'m>(
         Ok((outcome, stats)) => (
             outcome,
             search::Stats {
-                bound,
+                bound: match (bound, push_line) {
+                    (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+                    (a, b) => a.or(b),
+                },
                 expanded: stats.expanded + probed.expanded,
                 generated: stats.generated + probed.generated,
                 ..stats

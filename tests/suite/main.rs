@@ -54,6 +54,7 @@ mod multibox;
 mod npuzzle_bounds;
 mod placement;
 mod play;
+mod push_patterns;
 mod puzzlescript_conformance;
 mod puzzlescript_diagnostics;
 mod puzzlescript_dist;

@@ -42,6 +42,8 @@ impl Expander<'_> {
             self.heuristic = Some(Bounds {
                 kinds: vec![],
                 patterns: None,
+                push: None,
+                paid: RefCell::default(),
                 scratch: RefCell::new(Hungarian::default()),
                 occ: RefCell::new(vec![u16::MAX; cells]),
                 constrained: vec![false; nk],
@@ -162,6 +164,8 @@ impl Expander<'_> {
         self.heuristic = Some(Bounds {
             kinds,
             patterns: None,
+            push: None,
+            paid: RefCell::default(),
             scratch: RefCell::new(Hungarian::default()),
             occ: RefCell::new(vec![u16::MAX; cells]),
             constrained,

@@ -142,6 +142,22 @@ impl Hungarian {
         self.total(m)
     }
 
+    /// What the optimal assignment last found pays for each of `words` (the instance's
+    /// present copies, in any order) into `out`: the distance to the cell it is given.
+    pub(super) fn paid(&self, words: &[u32], out: &mut Vec<u32>) {
+        out.clear();
+        let m = self.v.len().saturating_sub(1);
+        for &w in words {
+            let row = self.rows.iter().position(|&r| r == w);
+            let cost = row
+                .and_then(|r| (1..=m).find(|&j| self.p[j] == r + 1).map(|j| (r, j)))
+                .map_or(0, |(r, j)| {
+                    self.cost[r * m + j - 1].min(UNREACHABLE as i64) as u32
+                });
+            out.push(cost);
+        }
+    }
+
     /// One phase of the method: row `i` (1-based) joins the assignment by a shortest
     /// augmenting path over reduced costs, the potentials kept feasible.
     fn phase(&mut self, i: usize, m: usize) {

@@ -65,6 +65,7 @@ mod derive;
 mod goalform;
 mod matching;
 mod pattern;
+mod push;
 
 use std::cell::RefCell;
 
@@ -129,6 +130,11 @@ pub(crate) struct Bounds {
     /// Additive pattern databases (`pattern.rs`), once prepared for IDA*: admissible,
     /// not consistent, so only [`Expander::admissible`] reads them.
     patterns: Option<pattern::Patterns>,
+    /// Pattern databases for pushing puzzles (`push.rs`), once prepared: consistent, so
+    /// [`Expander::estimate`] reads them.
+    push: Option<push::PushPatterns>,
+    /// Scratch: what the optimal assignment pays per copy, for `push`.
+    paid: RefCell<Vec<u32>>,
     /// Scratch for the assignment problem.
     scratch: RefCell<Hungarian>,
     /// Scratch for the frozen-copy test: per padded cell, the copy on it (`u16::MAX`).
@@ -252,9 +258,17 @@ impl Expander<'_> {
                         UNREACHABLE
                     } else {
                         let mut h = b.scratch.borrow_mut();
-                        match from {
+                        let v = match from {
                             Some(f) => h.solve_next(k, &f[kb.slots.clone()], words, targets),
                             None => h.solve(words, targets),
+                        };
+                        match &b.push {
+                            Some(pp) if pp.bound == k && v != UNREACHABLE => {
+                                let mut paid = b.paid.borrow_mut();
+                                h.paid(words, &mut paid);
+                                pp.raise(v, words, s[pp.agent], &paid, targets)
+                            }
+                            _ => v,
                         }
                     }
                 }

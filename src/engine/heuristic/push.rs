@@ -1,0 +1,474 @@
+//! Pattern databases for pushing puzzles (Sokoban and its kin), derived from the rules
+//! ([`Expander::prepare_push_patterns`]): the exact cost of a few of the pushed copies
+//! alone with the agent, added to the matching bound of the others.
+//!
+//! **When they derive.** The level holds two kinds: an *agent* (one copy) and a pushed
+//! kind (two copies or more), both covering one cell in one pose; the goal puts the pushed
+//! kind on places and says nothing of the agent. Every move is a *walk*, `shift agent d`
+//! alone, adding nothing to the first cost component, or a *push*, `require pushed at
+//! agent + d`, `shift pushed d`, `shift agent d` in that order, adding one. Tiles never
+//! change and the bounds of `mod.rs` put the pushed kind under the *matching*.
+//!
+//! **The abstraction.** Keep the agent and `k` of the pushed copies; erase the others.
+//! Every real path maps to an abstract one of no greater cost: a push of a kept copy is
+//! the same push (its target holds no kept copy, since it held no copy at all), a walk is
+//! the same walk, and a push of an erased copy becomes the agent's walk into the cell
+//! that copy left (free in the abstraction, legal for the agent since the real move put
+//! it there). The table holds, for every placement of `k` copies and every cell of the
+//! agent, the least first-component cost to put the `k` copies on distinct goal cells:
+//! a 0-1 breadth-first search backwards (pulls) from every such placement.
+//!
+//! **The bound.** For a state and any set `S` of `k` copies: the real solution pays at
+//! least `table(S, agent)` for the pushes of `S`'s copies (the abstraction), and at least
+//! the cheapest assignment of the other copies to distinct goal cells for theirs (each
+//! pays at least its relaxed distance to the goal cell it ends on). The bound is the
+//! largest of the matching bound and these sums over every set `S`. Admissible by the
+//! above; consistent: for a fixed set of copies followed through a move, the table term
+//! drops by at most what the move adds (the abstraction's own move, or a walk costing
+//! nothing) and so does the assignment of the others (one moved copy, one relaxed step),
+//! and only one of the two changes by a push; the largest over all sets then drops by at
+//! most as much. A walk leaves every term as it was (the abstraction's walks cost nothing
+//! both ways), so a bound kept across walks stays exact. A placement no goal can be
+//! reached from in the abstraction proves the state dead.
+//!
+//! **Size.** `k` is the largest of 2 to 4 (and at most the copies) for which the table
+//! fits [`MAX_TABLE`] entries and a state has at most [`MAX_SETS`] sets; a table is a
+//! byte per entry, indexed by the combinatorial rank of the copies' cells and the agent's
+//! cell. Sets whose table term cannot beat the bound so far (their term minus what the
+//! optimal assignment pays for them) are passed over without solving the others'
+//! assignment.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+
+use super::super::budget::{Budget, Pacer, UNREACHABLE};
+use super::super::expander::{Expander, PrepareError};
+use super::super::legality::{GOAL, LEGAL};
+use super::super::program::{Delta, KOp};
+use super::{Combine, Hungarian};
+use crate::compile::Subject;
+
+/// The most entries (bytes) a table may have.
+const MAX_TABLE: u64 = 1 << 28;
+
+/// The most sets of copies a state's bound looks up.
+const MAX_SETS: u64 = 128;
+
+/// Largest copies per set.
+const MAX_K: usize = 5;
+
+/// No goal reachable, in the table.
+const UNSEEN: u8 = u8::MAX;
+
+/// Largest distance the table holds (a larger one refuses the table).
+const MAX_DIST: u32 = 250;
+
+/// No cell of the abstraction.
+const NONE: u16 = u16::MAX;
+
+/// The table of one level (see the module header).
+pub(super) struct PushPatterns {
+    /// The agent's slot and pose bits.
+    pub(super) agent: usize,
+    agent_bits: u32,
+    /// The pushed kind's index in `Bounds::kinds`, and its pose bits.
+    pub(super) bound: usize,
+    bits: u32,
+    /// Copies per set.
+    k: usize,
+    /// Per padded cell: its index among the abstraction's cells ([`NONE`]: not one).
+    index: Vec<u16>,
+    /// The abstraction's cells.
+    n: usize,
+    /// `binom[i * (k + 1) + j]` = C(i, j), for `i <= n`, `j <= k`.
+    binom: Vec<u32>,
+    /// Per `rank(cells) * n + agent`: the cost (see the module header).
+    table: Vec<u8>,
+    /// Scratch: the assignment of the copies outside a set.
+    rest: RefCell<Hungarian>,
+    /// What was built, for `--stats`.
+    pub(super) summary: String,
+}
+
+/// Combinations `C(i, j)` for `i <= n`, `j <= k`, saturating.
+fn binomials(n: usize, k: usize) -> Vec<u32> {
+    let k1 = k + 1;
+    let mut b = vec![0u32; (n + 1) * k1];
+    for i in 0..=n {
+        b[i * k1] = 1;
+        if i > 0 {
+            for j in 1..=k {
+                b[i * k1 + j] = b[(i - 1) * k1 + j - 1].saturating_add(b[(i - 1) * k1 + j]);
+            }
+        }
+    }
+    b
+}
+
+/// `C(n, k)` in 64 bits, saturating (0 when `k > n`).
+fn choose(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u64, |acc, i| acc.saturating_mul(n - i) / (i + 1))
+}
+
+impl PushPatterns {
+    /// The rank of sorted abstraction cells.
+    #[inline]
+    fn rank(&self, cells: &[u16]) -> usize {
+        let k1 = self.k + 1;
+        cells
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| self.binom[c as usize * k1 + i + 1] as usize)
+            .sum()
+    }
+
+    /// The bound of the module header for the pushed copies `words` (with the agent at
+    /// `agent_word` in `s`), given `matching`, their optimal assignment's cost, and
+    /// `paid`, what that assignment pays per copy (same order as `words`): at least
+    /// `matching`, [`UNREACHABLE`] when a set of copies can reach no goal.
+    pub(super) fn raise(
+        &self,
+        matching: u32,
+        words: &[u32],
+        agent_word: u32,
+        paid: &[u32],
+        targets: &[Vec<u32>],
+    ) -> u32 {
+        let n = words.len();
+        if agent_word == 0 || n < self.k || n > 64 || paid.len() != n {
+            return matching;
+        }
+        let a = self.index[(agent_word >> self.agent_bits) as usize];
+        if a == NONE {
+            return matching;
+        }
+        let mut cells = [0u16; 64];
+        for (c, &w) in cells.iter_mut().zip(words) {
+            if w == 0 {
+                return matching;
+            }
+            *c = self.index[(w >> self.bits) as usize];
+            if *c == NONE {
+                return matching;
+            }
+        }
+        let mut best = matching;
+        let mut set = [0usize; MAX_K];
+        for (i, s) in set.iter_mut().enumerate().take(self.k) {
+            *s = i;
+        }
+        let mut rest = vec![];
+        loop {
+            // The set's cells, sorted.
+            let mut sc = [0u16; MAX_K];
+            for (j, &i) in set[..self.k].iter().enumerate() {
+                sc[j] = cells[i];
+            }
+            sc[..self.k].sort_unstable();
+            let d = self.table[self.rank(&sc[..self.k]) * self.n + a as usize];
+            if d == UNSEEN {
+                return UNREACHABLE;
+            }
+            let d = u32::from(d);
+            let own: u32 = set[..self.k].iter().map(|&i| paid[i]).sum();
+            // The others' assignment costs at most `matching - own`; only when that
+            // could beat `best` is it solved.
+            if d > own && matching.saturating_sub(own) + d > best {
+                rest.clear();
+                rest.extend(
+                    (0..n)
+                        .filter(|i| !set[..self.k].contains(i))
+                        .map(|i| words[i]),
+                );
+                let r = self.rest.borrow_mut().solve(&rest, targets);
+                if r == UNREACHABLE {
+                    return UNREACHABLE;
+                }
+                best = best.max(d + r);
+            }
+            // The next set in lexicographic order.
+            let mut j = self.k;
+            loop {
+                if j == 0 {
+                    return best;
+                }
+                j -= 1;
+                if set[j] < n - self.k + j {
+                    set[j] += 1;
+                    for t in j + 1..self.k {
+                        set[t] = set[t - 1] + 1;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+}
+
+impl Expander<'_> {
+    /// Builds the pattern databases of `push.rs` after [`Expander::prepare_heuristic`]:
+    /// a line for `--stats` saying what was built, `None` when the rules or the level do
+    /// not allow them (or no table fits).
+    pub fn prepare_push_patterns(
+        &mut self,
+        budget: &Budget,
+    ) -> Result<Option<String>, PrepareError> {
+        let Some(b) = &self.heuristic else {
+            return Ok(None);
+        };
+        if let Some(p) = &b.push {
+            return Ok(Some(p.summary.clone()));
+        }
+        let built = self.derive_push_patterns(budget)?;
+        let line = built.as_ref().map(|p| p.summary.clone());
+        if let Some(b) = &mut self.heuristic {
+            b.push = built;
+        }
+        Ok(line)
+    }
+
+    /// The agent's and the pushed kind's indices when the rules have the shape of the
+    /// module header.
+    fn push_shape(&self) -> Option<(usize, usize)> {
+        let b = self.heuristic.as_ref()?;
+        if b.form.is_some() || self.picture.is_some() || self.lay.mutable_count > 0 {
+            return None;
+        }
+        if !self.model.basic() || !self.model.static_tiles() {
+            return None;
+        }
+        let lay = &self.lay;
+        let present: Vec<usize> = (0..lay.slots.len())
+            .filter(|&k| lay.slots[k].count > 0)
+            .collect();
+        let &[x, y] = present.as_slice() else {
+            return None;
+        };
+        let (agent, pushed) = if lay.slots[x].count == 1 && lay.slots[y].count > 1 {
+            (x, y)
+        } else if lay.slots[y].count == 1 && lay.slots[x].count > 1 {
+            (y, x)
+        } else {
+            return None;
+        };
+        let one_cell = |k: usize| lay.foot[k].len() == 1 && lay.foot[k][0].as_slice() == [0];
+        if !one_cell(agent) || !one_cell(pushed) {
+            return None;
+        }
+        if self.goal_slots.iter().any(|&(_, k)| k != pushed) || !b.constrained[pushed] {
+            return None;
+        }
+        let unit = |d: &Delta| matches!(d, Delta::Param { mult: 1 });
+        for (mi, ops) in self.prog.runs.moves.iter().enumerate() {
+            let adds = self.model.moves[mi].adds.first().copied().unwrap_or(1);
+            let walk = matches!(ops.as_slice(),
+                [KOp::Shift { var, kind, delta, each: false, .. }]
+                    if *var == agent && *kind == agent && unit(delta));
+            let push = matches!(ops.as_slice(),
+                [
+                    KOp::Test { subject: Subject::Piece(p), kind: t, delta: Some(dt), want: true },
+                    KOp::Shift { var: v1, kind: k1, delta: d1, each: false, .. },
+                    KOp::Shift { var: v2, kind: k2, delta: d2, each: false, .. },
+                ] if p.index() == pushed && *t == agent && unit(dt)
+                    && *v1 == pushed && *k1 == pushed && unit(d1)
+                    && *v2 == agent && *k2 == agent && unit(d2));
+            let ok = (walk && adds == 0) || (push && adds > 0);
+            if !ok {
+                return None;
+            }
+        }
+        Some((agent, pushed))
+    }
+
+    /// The tables of the module header, when they derive and one fits.
+    fn derive_push_patterns(&self, budget: &Budget) -> Result<Option<PushPatterns>, PrepareError> {
+        let Some((agent, pushed)) = self.push_shape() else {
+            return Ok(None);
+        };
+        let b = self.heuristic.as_ref().expect("checked by push_shape");
+        let Some(bound) = b.kinds.iter().position(|kb| {
+            kb.slots.start == self.lay.slots[pushed].start
+                && matches!(kb.combine, Combine::Matching(_))
+        }) else {
+            return Ok(None);
+        };
+        let lay = &self.lay;
+        let (abits, bits) = (lay.slots[agent].bits, lay.slots[pushed].bits);
+        let (af, bf) = (&self.flags[agent], &self.flags[pushed]);
+        let cells_n = lay.ptile.len();
+        let legal =
+            |f: &Vec<u8>, bits: u32, p: usize| f.get(p << bits).is_some_and(|&x| x & LEGAL != 0);
+        // The cells the agent can reach from its start over cells legal for it, and the
+        // cells a copy can be pushed onto from them: no copy or agent stands elsewhere
+        // in any state the search meets (copies off them leave the bound as it is).
+        let start = self.start();
+        let from = (start[lay.slots[agent].start] >> abits) as usize;
+        let mut reach = vec![false; cells_n];
+        let mut stack = vec![from];
+        if legal(af, abits, from) {
+            reach[from] = true;
+        }
+        while let Some(p) = stack.pop() {
+            for &dl in &lay.dir_delta {
+                let q = p as isize + dl;
+                if let Ok(q) = usize::try_from(q) {
+                    if q < cells_n && !reach[q] && legal(af, abits, q) {
+                        reach[q] = true;
+                        stack.push(q);
+                    }
+                }
+            }
+        }
+        let near = |p: usize| {
+            lay.dir_delta
+                .iter()
+                .any(|&dl| usize::try_from(p as isize - dl).is_ok_and(|q| q < cells_n && reach[q]))
+        };
+        let mut index = vec![NONE; cells_n];
+        let mut cells = vec![];
+        for (p, ix) in index.iter_mut().enumerate().skip(1) {
+            if reach[p] || (legal(bf, bits, p) && near(p)) {
+                if cells.len() >= NONE as usize {
+                    return Ok(None);
+                }
+                *ix = cells.len() as u16;
+                cells.push(p);
+            }
+        }
+        let n = cells.len();
+        let count = lay.slots[pushed].count;
+        let Some(k) = (2..=MAX_K.min(count)).rev().find(|&k| {
+            choose(n as u64, k as u64).saturating_mul(n as u64) <= MAX_TABLE
+                && choose(count as u64, k as u64) <= MAX_SETS
+        }) else {
+            return Ok(None);
+        };
+        let size = choose(n as u64, k as u64) as usize * n;
+        budget.room_for(size as u64)?;
+        let nd = lay.dir_delta.len();
+        // Per cell and direction: the cell a step ahead and a step back.
+        let step = |c: usize, d: usize, sign: isize| -> u16 {
+            let p = cells[c] as isize + sign * lay.dir_delta[d];
+            usize::try_from(p)
+                .ok()
+                .and_then(|p| index.get(p).copied())
+                .unwrap_or(NONE)
+        };
+        let ahead: Vec<u16> = (0..n * nd).map(|i| step(i / nd, i % nd, 1)).collect();
+        let back: Vec<u16> = (0..n * nd).map(|i| step(i / nd, i % nd, -1)).collect();
+        let a_ok: Vec<bool> = cells.iter().map(|&p| legal(af, abits, p)).collect();
+        let b_ok: Vec<bool> = cells.iter().map(|&p| legal(bf, bits, p)).collect();
+        let goal: Vec<u16> = (0..n as u16)
+            .filter(|&c| {
+                bf.get(cells[c as usize] << bits)
+                    .is_some_and(|&x| x & (LEGAL | GOAL) == LEGAL | GOAL)
+            })
+            .collect();
+        if goal.len() < k {
+            return Ok(None);
+        }
+        let mut pp = PushPatterns {
+            agent: lay.slots[agent].start,
+            agent_bits: abits,
+            bound,
+            bits,
+            k,
+            index,
+            n,
+            binom: binomials(n, k),
+            table: vec![UNSEEN; size],
+            rest: RefCell::new(Hungarian::default()),
+            summary: String::new(),
+        };
+        let mut pacer = Pacer::default();
+        let mut queue: VecDeque<([u16; MAX_K], u16, u8)> = VecDeque::new();
+        // Every placement of k copies on goal cells, the agent anywhere else.
+        let mut set: Vec<usize> = (0..k).collect();
+        loop {
+            let mut sc = [0u16; MAX_K];
+            for (j, &i) in set.iter().enumerate() {
+                sc[j] = goal[i];
+            }
+            let r = pp.rank(&sc[..k]);
+            for a in 0..n as u16 {
+                if a_ok[a as usize] && !sc[..k].contains(&a) {
+                    pp.table[r * n + a as usize] = 0;
+                    queue.push_back((sc, a, 0));
+                }
+            }
+            let mut j = k;
+            let more = loop {
+                if j == 0 {
+                    break false;
+                }
+                j -= 1;
+                if set[j] < goal.len() - k + j {
+                    set[j] += 1;
+                    for t in j + 1..k {
+                        set[t] = set[t - 1] + 1;
+                    }
+                    break true;
+                }
+            };
+            if !more {
+                break;
+            }
+        }
+        let mut stored = 0u64;
+        let mut work = 0u64;
+        while let Some((sc, a, d)) = queue.pop_front() {
+            let r = pp.rank(&sc[..k]);
+            if pp.table[r * n + a as usize] != d {
+                continue;
+            }
+            stored += 1;
+            work += 1;
+            if work >= 1 << 14 {
+                pacer.tick(work, budget)?;
+                work = 0;
+            }
+            let held = |c: u16| sc[..k].contains(&c);
+            for dd in 0..nd {
+                // The agent walked here from a step back.
+                let from = back[a as usize * nd + dd];
+                if from == NONE || !a_ok[from as usize] || held(from) {
+                    continue;
+                }
+                let i = r * n + from as usize;
+                if pp.table[i] > d {
+                    pp.table[i] = d;
+                    queue.push_front((sc, from, d));
+                }
+                // The agent pushed the copy now a step ahead of it from its own cell.
+                let box_at = ahead[a as usize * nd + dd];
+                if box_at == NONE || !held(box_at) || !b_ok[a as usize] {
+                    continue;
+                }
+                if u32::from(d) + 1 > MAX_DIST {
+                    return Ok(None);
+                }
+                let mut before = sc;
+                for c in before[..k].iter_mut() {
+                    if *c == box_at {
+                        *c = a;
+                    }
+                }
+                before[..k].sort_unstable();
+                let i = pp.rank(&before[..k]) * n + from as usize;
+                if pp.table[i] > d + 1 {
+                    pp.table[i] = d + 1;
+                    queue.push_back((before, from, d + 1));
+                }
+            }
+        }
+        pacer.tick(work, budget)?;
+        pp.summary = format!(
+            "pattern databases for pushes: every set of {k} of the {count} copies with the agent, {stored} placements reached of {size} ({} MiB)",
+            size >> 20
+        );
+        Ok(Some(pp))
+    }
+}
