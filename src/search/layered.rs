@@ -171,6 +171,48 @@ pub fn layered(
     need_path: bool,
     reuse: &mut Reuse,
 ) -> Result<(Outcome, Stats), String> {
+    // The pushing puzzles' pattern databases take a while to build (up to a second and
+    // 256 MiB): a short search on the other bounds goes first, so easy levels build none.
+    let probing = need_path
+        && budget.max_states.is_none_or(|m| m > PROBE)
+        && exp.prepare_heuristic(budget).is_ok()
+        && exp.push_patterns_may_derive();
+    if !probing {
+        return search(exp, budget, table, need_path, reuse, true);
+    }
+    let probe = Budget {
+        max_states: Some(PROBE),
+        ..budget.clone()
+    };
+    let (outcome, first) = search(exp, &probe, table, need_path, reuse, false)?;
+    if !matches!(outcome, Outcome::Cutoff(Cutoff::States(_))) {
+        return Ok((outcome, first));
+    }
+    let (outcome, stats) = search(exp, budget, table, need_path, reuse, true)?;
+    Ok((
+        outcome,
+        Stats {
+            expanded: stats.expanded + first.expanded,
+            generated: stats.generated + first.generated,
+            elapsed: stats.elapsed + first.elapsed,
+            ..stats
+        },
+    ))
+}
+
+/// Nodes layered search stores on the bounds of `engine/heuristic/mod.rs` alone before
+/// it builds the pattern databases of `engine/heuristic/push.rs` and starts again.
+const PROBE: usize = 50_000;
+
+/// [`layered`], with the pushing puzzles' pattern databases when `push` is set.
+fn search(
+    exp: &mut Expander,
+    budget: &Budget,
+    table: &CostTable,
+    need_path: bool,
+    reuse: &mut Reuse,
+    push: bool,
+) -> Result<(Outcome, Stats), String> {
     let t0 = Instant::now();
     let split = match reuse.split(exp, budget) {
         Ok(s) => s?,
@@ -215,6 +257,7 @@ pub fn layered(
     // A* when the rules give a bound on the first cost component (see the module header):
     // nodes taken by (bound + cost, cost), and nodes the bound proves dead never stored.
     let bounded = match exp.prepare_heuristic(budget) {
+        Ok(()) if !push => true,
         Ok(()) => match exp.prepare_push_patterns(budget) {
             Ok(line) => {
                 stats.bound = line;
@@ -300,6 +343,10 @@ pub fn layered(
         for k in 0..cl.outer.len() {
             let (at, a) = cl.outer[k];
             let st = &cl.outer_states[k * words..(k + 1) * words];
+            // A copy pushed where it can never reach a goal: dead, not even stored.
+            if bounded && exp.off_every_path(st) {
+                continue;
+            }
             let cand = cost + cl.dist[at as usize] as u128 * inner_inc + inc[a.mv().index()];
             let j = match store.insert(st) {
                 Ok(j) => {

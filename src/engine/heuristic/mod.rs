@@ -332,6 +332,20 @@ impl Expander<'_> {
         }
     }
 
+    /// Whether some constrained copy in `s` stands on a place from which it can reach no
+    /// goal place even alone (the first test of [`Expander::dead`], a lookup per copy):
+    /// a search may drop such a state before it looks it up.
+    #[inline]
+    pub(crate) fn off_every_path(&self, s: &[u32]) -> bool {
+        self.heuristic.as_ref().is_some_and(|b| {
+            b.kinds.iter().any(|kb| {
+                s[kb.slots.clone()]
+                    .iter()
+                    .any(|&w| kb.dist[w as usize] == UNREACHABLE)
+            })
+        })
+    }
+
     /// Whether some constrained copy in `s` can reach no goal place even in the
     /// relaxation: then no goal can be reached from `s`.
     #[inline]

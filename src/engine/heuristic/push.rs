@@ -230,6 +230,12 @@ impl Expander<'_> {
         Ok(line)
     }
 
+    /// Whether [`Expander::prepare_push_patterns`] may build tables: the bounds are
+    /// derived and the rules have the shape of the module header.
+    pub fn push_patterns_may_derive(&self) -> bool {
+        self.push_shape().is_some()
+    }
+
     /// The agent's and the pushed kind's indices when the rules have the shape of the
     /// module header.
     fn push_shape(&self) -> Option<(usize, usize)> {
