@@ -171,12 +171,13 @@ pub fn layered(
     need_path: bool,
     reuse: &mut Reuse,
 ) -> Result<(Outcome, Stats), String> {
-    // The pushing puzzles' pattern databases take a while to build (up to a second and
-    // 256 MiB): a short search on the other bounds goes first, so easy levels build none.
+    // The pushing puzzles' pattern databases take up to a second and 256 MiB to build
+    // on a big board: there a short search on the other bounds goes first, so easy
+    // levels build none. Small tables are built at once.
     let probing = need_path
         && budget.max_states.is_none_or(|m| m > PROBE)
         && exp.prepare_heuristic(budget).is_ok()
-        && exp.push_patterns_may_derive();
+        && exp.push_table_entries().is_some_and(|e| e > EAGER);
     if !probing {
         return search(exp, budget, table, need_path, reuse, true);
     }
@@ -203,6 +204,9 @@ pub fn layered(
 /// Nodes layered search stores on the bounds of `engine/heuristic/mod.rs` alone before
 /// it builds the pattern databases of `engine/heuristic/push.rs` and starts again.
 const PROBE: usize = 50_000;
+
+/// The largest pushing puzzles' table (entries, bytes) built without a probe first.
+const EAGER: u64 = 1 << 24;
 
 /// [`layered`], with the pushing puzzles' pattern databases when `push` is set.
 fn search(

@@ -90,6 +90,14 @@ pub(super) struct PushPatterns {
     pub(super) summary: String,
 }
 
+/// What a table is built over (see [`Expander::push_plan`]).
+struct Plan {
+    index: Vec<u16>,
+    cells: Vec<usize>,
+    k: usize,
+    size: usize,
+}
+
 /// Combinations `C(i, j)` for `i <= n`, `j <= k`, saturating.
 fn binomials(n: usize, k: usize) -> Vec<u32> {
     let k1 = k + 1;
@@ -160,7 +168,7 @@ impl PushPatterns {
         for (i, s) in set.iter_mut().enumerate().take(self.k) {
             *s = i;
         }
-        let mut rest = vec![];
+        let mut rest = [0u32; 64];
         loop {
             // The set's cells, sorted.
             let mut sc = [0u16; MAX_K];
@@ -177,13 +185,14 @@ impl PushPatterns {
             // The others' assignment costs at most `matching - own`; only when that
             // could beat `best` is it solved.
             if d > own && matching.saturating_sub(own) + d > best {
-                rest.clear();
-                rest.extend(
-                    (0..n)
-                        .filter(|i| !set[..self.k].contains(i))
-                        .map(|i| words[i]),
-                );
-                let r = self.rest.borrow_mut().solve(&rest, targets);
+                let mut m = 0;
+                for (i, &w) in words.iter().enumerate() {
+                    if !set[..self.k].contains(&i) {
+                        rest[m] = w;
+                        m += 1;
+                    }
+                }
+                let r = self.rest.borrow_mut().solve(&rest[..m], targets);
                 if r == UNREACHABLE {
                     return UNREACHABLE;
                 }
@@ -230,10 +239,12 @@ impl Expander<'_> {
         Ok(line)
     }
 
-    /// Whether [`Expander::prepare_push_patterns`] may build tables: the bounds are
-    /// derived and the rules have the shape of the module header.
-    pub fn push_patterns_may_derive(&self) -> bool {
-        self.push_shape().is_some()
+    /// The entries (bytes) of the table [`Expander::prepare_push_patterns`] would build:
+    /// `None` when it builds none (the bounds not derived, the rules not of the shape of
+    /// the module header, no table fits).
+    pub fn push_table_entries(&self) -> Option<u64> {
+        let (agent, pushed) = self.push_shape()?;
+        self.push_plan(agent, pushed).map(|p| p.size as u64)
     }
 
     /// The agent's and the pushed kind's indices when the rules have the shape of the
@@ -289,18 +300,10 @@ impl Expander<'_> {
         Some((agent, pushed))
     }
 
-    /// The tables of the module header, when they derive and one fits.
-    fn derive_push_patterns(&self, budget: &Budget) -> Result<Option<PushPatterns>, PrepareError> {
-        let Some((agent, pushed)) = self.push_shape() else {
-            return Ok(None);
-        };
-        let b = self.heuristic.as_ref().expect("checked by push_shape");
-        let Some(bound) = b.kinds.iter().position(|kb| {
-            kb.slots.start == self.lay.slots[pushed].start
-                && matches!(kb.combine, Combine::Matching(_))
-        }) else {
-            return Ok(None);
-        };
+    /// The abstraction's cells (per padded cell its index, and the cells in order), the
+    /// copies per set and the table's entries, for the agent `agent` and the pushed kind
+    /// `pushed`; `None` when no table fits.
+    fn push_plan(&self, agent: usize, pushed: usize) -> Option<Plan> {
         let lay = &self.lay;
         let (abits, bits) = (lay.slots[agent].bits, lay.slots[pushed].bits);
         let (af, bf) = (&self.flags[agent], &self.flags[pushed]);
@@ -338,7 +341,7 @@ impl Expander<'_> {
         for (p, ix) in index.iter_mut().enumerate().skip(1) {
             if reach[p] || (legal(bf, bits, p) && near(p)) {
                 if cells.len() >= NONE as usize {
-                    return Ok(None);
+                    return None;
                 }
                 *ix = cells.len() as u16;
                 cells.push(p);
@@ -346,13 +349,46 @@ impl Expander<'_> {
         }
         let n = cells.len();
         let count = lay.slots[pushed].count;
-        let Some(k) = (2..=MAX_K.min(count)).rev().find(|&k| {
+        let k = (2..=MAX_K.min(count)).rev().find(|&k| {
             choose(n as u64, k as u64).saturating_mul(n as u64) <= MAX_TABLE
                 && choose(count as u64, k as u64) <= MAX_SETS
+        })?;
+        let size = choose(n as u64, k as u64) as usize * n;
+        Some(Plan {
+            index,
+            cells,
+            k,
+            size,
+        })
+    }
+
+    /// The tables of the module header, when they derive and one fits.
+    fn derive_push_patterns(&self, budget: &Budget) -> Result<Option<PushPatterns>, PrepareError> {
+        let Some((agent, pushed)) = self.push_shape() else {
+            return Ok(None);
+        };
+        let b = self.heuristic.as_ref().expect("checked by push_shape");
+        let Some(bound) = b.kinds.iter().position(|kb| {
+            kb.slots.start == self.lay.slots[pushed].start
+                && matches!(kb.combine, Combine::Matching(_))
         }) else {
             return Ok(None);
         };
-        let size = choose(n as u64, k as u64) as usize * n;
+        let Some(Plan {
+            index,
+            cells,
+            k,
+            size,
+        }) = self.push_plan(agent, pushed)
+        else {
+            return Ok(None);
+        };
+        let lay = &self.lay;
+        let (abits, bits) = (lay.slots[agent].bits, lay.slots[pushed].bits);
+        let (af, bf) = (&self.flags[agent], &self.flags[pushed]);
+        let legal =
+            |f: &Vec<u8>, bits: u32, p: usize| f.get(p << bits).is_some_and(|&x| x & LEGAL != 0);
+        let (n, count) = (cells.len(), lay.slots[pushed].count);
         budget.room_for(size as u64)?;
         let nd = lay.dir_delta.len();
         // Per cell and direction: the cell a step ahead and a step back.
