@@ -196,6 +196,13 @@ pub fn layered(
             expanded: stats.expanded + first.expanded,
             generated: stats.generated + first.generated,
             elapsed: stats.elapsed + first.elapsed,
+            // Cut off while the tables were built: what the probe stored.
+            stored: if stats.stored == 0 {
+                first.stored
+            } else {
+                stats.stored
+            },
+            peak_frontier: stats.peak_frontier.max(first.peak_frontier),
             ..stats
         },
     ))

@@ -41,7 +41,7 @@
 use std::cell::RefCell;
 use std::collections::VecDeque;
 
-use super::super::budget::{Budget, Pacer, UNREACHABLE};
+use super::super::budget::{Budget, Cutoff, Pacer, UNREACHABLE};
 use super::super::expander::{Expander, PrepareError};
 use super::super::legality::{GOAL, LEGAL};
 use super::super::program::{Delta, KOp};
@@ -88,6 +88,26 @@ pub(super) struct PushPatterns {
     rest: RefCell<Hungarian>,
     /// What was built, for `--stats`.
     pub(super) summary: String,
+}
+
+/// A build cut off by `c`: past the memory budget, no tables (the search goes on with
+/// the other bounds); past the time budget or called off, the cutoff.
+fn no_room(c: Cutoff) -> Result<Option<PushPatterns>, PrepareError> {
+    match c {
+        Cutoff::Memory(_) => Ok(None),
+        c => Err(PrepareError::Cutoff(c)),
+    }
+}
+
+/// The most entries a table may take under `budget`'s memory: half the room left (the
+/// other half for the build's queue), or [`MAX_TABLE`] with no memory budget. A smaller
+/// table (fewer copies per set) takes the place of one that does not fit.
+fn room_for_table(budget: &Budget) -> u64 {
+    let mut room = MAX_TABLE;
+    while room > 0 && budget.room_for(room * 2).is_err() {
+        room /= 2;
+    }
+    room
 }
 
 /// What a table is built over (see [`Expander::push_plan`]).
@@ -244,7 +264,8 @@ impl Expander<'_> {
     /// the module header, no table fits).
     pub fn push_table_entries(&self) -> Option<u64> {
         let (agent, pushed) = self.push_shape()?;
-        self.push_plan(agent, pushed).map(|p| p.size as u64)
+        self.push_plan(agent, pushed, MAX_TABLE)
+            .map(|p| p.size as u64)
     }
 
     /// The agent's and the pushed kind's indices when the rules have the shape of the
@@ -303,7 +324,7 @@ impl Expander<'_> {
     /// The abstraction's cells (per padded cell its index, and the cells in order), the
     /// copies per set and the table's entries, for the agent `agent` and the pushed kind
     /// `pushed`; `None` when no table fits.
-    fn push_plan(&self, agent: usize, pushed: usize) -> Option<Plan> {
+    fn push_plan(&self, agent: usize, pushed: usize, max_entries: u64) -> Option<Plan> {
         let lay = &self.lay;
         let (abits, bits) = (lay.slots[agent].bits, lay.slots[pushed].bits);
         let (af, bf) = (&self.flags[agent], &self.flags[pushed]);
@@ -350,7 +371,7 @@ impl Expander<'_> {
         let n = cells.len();
         let count = lay.slots[pushed].count;
         let k = (2..=MAX_K.min(count)).rev().find(|&k| {
-            choose(n as u64, k as u64).saturating_mul(n as u64) <= MAX_TABLE
+            choose(n as u64, k as u64).saturating_mul(n as u64) <= max_entries.min(MAX_TABLE)
                 && choose(count as u64, k as u64) <= MAX_SETS
         })?;
         let size = choose(n as u64, k as u64) as usize * n;
@@ -379,7 +400,7 @@ impl Expander<'_> {
             cells,
             k,
             size,
-        }) = self.push_plan(agent, pushed)
+        }) = self.push_plan(agent, pushed, room_for_table(budget))
         else {
             return Ok(None);
         };
@@ -389,7 +410,8 @@ impl Expander<'_> {
         let legal =
             |f: &Vec<u8>, bits: u32, p: usize| f.get(p << bits).is_some_and(|&x| x & LEGAL != 0);
         let (n, count) = (cells.len(), lay.slots[pushed].count);
-        budget.room_for(size as u64)?;
+        // The memory budget's room was checked by the plan; past it the build below
+        // gives up the tables rather than the search (`no_room`).
         let nd = lay.dir_delta.len();
         // Per cell and direction: the cell a step ahead and a step back.
         let step = |c: usize, d: usize, sign: isize| -> u16 {
@@ -469,7 +491,9 @@ impl Expander<'_> {
             stored += 1;
             work += 1;
             if work >= 1 << 14 {
-                pacer.tick(work, budget)?;
+                if let Err(c) = pacer.tick(work, budget) {
+                    return no_room(c);
+                }
                 work = 0;
             }
             let held = |c: u16| sc[..k].contains(&c);
@@ -506,7 +530,9 @@ impl Expander<'_> {
                 }
             }
         }
-        pacer.tick(work, budget)?;
+        if let Err(c) = pacer.tick(work, budget) {
+            return no_room(c);
+        }
         pp.summary = format!(
             "pattern databases for pushes: every set of {k} of the {count} copies with the agent, {stored} placements reached of {size} ({} MiB)",
             size >> 20
