@@ -267,22 +267,20 @@ fn search(
     labels.cost[sid as usize] = 0;
     // A* when the rules give a bound on the first cost component (see the module header):
     // nodes taken by (bound + cost, cost), and nodes the bound proves dead never stored.
-    let bounded = match exp.prepare_heuristic(budget) {
-        Ok(()) if !push => true,
-        Ok(()) => match exp.prepare_push_patterns(budget) {
-            Ok(line) => {
-                stats.bound = line;
-                true
-            }
-            Err(PrepareError::Refused(_)) => true,
-            Err(PrepareError::Cutoff(c)) => {
-                let stats = Stats {
-                    elapsed: t0.elapsed(),
-                    ..Stats::default()
-                };
-                return Ok((Outcome::Cutoff(c), stats));
-            }
-        },
+    // The bounds are derived once per level: the probe's run leaves them for the next.
+    let prepared = if exp.has_heuristic() {
+        Ok(())
+    } else {
+        exp.prepare_heuristic(budget)
+    };
+    let prepared = prepared.and_then(|()| {
+        if push {
+            stats.bound = exp.prepare_push_patterns(budget)?;
+        }
+        Ok(())
+    });
+    let bounded = match prepared {
+        Ok(()) => true,
         Err(PrepareError::Refused(_)) => false,
         Err(PrepareError::Cutoff(c)) => {
             let stats = Stats {

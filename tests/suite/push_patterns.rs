@@ -199,37 +199,39 @@ fn check_room(text: &str, level: &str, exact: bool) -> Option<(usize, usize, usi
     Some((states.len(), above, tight))
 }
 
-#[test]
-fn push_tables_are_exact_with_four_boxes_or_fewer() {
+/// Checks `rooms` seeded random rooms of `rows` x `cols` (room `i` with `boxes(i)` boxes;
+/// `exact`: the bound must equal the fewest pushes): at least `least` reach a goal, and
+/// the tables beat the matching bound on some state.
+fn check_rooms(
+    seed: u64,
+    rooms: usize,
+    (rows, cols): (usize, usize),
+    boxes: impl Fn(usize) -> usize,
+    exact: bool,
+    least: usize,
+) {
     let text = std::fs::read_to_string(FILE).expect("read the rule file");
-    let mut rng = fastrand::Rng::with_seed(25);
+    let mut rng = fastrand::Rng::with_seed(seed);
     let (mut measured, mut above) = (0, 0);
-    for i in 0..16 {
-        let boxes = 2 + i % 3;
-        let level = room(&mut rng, 5, 5, boxes);
-        if let Some((_, a, _)) = check_room(&text, &level, true) {
+    for i in 0..rooms {
+        let level = room(&mut rng, rows, cols, boxes(i));
+        if let Some((_, a, _)) = check_room(&text, &level, exact) {
             measured += 1;
             above += a;
         }
     }
-    assert!(measured >= 12, "only {measured} rooms reach a goal");
+    assert!(measured >= least, "only {measured} rooms reach a goal");
     assert!(above > 0, "the tables never beat the matching bound");
 }
 
 #[test]
+fn push_tables_are_exact_with_four_boxes_or_fewer() {
+    check_rooms(25, 16, (5, 5), |i| 2 + i % 3, true, 12);
+}
+
+#[test]
 fn push_tables_never_overestimate_with_five_boxes() {
-    let text = std::fs::read_to_string(FILE).expect("read the rule file");
-    let mut rng = fastrand::Rng::with_seed(2025);
-    let (mut measured, mut above) = (0, 0);
-    for _ in 0..8 {
-        let level = room(&mut rng, 4, 5, 5);
-        if let Some((_, a, _)) = check_room(&text, &level, false) {
-            measured += 1;
-            above += a;
-        }
-    }
-    assert!(measured >= 4, "only {measured} rooms reach a goal");
-    assert!(above > 0, "the tables never beat the matching bound");
+    check_rooms(2025, 8, (4, 5), |_| 5, false, 4);
 }
 
 /// Walks that cost a push break the tables' premise (a bound kept across walks): none
