@@ -56,6 +56,7 @@ pub use describe::{
     cell_text, CellPos, CounterChange, MoveDescription, MoveTarget, PieceMove, TileChange,
 };
 pub use expander::{Expander, PrepareError, SetupError};
+pub(crate) use heuristic::Regions;
 pub use interpreter::Successors;
 pub use level::{Board, Instance, Level, SymbolGrid};
 pub use store::StateStore;

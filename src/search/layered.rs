@@ -28,6 +28,7 @@
 use std::cmp::Ordering;
 use web_time::Instant;
 
+use super::classes::{self, Phase};
 use super::dijkstra::{Queue, Tries};
 use super::{Budget, CostTable, Cutoff, Outcome, Pacer, Path, Stats};
 use std::sync::Arc;
@@ -291,6 +292,25 @@ fn search(
         }
     };
     let shift = 32 * (nc as u32 - 1);
+    // Pushing puzzles: the classes on a cheapest path first (`classes.rs`); the search
+    // below then keeps to them, with the exact bound.
+    let mut paths = None;
+    if let Some(regions) = exp.push_regions().filter(|_| bounded) {
+        let inc0: Vec<u32> = (0..moves).map(|m| table.adds[m * nc] as u32).collect();
+        let phase = classes::cheapest_pushes(exp, &split, regions, &inc0, budget, &mut stats);
+        match phase {
+            Phase::Paths(p) => paths = Some(p),
+            Phase::Unsolvable => {
+                stats.elapsed = t0.elapsed();
+                return Ok((Outcome::Unsolvable, stats));
+            }
+            Phase::Cutoff(c) => {
+                stats.elapsed = t0.elapsed();
+                return Ok((Outcome::Cutoff(c), stats));
+            }
+        }
+    }
+    let (base_stored, base_bytes) = paths.as_ref().map_or((0, 0), |p| (p.len(), p.bytes()));
     // Nodes queued by `(f, g0)`: `f` the cost with the bound added to its first
     // component, `g0` that component paid (for one `f`, the rest of the cost is `f`'s
     // rest, so this orders as `(f, cost)` would); the order within a key never matters,
@@ -298,7 +318,11 @@ fn search(
     // node's bound never changes, so its queued cost is `f` less it: an entry whose cost
     // is no longer the node's is stale.
     let mut heap = Queue::default();
-    let h0 = if bounded { exp.estimate(&start) } else { 0 };
+    let h0 = match &mut paths {
+        Some(p) => p.left(&start, 0).unwrap_or(UNREACHABLE),
+        None if bounded => exp.estimate(&start),
+        None => 0,
+    };
     if h0 != UNREACHABLE && !(bounded && exp.dead(&start)) {
         labels.h[sid as usize] = h0;
         heap.push(((h0 as u128) << shift, 0), sid);
@@ -306,8 +330,8 @@ fn search(
     let mut cur = vec![0u32; words];
     let mut seg: Vec<Action> = vec![];
     let finish = |stats: &mut Stats, store: &StateStore, labels: &Labels, tries_len: usize| {
-        stats.stored = store.len() as u64;
-        stats.store_bytes = (store.bytes() + labels.bytes() + tries_len * 8) as u64;
+        stats.stored = (base_stored + store.len()) as u64;
+        stats.store_bytes = (base_bytes + store.bytes() + labels.bytes() + tries_len * 8) as u64;
         stats.elapsed = t0.elapsed();
     };
     while let Some(((f, g0), id)) = heap.pop() {
@@ -342,7 +366,7 @@ fn search(
         stats.expanded += 1;
         let hi = labels.h[i];
         exp.inner_closure(&split, &cur, &mut cl);
-        stats.stored = store.len() as u64;
+        stats.stored = (base_stored + store.len()) as u64;
         if let Err(c) = pacer.tick_with(cl.work, budget, &stats) {
             finish(&mut stats, &store, &labels, tries_len(&tries, nt));
             return Ok((Outcome::Cutoff(c), stats));
@@ -352,15 +376,23 @@ fn search(
         for k in 0..cl.outer.len() {
             let (at, a) = cl.outer[k];
             let st = &cl.outer_states[k * words..(k + 1) * words];
-            // A copy pushed where it can never reach a goal: dead, not even stored.
-            if bounded && exp.off_every_path(st) {
-                continue;
-            }
             let cand = cost + cl.dist[at as usize] as u128 * inner_inc + inc[a.mv().index()];
+            // Off every cheapest path (phase one), or a copy pushed where it can never
+            // reach a goal: dead, not even stored.
+            let exact = match &mut paths {
+                Some(p) => match p.left(st, (cand >> shift) as u32) {
+                    Some(left) => Some(left),
+                    None => continue,
+                },
+                None if bounded && exp.off_every_path(st) => continue,
+                None => None,
+            };
             let j = match store.insert(st) {
                 Ok(j) => {
                     labels.ensure(j, nt);
-                    let h = if bounded {
+                    let h = if let Some(left) = exact {
+                        left
+                    } else if bounded {
                         let h = exp.estimate_next(&cur, hi, st);
                         if h == UNREACHABLE || exp.dead(st) {
                             UNREACHABLE
@@ -417,7 +449,7 @@ fn search(
         }
         stats.peak_frontier = stats.peak_frontier.max(heap.len as u64);
         if let Some(m) = budget.max_states {
-            if store.len() >= m {
+            if base_stored + store.len() >= m {
                 finish(&mut stats, &store, &labels, tries_len(&tries, nt));
                 return Ok((Outcome::Cutoff(Cutoff::States(m)), stats));
             }

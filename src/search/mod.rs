@@ -9,6 +9,7 @@
 mod astar;
 mod bfs;
 mod bidir;
+mod classes;
 mod compound;
 pub(crate) mod count;
 mod dfs;

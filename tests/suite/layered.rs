@@ -134,6 +134,19 @@ fn multi_box_sokoban_paths_equal_dijkstra() {
     assert!(solved > 15, "only {solved} of 250 solvable");
 }
 
+/// Three and four boxes in open rooms: many cheapest push sequences tie, so the classes
+/// phase one keeps (`src/search/classes.rs`) must hold every one of them for the tie
+/// rule to pick Dijkstra's.
+#[test]
+fn many_box_sokoban_classes_keep_every_tie() {
+    let p = shipped("sokoban-boxes.puz");
+    let solved = agree(&p, DIJKSTRA, 0xc1a55, 60, |rng| {
+        let boxes = rng.usize(3..=4);
+        crate::push_patterns::room(rng, 3 + usize::from(boxes == 3), 5, boxes)
+    });
+    assert!(solved > 30, "only {solved} of 60 solvable");
+}
+
 #[test]
 fn huarong_paths_equal_bfs() {
     let p = shipped("huarong.puz");

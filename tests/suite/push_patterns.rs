@@ -22,7 +22,7 @@ const UNREACHABLE: u32 = u32::MAX;
 /// A room `rows` x `cols` inside walls, with inner walls and `boxes` boxes, as level
 /// text: the boxes start on the goals and the man pulls them about at random, so that
 /// most rooms can be solved (a box pulled onto another goal may leave one to fill).
-fn room(rng: &mut fastrand::Rng, rows: usize, cols: usize, boxes: usize) -> String {
+pub(crate) fn room(rng: &mut fastrand::Rng, rows: usize, cols: usize, boxes: usize) -> String {
     let (h, w) = (rows + 2, cols + 2);
     let mut wall = vec![vec![true; w]; h];
     let mut free = vec![];

@@ -67,6 +67,8 @@ mod matching;
 mod pattern;
 mod push;
 
+pub(crate) use push::Regions;
+
 use std::cell::RefCell;
 
 use super::budget::{Budget, UNREACHABLE};

@@ -540,3 +540,101 @@ impl Expander<'_> {
         Ok(Some(pp))
     }
 }
+
+/// The agent's regions in a pushing puzzle of the module header's shape
+/// ([`Expander::push_regions`]): the cells it walks to for free, with the other pieces
+/// fixed. Two states with the same copies and the agent in one region are one *class*:
+/// each reaches the other by walks alone, which cost nothing on the first component.
+pub struct Regions {
+    /// The agent's slot and pose bits.
+    agent: usize,
+    abits: u32,
+    /// The pushed copies' slots and pose bits.
+    copies: std::ops::Range<usize>,
+    bits: u32,
+    /// Per padded cell: legal for the agent.
+    open: Vec<bool>,
+    dirs: Vec<isize>,
+    /// Per padded cell: stamped when a copy stands there, or when the fill reached it.
+    held: Vec<u32>,
+    seen: Vec<u32>,
+    stamp: u32,
+    stack: Vec<usize>,
+}
+
+impl Regions {
+    /// Moves the agent in `s` to the least cell of its region: the class's
+    /// representative. A walk is `shift agent d` alone onto a cell legal for the agent
+    /// and free of copies (pieces never overlap), so the fill is exactly the closure of
+    /// walks.
+    pub fn canon(&mut self, s: &mut [u32]) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.held.fill(0);
+            self.seen.fill(0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        for &w in &s[self.copies.clone()] {
+            if w != crate::engine::layout::ABSENT {
+                self.held[(w >> self.bits) as usize] = stamp;
+            }
+        }
+        let w0 = s[self.agent];
+        if w0 == crate::engine::layout::ABSENT {
+            return;
+        }
+        let from = (w0 >> self.abits) as usize;
+        let mut least = from;
+        self.seen[from] = stamp;
+        self.stack.clear();
+        self.stack.push(from);
+        while let Some(p) = self.stack.pop() {
+            least = least.min(p);
+            for &dl in &self.dirs {
+                let q = p as isize + dl;
+                let Ok(q) = usize::try_from(q) else { continue };
+                if q < self.open.len()
+                    && self.open[q]
+                    && self.seen[q] != stamp
+                    && self.held[q] != stamp
+                {
+                    self.seen[q] = stamp;
+                    self.stack.push(q);
+                }
+            }
+        }
+        s[self.agent] = (least as u32) << self.abits | (w0 & ((1 << self.abits) - 1));
+    }
+}
+
+impl Expander<'_> {
+    /// The agent's regions ([`Regions`]) when the rules have the shape of the module
+    /// header (after [`Expander::prepare_heuristic`]).
+    pub(crate) fn push_regions(&self) -> Option<Regions> {
+        let (agent, pushed) = self.push_shape()?;
+        let lay = &self.lay;
+        let abits = lay.slots[agent].bits;
+        let cells = lay.ptile.len();
+        let open = (0..cells)
+            .map(|p| {
+                self.flags[agent]
+                    .get(p << abits)
+                    .is_some_and(|&x| x & LEGAL != 0)
+            })
+            .collect();
+        let sl = &lay.slots[pushed];
+        Some(Regions {
+            agent: lay.slots[agent].start,
+            abits,
+            copies: sl.start..sl.start + sl.count,
+            bits: sl.bits,
+            open,
+            dirs: lay.dir_delta.clone(),
+            held: vec![0; cells],
+            seen: vec![0; cells],
+            stamp: 0,
+            stack: vec![],
+        })
+    }
+}
