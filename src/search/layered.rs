@@ -20,6 +20,11 @@
 //! lengths. Within one inner path, the breadth-first path is the smallest of the shortest,
 //! so no other path of the same ends and length gives smaller projections.
 //!
+//! **Pushing puzzles.** When the rules have the shape of `engine/heuristic/push.rs`, a
+//! first phase over classes of states ([`super::classes`]) marks the states that lie on
+//! a solution with the fewest pushes; the search here then keeps to them, with an exact
+//! bound, and returns the same answer.
+//!
 //! **Reuse.** When no path is wanted (judge formats printing the cost alone), a node's
 //! edges depend only on the board and the node's state, not on the goal, so they are kept
 //! in [`Reuse`] for the next query on the same board (Huarong Dao's 500 queries share one
