@@ -196,6 +196,16 @@ pub(super) fn cheapest_pushes(
             on[u as usize] = true;
         }
     }
+    let marked = on.iter().filter(|&&x| x).count();
+    let line = format!(
+        "cheapest pushes first: {} classes (copies, agent's region) stored, {} expanded, {marked} on a cheapest solution of {best}",
+        classes.len(),
+        stats.expanded
+    );
+    stats.bound = Some(match stats.bound.take() {
+        Some(b) => format!("{b}; {line}"),
+        None => line,
+    });
     Phase::Paths(Box::new(OnPaths {
         regions,
         classes,

@@ -298,9 +298,13 @@ fn search(
     };
     let shift = 32 * (nc as u32 - 1);
     // Pushing puzzles: the classes on a cheapest path first (`classes.rs`); the search
-    // below then keeps to them, with the exact bound.
+    // below then keeps to them, with the exact bound. When the tables already give the
+    // exact bound, the search below takes only states on a cheapest path without it.
     let mut paths = None;
-    if let Some(regions) = exp.push_regions().filter(|_| bounded) {
+    let regions = exp
+        .push_regions()
+        .filter(|_| bounded && !exp.push_tables_exact());
+    if let Some(regions) = regions {
         let inc0: Vec<u32> = (0..moves).map(|m| table.adds[m * nc] as u32).collect();
         let phase = classes::cheapest_pushes(exp, &split, regions, &inc0, budget, &mut stats);
         match phase {

@@ -259,6 +259,16 @@ impl Expander<'_> {
         Ok(line)
     }
 
+    /// Whether the pushing puzzles' tables are built and take every pushed copy in one
+    /// set: then the bound is the exact first cost component left on every state.
+    pub(crate) fn push_tables_exact(&self) -> bool {
+        self.heuristic.as_ref().is_some_and(|b| {
+            b.push
+                .as_ref()
+                .is_some_and(|p| b.kinds[p.bound].slots.len() == p.k)
+        })
+    }
+
     /// The entries (bytes) of the table [`Expander::prepare_push_patterns`] would build:
     /// `None` when it builds none (the bounds not derived, the rules not of the shape of
     /// the module header, no table fits).
