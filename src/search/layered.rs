@@ -301,9 +301,11 @@ fn search(
     // below then keeps to them, with the exact bound. When the tables already give the
     // exact bound, the search below takes only states on a cheapest path without it.
     let mut paths = None;
-    let regions = exp
-        .push_regions()
-        .filter(|_| bounded && !exp.push_tables_exact());
+    let regions = if bounded && !exp.push_tables_exact() {
+        exp.push_regions()
+    } else {
+        None
+    };
     if let Some(regions) = regions {
         let inc0: Vec<u32> = (0..moves).map(|m| table.adds[m * nc] as u32).collect();
         let phase = classes::cheapest_pushes(exp, &split, regions, &inc0, budget, &mut stats);
