@@ -141,9 +141,10 @@ impl Input {
     /// error names the first item that is not an input and its byte offset.
     pub fn parse_list(text: &str) -> Result<Vec<Input>, InputError> {
         let items = items(text);
-        let words = items
-            .iter()
-            .any(|(_, item)| item.chars().count() > 1 && Input::from_word(item).is_some());
+        // No input's word is longer than `restart` (a long item is a run of letters).
+        let words = items.iter().any(|(_, item)| {
+            (2..=WORD_MAX).contains(&item.len()) && Input::from_word(item).is_some()
+        });
         if words {
             items
                 .into_iter()
@@ -178,6 +179,9 @@ impl Input {
         inputs.iter().map(|i| i.letter()).collect()
     }
 }
+
+/// The longest word an input is written as, in bytes.
+const WORD_MAX: usize = 7;
 
 /// The items of a text: each run between separators, with its byte offset.
 fn items(text: &str) -> Vec<(usize, &str)> {
@@ -291,6 +295,7 @@ mod tests {
     fn words_letters_and_codes_round_trip() {
         for i in Input::ALL {
             assert_eq!(Input::from_word(i.word()), Some(i));
+            assert!((2..=super::WORD_MAX).contains(&i.word().len()), "{i}");
             assert_eq!(Input::from_letter(i.letter()), Some(i));
             assert_eq!(i.to_string(), i.word());
             if let Some(c) = i.code() {
