@@ -152,6 +152,27 @@ impl Machine<'_> {
         true
     }
 
+    /// Whether no cell of `row` at `m` changed after application number `at`.
+    fn row_unchanged(&self, row: &RowCode, dir: u64, m: Match, at: u64) -> bool {
+        let seq = &self.since.cell_seq;
+        if row.cells.len() == 1 && row.segments[0] == 1 {
+            return seq.get(m.start).is_some_and(|&s| s <= at);
+        }
+        let d = self.step(dir);
+        let [s1, s2] = row.segments;
+        (0..row.cells.len()).all(|c| {
+            let k = if c >= s2 {
+                m.k[0] + m.k[1]
+            } else if c >= s1 {
+                m.k[0]
+            } else {
+                0
+            };
+            let i = (m.start as isize + d * (k + c) as isize) as usize;
+            seq.get(i).is_some_and(|&s| s <= at)
+        })
+    }
+
     /// Whether `row` matches at `m` exactly.
     fn row_matches_at(&self, row: &RowCode, dir: u64, m: Match) -> bool {
         let d = self.step(dir);
@@ -654,23 +675,25 @@ impl Machine<'_> {
         })
     }
 
-    /// Applies `r` at one combination of matches (checking it still matches first when
-    /// `check`); whether anything changed.
+    /// Applies `r` at one combination of matches; whether anything changed. With
+    /// `found` (the latest application's number when the matches were found), it first
+    /// checks that the combination still matches: a row none of whose cells an
+    /// application changed since still does (its cells decide it), so only the other
+    /// rows are tested again.
     pub(crate) fn apply_at(
         &mut self,
         r: &Rule,
         t: &[Match],
-        check: bool,
+        found: Option<u64>,
         rigid: Option<u32>,
     ) -> bool {
-        if check
-            && !r
-                .code
-                .iter()
-                .zip(t)
-                .all(|(row, &m)| self.row_matches_at(row, r.dir, m))
-        {
-            return false;
+        if let Some(at) = found.filter(|&at| self.since.last_change > at) {
+            let still = r.code.iter().zip(t).all(|(row, &m)| {
+                self.row_unchanged(row, r.dir, m, at) || self.row_matches_at(row, r.dir, m)
+            });
+            if !still {
+                return false;
+            }
         }
         let d = self.step(r.dir);
         let rigid = if r.rigid { rigid } else { None };

@@ -193,6 +193,8 @@ pub(crate) struct Since {
     /// Per cell: the number of the application that last changed it, and its `key`.
     pub cell_seq: Vec<u64>,
     pub cell_key: Vec<[u32; 3]>,
+    /// The number of the latest application that changed a cell.
+    pub last_change: u64,
     /// Per rule of the group running: the numbers its applications had in the previous
     /// pass (`prev`, a range, empty when none) and in this one (`cur`).
     pub prev: Vec<(u64, u64)>,
@@ -488,6 +490,7 @@ impl<'c> Machine<'c> {
             }
             *c = s.seq;
             s.cell_key[i] = s.key;
+            s.last_change = s.seq;
         }
     }
 
@@ -1040,7 +1043,7 @@ impl<'c> Machine<'c> {
         }
         let (ri, t) = all.swap_remove(self.rng.below(all.len()));
         let r = &g.rules[ri];
-        let changed = self.apply_at(r, &t, false, g.rigid);
+        let changed = self.apply_at(r, &t, None, g.rigid);
         if self.trace.is_some() {
             self.trace_rule(r, changed);
         }
@@ -1081,6 +1084,9 @@ impl<'c> Machine<'c> {
             }
             _ => None,
         };
+        // Every match is checked again before it is applied, except the rows no
+        // application changed since they were found (see `apply_at`).
+        let found_at = self.since.seq;
         let found = match near {
             Some(from) => self.find_matches_near(r, from, &mut rows),
             None => self.find_matches_into(r, &mut rows),
@@ -1098,14 +1104,12 @@ impl<'c> Machine<'c> {
         let mut changed = false;
         if r.has_rhs {
             if n == 1 {
-                let mut first = true;
                 for m in rows[0].iter() {
                     let t = std::slice::from_ref(m);
                     if skip.is_some_and(|w| self.unchanged_since(r, t, w)) {
                         continue;
                     }
-                    changed |= self.apply_at(r, t, !first, rigid);
-                    first = false;
+                    changed |= self.apply_at(r, t, Some(found_at), rigid);
                 }
             } else {
                 // Every combination, the first row varying fastest.
@@ -1114,11 +1118,9 @@ impl<'c> Machine<'c> {
                 idx.resize(n, 0);
                 t.clear();
                 t.extend(rows[..n].iter().map(|m| m[0]));
-                let mut first = true;
                 loop {
                     if !skip.is_some_and(|w| self.unchanged_since(r, &t, w)) {
-                        changed |= self.apply_at(r, &t, !first, rigid);
-                        first = false;
+                        changed |= self.apply_at(r, &t, Some(found_at), rigid);
                     }
                     let mut k = 0;
                     while k < n {
