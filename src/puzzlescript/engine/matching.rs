@@ -83,6 +83,20 @@ pub(crate) fn tuples(rows: &[Vec<Match>]) -> Vec<Vec<Match>> {
     out
 }
 
+/// The cell of cell `c` of `row` matched at `m`, `d` the step between its cells.
+#[inline]
+fn cell_at(row: &RowCode, m: Match, d: isize, c: usize) -> usize {
+    let [s1, s2] = row.segments;
+    let k = if c >= s2 {
+        m.k[0] + m.k[1]
+    } else if c >= s1 {
+        m.k[0]
+    } else {
+        0
+    };
+    (m.start as isize + d * (k + c) as isize) as usize
+}
+
 /// Bit `i` of `v` (clear past its end).
 #[inline]
 fn bit_of(v: &[u64], i: usize) -> bool {
@@ -159,18 +173,7 @@ impl Machine<'_> {
             return seq.get(m.start).is_some_and(|&s| s <= at);
         }
         let d = self.step(dir);
-        let [s1, s2] = row.segments;
-        (0..row.cells.len()).all(|c| {
-            let k = if c >= s2 {
-                m.k[0] + m.k[1]
-            } else if c >= s1 {
-                m.k[0]
-            } else {
-                0
-            };
-            let i = (m.start as isize + d * (k + c) as isize) as usize;
-            seq.get(i).is_some_and(|&s| s <= at)
-        })
+        (0..row.cells.len()).all(|c| seq.get(cell_at(row, m, d, c)).is_some_and(|&s| s <= at))
     }
 
     /// Whether `row` matches at `m` exactly.
@@ -658,17 +661,9 @@ impl Machine<'_> {
             [m] => [m.start as u32, m.k[0] as u32, m.k[1] as u32],
             _ => [u32::MAX; 3],
         };
-        r.code.iter().zip(t).all(|(row, m)| {
-            let [s1, s2] = row.segments;
+        r.code.iter().zip(t).all(|(row, &m)| {
             (0..row.cells.len()).all(|c| {
-                let k = if c >= s2 {
-                    m.k[0] + m.k[1]
-                } else if c >= s1 {
-                    m.k[0]
-                } else {
-                    0
-                };
-                let i = (m.start as isize + d * (k + c) as isize) as usize;
+                let i = cell_at(row, m, d, c);
                 let at = s.cell_seq[i];
                 at < window.0 || (at <= window.1 && s.cell_key[i] == key && key[0] != u32::MAX)
             })
@@ -704,18 +699,10 @@ impl Machine<'_> {
             _ => [u32::MAX; 3],
         };
         let mut changed = false;
-        for (ri, (row, m)) in r.code.iter().zip(t).enumerate() {
-            let [s1, s2] = row.segments;
+        for (ri, (row, &m)) in r.code.iter().zip(t).enumerate() {
             for (c, cell) in row.cells.iter().enumerate() {
                 let Some(item) = cell.item else { continue };
-                let k = if c >= s2 {
-                    m.k[0] + m.k[1]
-                } else if c >= s1 {
-                    m.k[0]
-                } else {
-                    0
-                };
-                let i = (m.start as isize + d * (k + c) as isize) as usize;
+                let i = cell_at(row, m, d, c);
                 if cell.random || rigid.is_some() {
                     if let Item::Cell(p) = &r.rows[ri][item as usize] {
                         if let Some(x) = &p.replace {
