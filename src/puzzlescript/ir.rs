@@ -384,6 +384,10 @@ pub(crate) struct Group {
     /// Each rule's [`Rule::need`], side by side: the engine runs through them to find
     /// the first rule that may match without reading the rules themselves.
     pub quick: Vec<(u64, u64, bool)>,
+    /// For a late group whose result is a function of where its objects are (see
+    /// `compile::footprint`): those objects, whose cells the engine remembers before
+    /// and after a run of the group to replay it.
+    pub footprint: Option<Vec<u32>>,
 }
 
 /// A win condition.

@@ -225,6 +225,9 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
                 .collect()
         })
         .collect();
+    for g in late_groups.iter_mut() {
+        g.footprint = footprint(g, so, nobj);
+    }
     for (gi, g) in groups.iter_mut().enumerate() {
         if g.rules.iter().any(|r| r.rigid) {
             rigid_groups.push(gi);
@@ -262,6 +265,59 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
             background_layer: background.map(|(_, l)| l),
         },
         rep,
+    )
+}
+
+/// The objects a late group's run depends on and changes, when its result is a function
+/// of their cells alone: then the engine may replay a run it remembers instead of
+/// matching the rules again (`Machine::apply_rules`).
+///
+/// A late group runs with no movement on the board (movements are cleared before the
+/// late rules), and its rules find matches by testing objects present, absent or one of
+/// a property, all named in their patterns; they write objects named in their
+/// replacements, which clear the layers of the objects they write. So when no
+/// rule tests or gives a movement (then movement stays absent), none is random and none
+/// queues a command (its effect is the objects alone), the objects named anywhere in its
+/// rules, with the layers of those written, decide the run and hold all it changes.
+fn footprint(g: &Group, so: usize, nobj: usize) -> Option<Vec<u32>> {
+    if g.random || g.rigid.is_some() {
+        return None;
+    }
+    let mut mask = vec![0u64; so];
+    let or = |mask: &mut Vec<u64>, m: &[u64]| {
+        for (a, &b) in mask.iter_mut().zip(m) {
+            *a |= b;
+        }
+    };
+    for r in &g.rules {
+        if !r.commands.is_empty() {
+            return None;
+        }
+        for item in r.rows.iter().flatten() {
+            let Item::Cell(p) = item else { continue };
+            if !is_zero(&p.moving) {
+                return None;
+            }
+            or(&mut mask, &p.present);
+            or(&mut mask, &p.missing);
+            for a in &p.any {
+                or(&mut mask, a);
+            }
+            if let Some(x) = &p.replace {
+                if !is_zero(&x.mov_set) || !is_zero(&x.random_entity) || !is_zero(&x.random_dir) {
+                    return None;
+                }
+                // `clear` holds the layers of the objects written (`masks.rs`).
+                or(&mut mask, &x.clear);
+                or(&mut mask, &x.set);
+            }
+        }
+    }
+    Some(
+        (0..nobj)
+            .filter(|&o| has_bit(&mask, o))
+            .map(|o| o as u32)
+            .collect(),
     )
 }
 

@@ -352,6 +352,7 @@ pub(crate) fn compile(
                 quick: kept.iter().map(|r| r.need).collect(),
                 rules: kept,
                 needs,
+                footprint: None,
             });
         }
         out

@@ -18,6 +18,7 @@
 //! (`watch.rs`: a time and memory budget checked once per pass of a rule group).
 
 mod journal;
+mod late;
 mod matching;
 mod occupancy;
 pub(crate) mod trace;
@@ -129,6 +130,15 @@ pub(crate) struct Machine<'c> {
     /// What lets a group's later passes skip matches that would change nothing (see
     /// `apply_group`).
     pub(crate) since: Since,
+    /// Per late group with a footprint: its last runs on this level (see
+    /// [`Machine::replay_late`]).
+    pub(crate) late_memo: Vec<late::Runs>,
+    /// Whether late groups are replayed from the runs remembered (`late.rs`): in
+    /// searches, where turns from one level start alike; not in play, where consecutive
+    /// turns rarely do and looking runs up would only cost.
+    pub(crate) late_replay: bool,
+    /// Late group runs replayed so far.
+    pub(crate) late_replays: u64,
     /// How many times the level's objects have changed (a word written with a new
     /// value): equal counts mean an unchanged level, without comparing it.
     pub(crate) writes: u64,
@@ -254,6 +264,9 @@ impl<'c> Machine<'c> {
             trace: None,
             watch: None,
             since: Default::default(),
+            late_memo: vec![],
+            late_replay: false,
+            late_replays: 0,
             writes: 0,
             touched: vec![],
             trial: AgainTrial::default(),
@@ -347,6 +360,9 @@ impl<'c> Machine<'c> {
         self.touched = vec![0; n.div_ceil(64)];
         self.movements = vec![0; n * self.c.sm];
         self.occ.load(&self.objects, n, self.c.so, self.c.sm);
+        self.late_memo.clear();
+        self.late_memo
+            .resize_with(self.c.late_groups.len(), Default::default);
         self.scan
             .get_or_insert_with(Default::default)
             .fit(self.c.props, self.occ.nw);
@@ -919,6 +935,8 @@ impl<'c> Machine<'c> {
     /// Runs the rule groups (late or not), skipping banned ones.
     fn apply_rules(&mut self, late: bool, banned: Option<&[bool]>) {
         let c = self.c;
+        // Late groups' runs may be replayed from those remembered (`late.rs`).
+        let replaying = late && self.late_replay && self.trace.is_none();
         let (groups, points) = if late {
             (&c.late_groups, &c.late_loop_point)
         } else {
@@ -935,7 +953,13 @@ impl<'c> Machine<'c> {
                 break;
             }
             if !banned.is_some_and(|b| b[gi]) && self.group_may_match(late, gi, &groups[gi]) {
-                propagated = self.apply_group(&groups[gi]) || propagated;
+                let g = &groups[gi];
+                let changed = if replaying {
+                    self.apply_late_group(gi, g)
+                } else {
+                    self.apply_group(g)
+                };
+                propagated = changed || propagated;
             }
             if propagated {
                 if let Some(p) = points[gi] {
@@ -953,7 +977,7 @@ impl<'c> Machine<'c> {
         }
     }
 
-    fn apply_group(&mut self, g: &Group) -> bool {
+    pub(crate) fn apply_group(&mut self, g: &Group) -> bool {
         if g.random {
             return self.apply_random_group(g);
         }

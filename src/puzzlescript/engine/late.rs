@@ -1,0 +1,243 @@
+//! Late groups replayed from runs remembered.
+//!
+//! A late group with a footprint (`compile::footprint`: no movement, randomness or
+//! command in its rules) turns the cells of its footprint objects into a result that
+//! depends on those cells alone. Many games clear and redraw something in their late
+//! rules every turn (lasers, joins between candies, doors opened by switches), from
+//! objects that most turns leave where they were; and a search plays several inputs
+//! from each level, whose late phases start alike. So the engine keeps, per such group,
+//! a few runs: the footprint's cells before and after. When a run is about to start
+//! from cells it has seen, the objects take the cells they had after it (each change
+//! written and logged as a rule's would be), and whether it changed anything is the
+//! remembered run's answer. The rules are not matched at all.
+
+use super::Machine;
+
+/// Runs remembered per group.
+const RUNS: usize = 8;
+
+/// One remembered run: the cells of each footprint object before it and after it (`nw`
+/// words per object, in footprint order), and whether it changed anything.
+#[derive(Clone, Debug, Default)]
+struct Run {
+    /// Whether it holds a whole run (`before` and `after`).
+    valid: bool,
+    hash: u64,
+    before: Vec<u64>,
+    after: Vec<u64>,
+    changed: bool,
+}
+
+/// A group's remembered runs, and the one being recorded.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Runs {
+    runs: Vec<Run>,
+    /// The slot the next new run takes.
+    next: usize,
+    /// The slot being recorded (its `before` is set): the group is running.
+    pending: Option<usize>,
+    /// Lookups and hits since the last check (see [`TRIAL`]), and the runs left to
+    /// pass over without a lookup.
+    lookups: u32,
+    hits: u32,
+    /// Of the runs looked up, those that changed something.
+    changes: u32,
+    skip: u32,
+}
+
+/// Lookups after which a group's hits are counted. A lookup costs a hash of its
+/// objects' cells, and a miss two copies of them; a hit saves the group's matching,
+/// which is dear when it changes things (a laser redrawn cell by cell) and cheap when it
+/// finds nothing to do. So a group that found fewer than a quarter of its runs (its
+/// objects differ from turn to turn, as a player's do), or whose runs changed nothing
+/// half the time, runs [`BACK_OFF`] times without lookups before it is tried again.
+const TRIAL: u32 = 32;
+const BACK_OFF: u32 = 1024;
+
+/// A hash of the footprint's cells.
+fn hash_of(m: &Machine<'_>, f: &[u32]) -> u64 {
+    let mut h: u64 = 0x9E37_79B9_7F4A_7C15;
+    for &o in f {
+        for &w in m.occ.of(o as usize) {
+            h = (h ^ w).wrapping_mul(0x0100_0000_01b3).rotate_left(29);
+        }
+    }
+    h
+}
+
+impl Machine<'_> {
+    /// Late group `gi` (`g`): replayed from a remembered run where it has a footprint
+    /// and one started from the cells its objects have now, else run (and remembered).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn apply_late_group(
+        &mut self,
+        gi: usize,
+        g: &crate::puzzlescript::ir::Group,
+    ) -> bool {
+        let Some(f) = g.footprint.as_deref() else {
+            return self.apply_group(g);
+        };
+        if let Some(changed) = self.replay_late(gi, f) {
+            return changed;
+        }
+        let changed = self.apply_group(g);
+        self.remember_late(gi, f, changed);
+        changed
+    }
+
+    /// Late group `gi` (footprint `f`) replayed from a run that started from the cells
+    /// its footprint objects have now: `Some(changed)`. Otherwise `None`, and the run
+    /// about to happen is recorded from here ([`Machine::remember_late`] ends it).
+    fn replay_late(&mut self, gi: usize, f: &[u32]) -> Option<bool> {
+        let nw = self.occ.nw;
+        let memo = self.late_memo.get_mut(gi)?;
+        memo.pending = None;
+        if memo.skip > 0 {
+            memo.skip -= 1;
+            return None;
+        }
+        if memo.lookups == TRIAL {
+            if memo.hits * 4 < memo.lookups || memo.changes * 2 < memo.lookups {
+                memo.skip = BACK_OFF;
+            }
+            (memo.lookups, memo.hits, memo.changes) = (0, 0, 0);
+            if memo.skip > 0 {
+                return None;
+            }
+        }
+        memo.lookups += 1;
+        let hash = hash_of(self, f);
+        let memo = &mut self.late_memo[gi];
+        let found = memo.runs.iter().position(|r| {
+            r.valid
+                && r.hash == hash
+                && (f.iter().enumerate())
+                    .all(|(k, &o)| self.occ.of(o as usize) == &r.before[k * nw..(k + 1) * nw])
+        });
+        let Some(k) = found else {
+            let slot = memo.next;
+            memo.next = (memo.next + 1) % RUNS;
+            if memo.runs.len() <= slot {
+                memo.runs.resize_with(slot + 1, Default::default);
+            }
+            let r = &mut memo.runs[slot];
+            r.valid = false;
+            r.hash = hash;
+            r.before.clear();
+            for &o in f {
+                r.before.extend_from_slice(self.occ.of(o as usize));
+            }
+            memo.pending = Some(slot);
+            return None;
+        };
+        memo.hits += 1;
+        let run = std::mem::take(&mut memo.runs[k]);
+        let so = self.c.so;
+        for (k, &o) in f.iter().enumerate() {
+            let (w, bit) = (o as usize / 64, 1u64 << (o % 64));
+            for j in 0..nw {
+                let mut diff = run.before[k * nw + j] ^ run.after[k * nw + j];
+                while diff != 0 {
+                    let i = j * 64 + diff.trailing_zeros() as usize;
+                    diff &= diff - 1;
+                    let at = i * so + w;
+                    let old = self.objects[at];
+                    self.journal.log(at, old);
+                    self.put_word(at, old, old ^ bit);
+                }
+            }
+        }
+        let changed = run.changed;
+        self.late_memo[gi].changes += changed as u32;
+        self.late_memo[gi].runs[k] = run;
+        self.late_replays += 1;
+        Some(changed)
+    }
+
+    /// Ends the recording [`Machine::replay_late`] began: group `gi` (footprint `f`)
+    /// has just run, and `changed` says whether it changed anything.
+    fn remember_late(&mut self, gi: usize, f: &[u32], changed: bool) {
+        let cut = (self.watch.as_ref()).is_some_and(|w| w.cutoff.is_some());
+        let Some(memo) = self.late_memo.get_mut(gi) else {
+            return;
+        };
+        let Some(slot) = memo.pending.take() else {
+            return;
+        };
+        memo.changes += changed as u32;
+        let r = &mut memo.runs[slot];
+        if cut {
+            // A run the budget stopped is no run to replay.
+            return;
+        }
+        r.after.clear();
+        for &o in f {
+            r.after.extend_from_slice(self.occ.of(o as usize));
+        }
+        r.changed = changed;
+        r.valid = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::puzzlescript::{Game, Input, OnWin, Session};
+    use std::sync::Arc;
+
+    const HEAD: &str = "title late\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nwhite\n\nCrate\norange\n\nTarget\ngreen\n\nGun\nred\n\nBeam\nyellow\n\nDead\nblue\n\nJoinR\npink\n\nJoinD\npink\n\n=======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\nG = Gun\nBlocker = Wall or Crate or Gun\nJoin = JoinR or JoinD\n\n=======\nSOUNDS\n=======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nTarget\nBeam\nJoinR\nJoinD\nPlayer, Wall, Crate, Gun, Dead\n\n======\nRULES\n======\n\n";
+
+    const TAIL: &str = "\n==============\nWINCONDITIONS\n==============\n\nall Crate on Target\n\n=======\nLEVELS\n=======\n\n##########\n#G.....O.#\n#..*.*...#\n#.P.*..O.#\n#G..*.O..#\n#..*...O.#\n##########\n";
+
+    /// Lasers cleared and drawn again every turn, a beam that kills the player it
+    /// crosses (in a group of its own), and joins between crates redrawn every turn.
+    const RULES: &str = "[ > Player | Crate ] -> [ > Player | > Crate ]\n[ > Crate | Crate ] -> [ > Crate | > Crate ]\nlate [ Beam ] -> []\nlate right [ Gun | no Blocker ] -> [ Gun | Beam ]\nlate right [ Beam | no Blocker ] -> [ Beam | Beam ]\nlate [ Player Beam ] -> [ Dead Beam ]\nlate [ Join ] -> []\nlate right [ Crate | Crate ] -> [ Crate JoinR | Crate ]\nlate down [ Crate | Crate ] -> [ Crate JoinD | Crate ]\n";
+
+    /// Replaying late groups from remembered runs leaves every level as running their
+    /// rules does: two sessions, one replaying and one not, play the same seeded walks
+    /// (undo and restart included) and must serialize alike after every input; the
+    /// replaying one must have replayed runs, or the test proves nothing.
+    #[test]
+    fn replayed_late_groups_match_running_them() {
+        let text = format!("{HEAD}{RULES}{TAIL}");
+        let (game, _) = Game::load("late.txt", Arc::new(text)).expect("the game loads");
+        let index = game.playable(1).expect("a level");
+        let mut on = Session::new(&game, index, OnWin::Stop).expect("a session");
+        on.machine.late_replay = true;
+        let mut off = on.clone();
+        off.machine.late_replay = false;
+        let mut rng = fastrand::Rng::with_seed(0x1a7e);
+        let inputs = [
+            Input::Up,
+            Input::Left,
+            Input::Down,
+            Input::Right,
+            Input::Action,
+        ];
+        for step in 0..4000 {
+            let input = match rng.u32(0..40) {
+                0 => Input::Undo,
+                1 => Input::Restart,
+                k => inputs[k as usize % inputs.len()],
+            };
+            let (a, b) = (on.input(input), off.input(input));
+            assert_eq!(a, b, "input {step} ({input:?})");
+            assert_eq!(
+                on.serialize(),
+                off.serialize(),
+                "after input {step} ({input:?})"
+            );
+            if on.won() {
+                on = Session::new(&game, index, OnWin::Stop).expect("a session");
+                on.machine.late_replay = true;
+                off = on.clone();
+                off.machine.late_replay = false;
+            }
+        }
+        assert!(
+            on.machine.late_replays > 100,
+            "too few replays: {}",
+            on.machine.late_replays
+        );
+    }
+}
