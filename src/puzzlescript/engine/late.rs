@@ -52,6 +52,10 @@ pub(crate) struct Runs {
 /// objects differ from turn to turn, as a player's do), or whose runs changed nothing
 /// half the time, runs [`BACK_OFF`] times without lookups before it is tried again.
 const TRIAL: u32 = 32;
+
+/// Words of cells the runs of a level may hold in all (8 MiB a side): a hostile game
+/// (a huge level, thousands of late groups) keeps no runs beyond it.
+const WORDS: usize = 1 << 20;
 const BACK_OFF: u32 = 1024;
 
 /// A hash of the footprint's cells.
@@ -117,10 +121,16 @@ impl Machine<'_> {
         });
         let Some(k) = found else {
             let slot = memo.next;
-            memo.next = (memo.next + 1) % RUNS;
             if memo.runs.len() <= slot {
+                let words = f.len() * nw;
+                if self.late_words + words > WORDS {
+                    memo.skip = u32::MAX;
+                    return None;
+                }
+                self.late_words += words;
                 memo.runs.resize_with(slot + 1, Default::default);
             }
+            memo.next = (memo.next + 1) % RUNS;
             let r = &mut memo.runs[slot];
             r.valid = false;
             r.hash = hash;

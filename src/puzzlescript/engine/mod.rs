@@ -139,6 +139,8 @@ pub(crate) struct Machine<'c> {
     pub(crate) late_replay: bool,
     /// Late group runs replayed so far.
     pub(crate) late_replays: u64,
+    /// Words of cells the runs in `late_memo` hold (each side).
+    pub(crate) late_words: usize,
     /// How many times the level's objects have changed (a word written with a new
     /// value): equal counts mean an unchanged level, without comparing it.
     pub(crate) writes: u64,
@@ -267,6 +269,7 @@ impl<'c> Machine<'c> {
             late_memo: vec![],
             late_replay: false,
             late_replays: 0,
+            late_words: 0,
             writes: 0,
             touched: vec![],
             trial: AgainTrial::default(),
@@ -361,6 +364,7 @@ impl<'c> Machine<'c> {
         self.movements = vec![0; n * self.c.sm];
         self.occ.load(&self.objects, n, self.c.so, self.c.sm);
         self.late_memo.clear();
+        self.late_words = 0;
         self.late_memo
             .resize_with(self.c.late_groups.len(), Default::default);
         self.scan
