@@ -384,10 +384,14 @@ pub(crate) struct Group {
     /// Each rule's [`Rule::need`], side by side: the engine runs through them to find
     /// the first rule that may match without reading the rules themselves.
     pub quick: Vec<(u64, u64, bool)>,
-    /// For a late group whose result is a function of where its objects are (see
-    /// `compile::footprint`): those objects, whose cells the engine remembers before
-    /// and after a run of the group to replay it.
+    /// For a group whose result is a function of where its objects are when no
+    /// movement is on them (see `compile::footprint`): those objects, whose cells the
+    /// engine remembers before and after a run of the group to replay it.
     pub footprint: Option<Vec<u32>>,
+    /// With a footprint: the movement bits that must be absent from every cell for a
+    /// run outside the late phase to be a function of the footprint's cells (those its
+    /// rules require absent, and those its replacements clear).
+    pub still: Option<Vec<u64>>,
 }
 
 /// A win condition.

@@ -225,14 +225,27 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
                 .collect()
         })
         .collect();
-    for g in late_groups.iter_mut() {
-        g.footprint = footprint(g, so, nobj);
-    }
     for (gi, g) in groups.iter_mut().enumerate() {
         if g.rules.iter().any(|r| r.rigid) {
             rigid_groups.push(gi);
             g.rigid = Some(rigid_groups.len() as u32);
         }
+    }
+    for g in late_groups.iter_mut().chain(groups.iter_mut()) {
+        g.footprint = footprint(g, so, nobj);
+        g.still = g.footprint.as_ref().map(|_| {
+            let mut still = vec![0u64; sm];
+            for p in g.rules.iter().flat_map(|r| r.rows.iter().flatten()) {
+                let Item::Cell(p) = p else { continue };
+                let x = p.replace.iter().flat_map(|x| [&x.mov_clear, &x.mov_layers]);
+                for m in std::iter::once(&p.still).chain(x) {
+                    for (a, &b) in still.iter_mut().zip(m) {
+                        *a |= b;
+                    }
+                }
+            }
+            still
+        });
     }
     if rigid_groups.len() > 30 {
         rep.error(ps!(
@@ -279,6 +292,10 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
 /// rule tests or gives a movement (then movement stays absent), none is random and none
 /// queues a command (its effect is the objects alone), the objects named anywhere in its
 /// rules, with the layers of those written, decide the run and hold all it changes.
+/// The same holds of a group before the late phase while no cell holds a movement its
+/// rules require absent or clear (`Group::still`: a write of objects leaves movement as
+/// it is, but for these): the engine checks that before replaying it (`engine/late.rs`). A rigid group has no
+/// footprint (a rigid rule records what it moved).
 fn footprint(g: &Group, so: usize, nobj: usize) -> Option<Vec<u32>> {
     if g.random || g.rigid.is_some() {
         return None;

@@ -353,6 +353,7 @@ pub(crate) fn compile(
                 rules: kept,
                 needs,
                 footprint: None,
+                still: None,
             });
         }
         out

@@ -1,15 +1,21 @@
-//! Late groups replayed from runs remembered.
+//! Groups replayed from runs remembered (late groups first, hence the name).
 //!
-//! A late group with a footprint (`compile::footprint`: no movement, randomness or
-//! command in its rules) turns the cells of its footprint objects into a result that
-//! depends on those cells alone. Many games clear and redraw something in their late
-//! rules every turn (lasers, joins between candies, doors opened by switches), from
-//! objects that most turns leave where they were; and a search plays several inputs
-//! from each level, whose late phases start alike. So the engine keeps, per such group,
-//! a few runs: the footprint's cells before and after. When a run is about to start
-//! from cells it has seen, the objects take the cells they had after it (each change
-//! written and logged as a rule's would be), and whether it changed anything is the
-//! remembered run's answer. The rules are not matched at all.
+//! A group with a footprint (`compile::footprint`: no movement, randomness or command
+//! in its rules) turns the cells of its footprint objects into a result that depends on
+//! those cells alone: always in the late phase, where no movement is on the board, and
+//! before it while no cell holds a movement its rules require absent or clear
+//! (`Group::still`; the engine checks the cells that hold movement). Then its rules read
+//! objects alone (every movement test they make is of absence, on a layer with none),
+//! and write objects alone (the movements a replacement clears are absent already, and
+//! a write of objects leaves the movement of its cell as it was). Many games clear and redraw something every turn (lasers, joins between
+//! candies, doors opened by switches, the shores drawn along the walls), from objects
+//! that most turns leave where they were; and a search plays several inputs from each
+//! level, whose turns start alike. So the engine keeps, per such group, a few runs: the
+//! footprint's cells before and after. When a run is about to start from cells it has
+//! seen, the objects take the cells they had after it (each change written and logged as
+//! a rule's would be), and whether it changed anything is the remembered run's answer.
+//! The rules are not matched at all. Games with rigid bodies replay late groups only
+//! (their rules may run again from the turn's start).
 
 use super::Machine;
 
@@ -43,6 +49,8 @@ pub(crate) struct Runs {
     /// Of the runs looked up, those that changed something.
     changes: u32,
     skip: u32,
+    /// Runs replayed in all.
+    replays: u64,
 }
 
 /// Lookups after which a group's hits are counted. A lookup costs a hash of its
@@ -70,18 +78,25 @@ fn hash_of(m: &Machine<'_>, f: &[u32]) -> u64 {
 }
 
 impl Machine<'_> {
-    /// Late group `gi` (`g`): replayed from a remembered run where it has a footprint
-    /// and one started from the cells its objects have now, else run (and remembered).
+    /// Group `g` (its runs in slot `gi`; `late` in the late phase): replayed from a
+    /// remembered run where it has a footprint and one started from the cells its
+    /// objects have now, else run (and remembered). Outside the late phase, only while
+    /// no cell holds a movement its footprint's run could read or clear (`Group::still`):
+    /// then its run reads and writes objects alone, as a late group's does.
     #[cold]
     #[inline(never)]
-    pub(crate) fn apply_late_group(
+    pub(crate) fn apply_remembered_group(
         &mut self,
         gi: usize,
         g: &crate::puzzlescript::ir::Group,
+        late: bool,
     ) -> bool {
         let Some(f) = g.footprint.as_deref() else {
             return self.apply_group(g);
         };
+        if !late && g.still.as_deref().is_none_or(|m| self.movement_meets(m)) {
+            return self.apply_group(g);
+        }
         if let Some(changed) = self.replay_late(gi, f) {
             return changed;
         }
@@ -142,6 +157,7 @@ impl Machine<'_> {
             return None;
         };
         memo.hits += 1;
+        memo.replays += 1;
         let run = std::mem::take(&mut memo.runs[k]);
         let so = self.c.so;
         for (k, &o) in f.iter().enumerate() {
@@ -163,6 +179,26 @@ impl Machine<'_> {
         self.late_memo[gi].runs[k] = run;
         self.late_replays += 1;
         Some(changed)
+    }
+
+    /// Whether some cell holds a movement bit of `m` (`sm` words).
+    fn movement_meets(&self, m: &[u64]) -> bool {
+        if !(self.occ.mov_board.iter().zip(m)).any(|(&a, &b)| a & b != 0) {
+            return false;
+        }
+        let sm = self.c.sm;
+        (self.occ.moving.iter().enumerate()).any(|(k, &word)| {
+            let mut bits = word;
+            while bits != 0 {
+                let i = k * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let cell = &self.movements[i * sm..(i + 1) * sm];
+                if cell.iter().zip(m).any(|(&a, &b)| a & b != 0) {
+                    return true;
+                }
+            }
+            false
+        })
     }
 
     /// Ends the recording [`Machine::replay_late`] began: group `gi` (footprint `f`)
@@ -195,16 +231,20 @@ mod tests {
     use crate::puzzlescript::{Game, Input, OnWin, Session};
     use std::sync::Arc;
 
-    const HEAD: &str = "title late\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nwhite\n\nCrate\norange\n\nTarget\ngreen\n\nGun\nred\n\nBeam\nyellow\n\nDead\nblue\n\nJoinR\npink\n\nJoinD\npink\n\n=======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\nG = Gun\nBlocker = Wall or Crate or Gun\nJoin = JoinR or JoinD\n\n=======\nSOUNDS\n=======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nTarget\nBeam\nJoinR\nJoinD\nPlayer, Wall, Crate, Gun, Dead\n\n======\nRULES\n======\n\n";
+    const HEAD: &str = "title late\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nwhite\n\nCrate\norange\n\nTarget\ngreen\n\nGun\nred\n\nBeam\nyellow\n\nDead\nblue\n\nJoinR\npink\n\nJoinD\npink\n\nEdge\npurple\n\nGlow\nwhite\n\n=======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\nG = Gun\n@ = Crate and Target\nBlocker = Wall or Crate or Gun\nJoin = JoinR or JoinD\n\n=======\nSOUNDS\n=======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nTarget\nBeam\nJoinR\nJoinD\nEdge\nGlow\nPlayer, Wall, Crate, Gun, Dead\n\n======\nRULES\n======\n\n";
 
-    const TAIL: &str = "\n==============\nWINCONDITIONS\n==============\n\nall Crate on Target\n\n=======\nLEVELS\n=======\n\n##########\n#G.....O.#\n#..*.*...#\n#.P.*..O.#\n#G..*.O..#\n#..*...O.#\n##########\n";
+    const TAIL: &str = "\n==============\nWINCONDITIONS\n==============\n\nall Crate on Target\n\n=======\nLEVELS\n=======\n\n##########\n#G.....O.#\n#..*.*.@.#\n#.P.*..O.#\n#G..*.O..#\n#..*..@O.#\n##########\n";
 
     /// Lasers cleared and drawn again every turn, a beam that kills the player it
     /// crosses (in a group of its own), and joins between crates redrawn every turn.
-    const RULES: &str = "[ > Player | Crate ] -> [ > Player | > Crate ]\n[ > Crate | Crate ] -> [ > Crate | > Crate ]\nlate [ Beam ] -> []\nlate right [ Gun | no Blocker ] -> [ Gun | Beam ]\nlate right [ Beam | no Blocker ] -> [ Beam | Beam ]\nlate [ Player Beam ] -> [ Dead Beam ]\nlate [ Join ] -> []\nlate right [ Crate | Crate ] -> [ Crate JoinR | Crate ]\nlate down [ Crate | Crate ] -> [ Crate JoinD | Crate ]\n";
+    ///
+    /// Outside the late phase, edges beside targets drawn again every turn (replayed),
+    /// and a glow on every crate on a target that is not being pushed: it reads the
+    /// crates' movement, so it must never be replayed while a crate or the player moves.
+    const RULES: &str = "[ Edge ] -> []\nright [ Target | no Target ] -> [ Target | Edge ]\n[ > Player | Crate ] -> [ > Player | > Crate ]\n[ > Crate | Crate ] -> [ > Crate | > Crate ]\n[ Glow ] -> []\n[ stationary Crate Target ] -> [ Crate Target Glow ]\nlate [ Beam ] -> []\nlate right [ Gun | no Blocker ] -> [ Gun | Beam ]\nlate right [ Beam | no Blocker ] -> [ Beam | Beam ]\nlate [ Player Beam ] -> [ Dead Beam ]\nlate [ Join ] -> []\nlate right [ Crate | Crate ] -> [ Crate JoinR | Crate ]\nlate down [ Crate | Crate ] -> [ Crate JoinD | Crate ]\n";
 
-    /// Replaying late groups from remembered runs leaves every level as running their
-    /// rules does: two sessions, one replaying and one not, play the same seeded walks
+    /// Replaying groups from remembered runs leaves every level as running their rules
+    /// does: two sessions, one replaying and one not, play the same seeded walks
     /// (undo and restart included) and must serialize alike after every input; the
     /// replaying one must have replayed runs, or the test proves nothing.
     #[test]
@@ -244,10 +284,16 @@ mod tests {
                 off.machine.late_replay = false;
             }
         }
-        assert!(
-            on.machine.late_replays > 100,
-            "too few replays: {}",
-            on.machine.late_replays
+        // Slots: the late groups', then the others' (the edges drawn again: group 1).
+        let m = &on.machine;
+        let (late, edges) = (
+            m.late_replays,
+            m.late_memo[m.c.late_groups.len() + 1].replays,
         );
+        assert!(
+            late > edges + 100,
+            "too few late replays: {late} ({edges} of edges)"
+        );
+        assert!(edges > 100, "too few replays of the edges: {edges}");
     }
 }

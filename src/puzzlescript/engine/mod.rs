@@ -365,8 +365,10 @@ impl<'c> Machine<'c> {
         self.occ.load(&self.objects, n, self.c.so, self.c.sm);
         self.late_memo.clear();
         self.late_words = 0;
-        self.late_memo
-            .resize_with(self.c.late_groups.len(), Default::default);
+        self.late_memo.resize_with(
+            self.c.late_groups.len() + self.c.groups.len(),
+            Default::default,
+        );
         self.scan
             .get_or_insert_with(Default::default)
             .fit(self.c.props, self.occ.nw);
@@ -940,7 +942,8 @@ impl<'c> Machine<'c> {
     fn apply_rules(&mut self, late: bool, banned: Option<&[bool]>) {
         let c = self.c;
         // Late groups' runs may be replayed from those remembered (`late.rs`).
-        let replaying = late && self.late_replay && self.trace.is_none();
+        let replaying =
+            self.late_replay && self.trace.is_none() && (late || c.rigid_groups.is_empty());
         let (groups, points) = if late {
             (&c.late_groups, &c.late_loop_point)
         } else {
@@ -959,7 +962,8 @@ impl<'c> Machine<'c> {
             if !banned.is_some_and(|b| b[gi]) && self.group_may_match(late, gi, &groups[gi]) {
                 let g = &groups[gi];
                 let changed = if replaying {
-                    self.apply_late_group(gi, g)
+                    let slot = if late { gi } else { c.late_groups.len() + gi };
+                    self.apply_remembered_group(slot, g, late)
                 } else {
                     self.apply_group(g)
                 };
