@@ -392,6 +392,22 @@ pub(crate) struct Group {
     /// run outside the late phase to be a function of the footprint's cells (those its
     /// rules require absent, and those its replacements clear).
     pub still: Option<Vec<u64>>,
+    /// The block of consecutive groups with footprints that starts with this one, if
+    /// any (`Compiled::blocks`).
+    pub block: Option<u32>,
+}
+
+/// Consecutive groups of one phase (two or more, from some group to the end of a run of
+/// groups with footprints, none in a loop): their run together is a function of where
+/// the objects of their footprints are, replayed as one (`engine/late.rs`), so that a
+/// group clearing what the next ones draw again changes no cell when replayed.
+#[derive(Clone, Debug)]
+pub(crate) struct Block {
+    /// Its last group.
+    pub last: usize,
+    /// The objects of its groups' footprints, and the movement bits of their `still`.
+    pub footprint: Vec<u32>,
+    pub still: Vec<u64>,
 }
 
 /// A win condition.
@@ -471,6 +487,8 @@ pub(crate) struct Compiled {
     pub loop_point: Vec<Option<usize>>,
     /// The same for late groups.
     pub late_loop_point: Vec<Option<usize>>,
+    /// Blocks of consecutive groups replayed as one (late groups' and the others').
+    pub blocks: Vec<Block>,
     /// Rigid index (1-based) to group index.
     pub rigid_groups: Vec<usize>,
     /// How many distinct sets of objects (properties) the rules' anchors name.

@@ -345,12 +345,14 @@ impl Packing {
         Ok(())
     }
 
-    /// Packs again, into `out` (which holds the packing of a level that differs from
-    /// `objects` only on the cells of the bitset `touched`), the touched cells, and the
-    /// won flag.
+    /// Packs again, into `out` (which holds the packing of `parent`, a level that
+    /// differs from `objects` only on the cells of the bitset `touched`), the touched
+    /// cells that differ from the parent's, and the won flag. (A turn that clears and
+    /// redraws something touches cells it leaves as they were.)
     pub(crate) fn repack(
         &self,
         objects: &[u64],
+        parent: &[u64],
         touched: &[u64],
         won: bool,
         out: &mut [u32],
@@ -366,6 +368,9 @@ impl Packing {
                     break;
                 }
                 let cell = &objects[i * so..(i + 1) * so];
+                if cell == &parent[i * so..(i + 1) * so] {
+                    continue;
+                }
                 let mut at = i * per_cell;
                 for l in &self.layers {
                     put_bits(out, at, l.bits, l.code(cell, i)?);
@@ -784,6 +789,7 @@ impl Space for PsSpace<'_> {
             out.states[at..].copy_from_slice(s);
             match self.packing.repack(
                 &self.machine.objects,
+                &self.cur,
                 &self.machine.touched,
                 won,
                 &mut out.states[at..],

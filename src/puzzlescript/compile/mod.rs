@@ -247,6 +247,9 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
             still
         });
     }
+    let mut blocks = vec![];
+    find_blocks(&mut groups, &loop_point, sm, &mut blocks);
+    find_blocks(&mut late_groups, &late_loop_point, sm, &mut blocks);
     if rigid_groups.len() > 30 {
         rep.error(ps!(
             RigidGroups,
@@ -267,6 +270,7 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
             late_groups,
             loop_point,
             late_loop_point,
+            blocks,
             rigid_groups,
             props: props.len(),
             groups_needing,
@@ -797,6 +801,54 @@ fn loop_points(groups: &[Group], loops: &[(usize, bool)]) -> Vec<Option<usize>> 
         i += 2;
     }
     point
+}
+
+/// Most blocks a game keeps (a hostile game with thousands of groups in one run keeps
+/// the first ones).
+const MAX_BLOCKS: usize = 4096;
+
+/// The blocks of `groups` (one phase; `points` its loop points), appended to `blocks`:
+/// in every run of consecutive groups with footprints and outside loops, one block
+/// from each group but the last to the run's end. A block whose movements are on the
+/// board may so give way to one starting a group later (dreizack deletes magnets with
+/// teleports, on the player's layer, just before it redraws its shores).
+fn find_blocks(groups: &mut [Group], points: &[Option<usize>], sm: usize, blocks: &mut Vec<Block>) {
+    let mut in_loop = vec![false; groups.len()];
+    for (end, p) in points.iter().enumerate() {
+        if let Some(p) = *p {
+            in_loop[p..=end].iter_mut().for_each(|x| *x = true);
+        }
+    }
+    let free = |g: &Group, k: usize| !in_loop[k] && g.footprint.is_some();
+    let mut last = groups.len();
+    let mut footprint: Vec<u32> = vec![];
+    let mut still = vec![0u64; sm];
+    for gi in (0..groups.len()).rev() {
+        if !free(&groups[gi], gi) {
+            last = groups.len();
+            continue;
+        }
+        if last == groups.len() {
+            last = gi;
+            footprint.clear();
+            still.fill(0);
+        }
+        let g = &mut groups[gi];
+        footprint.extend(g.footprint.iter().flatten());
+        footprint.sort_unstable();
+        footprint.dedup();
+        for (a, &b) in still.iter_mut().zip(g.still.iter().flatten()) {
+            *a |= b;
+        }
+        if last > gi && blocks.len() < MAX_BLOCKS {
+            g.block = Some(blocks.len() as u32);
+            blocks.push(Block {
+                last,
+                footprint: footprint.clone(),
+                still: still.clone(),
+            });
+        }
+    }
 }
 
 /// The objects a rule's patterns test, when they test no movement ([`Rule::deps`]).

@@ -354,6 +354,7 @@ pub(crate) fn compile(
                 needs,
                 footprint: None,
                 still: None,
+                block: None,
             });
         }
         out

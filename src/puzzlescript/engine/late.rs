@@ -16,6 +16,15 @@
 //! a rule's would be), and whether it changed anything is the remembered run's answer.
 //! The rules are not matched at all. Games with rigid bodies replay late groups only
 //! (their rules may run again from the turn's start).
+//!
+//! Consecutive groups with footprints, outside loops, are also replayed as one *block*
+//! (`ir::Block`, from each of them to the end of their run): a block's run is a function
+//! of the cells of its groups' objects as well, and a replay writes only the cells that
+//! differ between its start and its end, so shores cleared and drawn again in the same
+//! places change nothing. The first group of a block reached (the ones before it could
+//! not match) is where its run starts; when some cell holds a movement the block's run
+//! could read or clear, its groups run, or are replayed, one by one, and the next group
+//! tries the block from there.
 
 use super::Machine;
 
@@ -181,6 +190,27 @@ impl Machine<'_> {
         Some(changed)
     }
 
+    /// Block `b` (`Compiled::blocks`) replayed from a remembered run where one started
+    /// from the cells its objects have now: `Some(Some(changed))`. `Some(None)`: run
+    /// its groups, and the run is recorded from here ([`Machine::remember_block`] ends
+    /// it). `None`: some cell holds a movement the block's run could read or clear.
+    pub(crate) fn replay_block(&mut self, b: usize, late: bool) -> Option<Option<bool>> {
+        let c = self.c;
+        let block = &c.blocks[b];
+        if !late && self.movement_meets(&block.still) {
+            return None;
+        }
+        let slot = c.late_groups.len() + c.groups.len() + b;
+        Some(self.replay_late(slot, &block.footprint))
+    }
+
+    /// Ends the recording of block `b`'s run, which changed something if `changed`.
+    pub(crate) fn remember_block(&mut self, b: usize, changed: bool) {
+        let c = self.c;
+        let slot = c.late_groups.len() + c.groups.len() + b;
+        self.remember_late(slot, &c.blocks[b].footprint, changed);
+    }
+
     /// Whether some cell holds a movement bit of `m` (`sm` words).
     fn movement_meets(&self, m: &[u64]) -> bool {
         if !(self.occ.mov_board.iter().zip(m)).any(|(&a, &b)| a & b != 0) {
@@ -236,26 +266,40 @@ mod tests {
     const TAIL: &str = "\n==============\nWINCONDITIONS\n==============\n\nall Crate on Target\n\n=======\nLEVELS\n=======\n\n##########\n#G.....O.#\n#..*.*.@.#\n#.P.*..O.#\n#G..*.O..#\n#..*..@O.#\n##########\n";
 
     /// Lasers cleared and drawn again every turn, a beam that kills the player it
-    /// crosses (in a group of its own), and joins between crates redrawn every turn.
-    ///
-    /// Outside the late phase, edges beside targets drawn again every turn (replayed),
-    /// and a glow on every crate on a target that is not being pushed: it reads the
-    /// crates' movement, so it must never be replayed while a crate or the player moves.
+    /// crosses, and joins between crates redrawn every turn; outside the late phase,
+    /// edges beside targets drawn again every turn, and a glow on every crate on a
+    /// target that is not being pushed: it reads the crates' movement, so it must never
+    /// be replayed while a crate or the player moves. Groups with footprints side by
+    /// side form blocks: the edges (groups 0-1, block 0), the glow (groups 4-5, block 1)
+    /// and every late group (block 2).
     const RULES: &str = "[ Edge ] -> []\nright [ Target | no Target ] -> [ Target | Edge ]\n[ > Player | Crate ] -> [ > Player | > Crate ]\n[ > Crate | Crate ] -> [ > Crate | > Crate ]\n[ Glow ] -> []\n[ stationary Crate Target ] -> [ Crate Target Glow ]\nlate [ Beam ] -> []\nlate right [ Gun | no Blocker ] -> [ Gun | Beam ]\nlate right [ Beam | no Blocker ] -> [ Beam | Beam ]\nlate [ Player Beam ] -> [ Dead Beam ]\nlate [ Join ] -> []\nlate right [ Crate | Crate ] -> [ Crate JoinR | Crate ]\nlate down [ Crate | Crate ] -> [ Crate JoinD | Crate ]\n";
 
-    /// Replaying groups from remembered runs leaves every level as running their rules
-    /// does: two sessions, one replaying and one not, play the same seeded walks
-    /// (undo and restart included) and must serialize alike after every input; the
-    /// replaying one must have replayed runs, or the test proves nothing.
-    #[test]
-    fn replayed_late_groups_match_running_them() {
+    /// Two sessions, one replaying (blocks as one if `blocks`, else group by group) and
+    /// one not, play the same seeded walk (undo and restart included) and must
+    /// serialize alike after every input. Returns the replays per slot (the late
+    /// groups', the others', then the blocks'), and in `slots` those of the blocks from
+    /// the first group and from the first late group.
+    fn walk(blocks: bool, slots: &mut [usize; 2]) -> Vec<u64> {
         let text = format!("{HEAD}{RULES}{TAIL}");
         let (game, _) = Game::load("late.txt", Arc::new(text)).expect("the game loads");
         let index = game.playable(1).expect("a level");
-        let mut on = Session::new(&game, index, OnWin::Stop).expect("a session");
-        on.machine.late_replay = true;
-        let mut off = on.clone();
-        off.machine.late_replay = false;
+        let fresh = || {
+            let mut on = Session::new(&game, index, OnWin::Stop).expect("a session");
+            on.machine.late_replay = true;
+            on.machine.block_replay = blocks;
+            let mut off = on.clone();
+            off.machine.late_replay = false;
+            (on, off)
+        };
+        let (mut on, mut off) = fresh();
+        let mut replays = vec![];
+        let mut count = |on: &Session| {
+            let memo = &on.machine.late_memo;
+            replays.resize(memo.len(), 0);
+            for (r, m) in replays.iter_mut().zip(memo) {
+                *r += m.replays;
+            }
+        };
         let mut rng = fastrand::Rng::with_seed(0x1a7e);
         let inputs = [
             Input::Up,
@@ -278,22 +322,59 @@ mod tests {
                 "after input {step} ({input:?})"
             );
             if on.won() {
-                on = Session::new(&game, index, OnWin::Stop).expect("a session");
-                on.machine.late_replay = true;
-                off = on.clone();
-                off.machine.late_replay = false;
+                count(&on);
+                (on, off) = fresh();
             }
         }
-        // Slots: the late groups', then the others' (the edges drawn again: group 1).
-        let m = &on.machine;
-        let (late, edges) = (
-            m.late_replays,
-            m.late_memo[m.c.late_groups.len() + 1].replays,
-        );
+        count(&on);
+        let c = &on.machine.c;
+        let ends: Vec<Option<usize>> = (c.groups.iter().chain(&c.late_groups))
+            .map(|g| g.block.map(|b| c.blocks[b as usize].last))
+            .collect();
+        let (one, two, six) = (Some(1), Some(5), Some(6));
+        let want = [
+            one, None, None, None, two, None, six, six, six, six, six, six, None,
+        ];
+        assert_eq!(ends, want, "the blocks' last groups");
+        let block = |k: usize| c.late_groups.len() + c.groups.len() + k;
+        *slots = [
+            block(c.groups[0].block.unwrap() as usize),
+            block(c.late_groups[0].block.unwrap() as usize),
+        ];
+        replays
+    }
+
+    /// Replaying groups from remembered runs, as blocks or one by one, leaves every
+    /// level as running their rules does; and the replays happen, or the test proves
+    /// nothing.
+    #[test]
+    fn replayed_groups_match_running_them() {
+        let (late, groups) = (7, 6);
+        let mut slots = [0; 2];
+        let replays = walk(true, &mut slots);
+        for (what, slot) in [("the edges", slots[0]), ("the late rules", slots[1])] {
+            assert!(
+                replays[slot] > 100,
+                "too few replays of {what}: {}",
+                replays[slot]
+            );
+        }
+        let replays = walk(false, &mut slots);
         assert!(
-            late > edges + 100,
-            "too few late replays: {late} ({edges} of edges)"
+            replays[late + groups..].iter().all(|&r| r == 0),
+            "blocks off"
         );
-        assert!(edges > 100, "too few replays of the edges: {edges}");
+        for (what, slot) in [
+            ("the edges drawn", late + 1),
+            ("the glow cleared", late + 4),
+            ("the lasers drawn", 1),
+            ("the joins drawn", 5),
+        ] {
+            assert!(
+                replays[slot] > 100,
+                "too few replays of {what}: {}",
+                replays[slot]
+            );
+        }
     }
 }

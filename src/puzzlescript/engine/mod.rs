@@ -137,6 +137,9 @@ pub(crate) struct Machine<'c> {
     /// searches, where turns from one level start alike; not in play, where consecutive
     /// turns rarely do and looking runs up would only cost.
     pub(crate) late_replay: bool,
+    /// Whether blocks of groups are replayed as one (with `late_replay`; off only to
+    /// test the groups' replays one by one).
+    pub(crate) block_replay: bool,
     /// Late group runs replayed so far.
     pub(crate) late_replays: u64,
     /// Words of cells the runs in `late_memo` hold (each side).
@@ -268,6 +271,7 @@ impl<'c> Machine<'c> {
             since: Default::default(),
             late_memo: vec![],
             late_replay: false,
+            block_replay: true,
             late_replays: 0,
             late_words: 0,
             writes: 0,
@@ -366,7 +370,7 @@ impl<'c> Machine<'c> {
         self.late_memo.clear();
         self.late_words = 0;
         self.late_memo.resize_with(
-            self.c.late_groups.len() + self.c.groups.len(),
+            self.c.late_groups.len() + self.c.groups.len() + self.c.blocks.len(),
             Default::default,
         );
         self.scan
@@ -952,12 +956,35 @@ impl<'c> Machine<'c> {
         let mut propagated = false;
         let mut loops = 0;
         let mut gi = 0;
+        // The block being recorded: its index, last group, and whether it changed anything.
+        let mut block: Option<(usize, usize, bool)> = None;
         loop {
             // Groups none of whose rules has its objects on the board are passed over.
             self.refresh_live();
             gi = self.next_group(late, gi);
+            if let Some((b, last, changed)) = block {
+                if gi > last {
+                    self.remember_block(b, changed);
+                    block = None;
+                }
+            }
             if gi >= groups.len() {
                 break;
+            }
+            if let (true, true, None, Some(b)) =
+                (replaying, self.block_replay, block, groups[gi].block)
+            {
+                let b = b as usize;
+                match self.replay_block(b, late) {
+                    Some(Some(changed)) => {
+                        // No group of a block ends a loop: nothing to go back to.
+                        propagated = changed || propagated;
+                        gi = c.blocks[b].last + 1;
+                        continue;
+                    }
+                    Some(None) => block = Some((b, c.blocks[b].last, false)),
+                    None => {}
+                }
             }
             if !banned.is_some_and(|b| b[gi]) && self.group_may_match(late, gi, &groups[gi]) {
                 let g = &groups[gi];
@@ -968,6 +995,9 @@ impl<'c> Machine<'c> {
                     self.apply_group(g)
                 };
                 propagated = changed || propagated;
+                if let Some(b) = &mut block {
+                    b.2 |= changed;
+                }
             }
             if propagated {
                 if let Some(p) = points[gi] {
