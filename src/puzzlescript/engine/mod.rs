@@ -962,29 +962,31 @@ impl<'c> Machine<'c> {
             // Groups none of whose rules has its objects on the board are passed over.
             self.refresh_live();
             gi = self.next_group(late, gi);
-            if let Some((b, last, changed)) = block {
-                if gi > last {
-                    self.remember_block(b, changed);
-                    block = None;
+            if replaying {
+                if let Some((b, last, changed)) = block {
+                    if gi > last {
+                        self.remember_block(b, changed);
+                        block = None;
+                    }
+                }
+                if gi < groups.len() && block.is_none() {
+                    if let (true, Some(b)) = (self.block_replay, groups[gi].block) {
+                        let b = b as usize;
+                        match self.replay_block(b, late) {
+                            Some(Some(changed)) => {
+                                // No group of a block ends a loop: nothing to go back to.
+                                propagated = changed || propagated;
+                                gi = c.blocks[b].last + 1;
+                                continue;
+                            }
+                            Some(None) => block = Some((b, c.blocks[b].last, false)),
+                            None => {}
+                        }
+                    }
                 }
             }
             if gi >= groups.len() {
                 break;
-            }
-            if let (true, true, None, Some(b)) =
-                (replaying, self.block_replay, block, groups[gi].block)
-            {
-                let b = b as usize;
-                match self.replay_block(b, late) {
-                    Some(Some(changed)) => {
-                        // No group of a block ends a loop: nothing to go back to.
-                        propagated = changed || propagated;
-                        gi = c.blocks[b].last + 1;
-                        continue;
-                    }
-                    Some(None) => block = Some((b, c.blocks[b].last, false)),
-                    None => {}
-                }
             }
             if !banned.is_some_and(|b| b[gi]) && self.group_may_match(late, gi, &groups[gi]) {
                 let g = &groups[gi];
@@ -995,7 +997,7 @@ impl<'c> Machine<'c> {
                     self.apply_group(g)
                 };
                 propagated = changed || propagated;
-                if let Some(b) = &mut block {
+                if let (true, Some(b)) = (replaying, &mut block) {
                     b.2 |= changed;
                 }
             }
