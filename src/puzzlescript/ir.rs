@@ -512,6 +512,23 @@ pub(crate) struct Compiled {
 }
 
 impl Compiled {
+    /// The slot of group `gi`'s remembered runs (`late` or not; `engine/late.rs`): the
+    /// late groups' first, then the others', then the blocks' ([`Compiled::block_slot`]).
+    #[inline]
+    pub fn group_slot(&self, late: bool, gi: usize) -> usize {
+        if late {
+            gi
+        } else {
+            self.late_groups.len() + gi
+        }
+    }
+
+    /// The slot of block `b`'s remembered runs.
+    #[inline]
+    pub fn block_slot(&self, b: usize) -> usize {
+        self.late_groups.len() + self.groups.len() + b
+    }
+
     /// Layer `l`'s objects.
     pub fn layer_mask(&self, l: usize) -> &[u64] {
         &self.layer_masks[l * self.so..(l + 1) * self.so]

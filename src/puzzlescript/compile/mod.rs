@@ -298,8 +298,8 @@ pub(crate) fn compile(game: &ast::Game, text: &str) -> (Compiled, Report) {
 /// rules, with the layers of those written, decide the run and hold all it changes.
 /// The same holds of a group before the late phase while no cell holds a movement its
 /// rules require absent or clear (`Group::still`: a write of objects leaves movement as
-/// it is, but for these): the engine checks that before replaying it (`engine/late.rs`). A rigid group has no
-/// footprint (a rigid rule records what it moved).
+/// it is, but for these): the engine checks that before replaying it (`engine/late.rs`).
+/// A rigid group has no footprint (a rigid rule records what it moved).
 fn footprint(g: &Group, so: usize, nobj: usize) -> Option<Vec<u32>> {
     if g.random || g.rigid.is_some() {
         return None;

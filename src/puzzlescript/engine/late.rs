@@ -7,9 +7,9 @@
 //! (`Group::still`; the engine checks the cells that hold movement). Then its rules read
 //! objects alone (every movement test they make is of absence, on a layer with none),
 //! and write objects alone (the movements a replacement clears are absent already, and
-//! a write of objects leaves the movement of its cell as it was). Many games clear and redraw something every turn (lasers, joins between
-//! candies, doors opened by switches, the shores drawn along the walls), from objects
-//! that most turns leave where they were; and a search plays several inputs from each
+//! a write of objects leaves the movement of its cell as it was). Many games clear and
+//! redraw something every turn (lasers, joins between candies, doors opened by switches,
+//! the shores drawn along the walls), from objects that most turns leave where they were; and a search plays several inputs from each
 //! level, whose turns start alike. So the engine keeps, per such group, a few runs: the
 //! footprint's cells before and after. When a run is about to start from cells it has
 //! seen, the objects take the cells they had after it (each change written and logged as
@@ -27,6 +27,7 @@
 //! tries the block from there.
 
 use super::Machine;
+use crate::puzzlescript::ir::any_common;
 
 /// Runs remembered per group.
 const RUNS: usize = 8;
@@ -200,20 +201,18 @@ impl Machine<'_> {
         if !late && self.movement_meets(&block.still) {
             return None;
         }
-        let slot = c.late_groups.len() + c.groups.len() + b;
-        Some(self.replay_late(slot, &block.footprint))
+        Some(self.replay_late(c.block_slot(b), &block.footprint))
     }
 
     /// Ends the recording of block `b`'s run, which changed something if `changed`.
     pub(crate) fn remember_block(&mut self, b: usize, changed: bool) {
         let c = self.c;
-        let slot = c.late_groups.len() + c.groups.len() + b;
-        self.remember_late(slot, &c.blocks[b].footprint, changed);
+        self.remember_late(c.block_slot(b), &c.blocks[b].footprint, changed);
     }
 
     /// Whether some cell holds a movement bit of `m` (`sm` words).
     fn movement_meets(&self, m: &[u64]) -> bool {
-        if !(self.occ.mov_board.iter().zip(m)).any(|(&a, &b)| a & b != 0) {
+        if !any_common(&self.occ.mov_board, m) {
             return false;
         }
         let sm = self.c.sm;
@@ -222,8 +221,7 @@ impl Machine<'_> {
             while bits != 0 {
                 let i = k * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let cell = &self.movements[i * sm..(i + 1) * sm];
-                if cell.iter().zip(m).any(|(&a, &b)| a & b != 0) {
+                if any_common(&self.movements[i * sm..(i + 1) * sm], m) {
                     return true;
                 }
             }

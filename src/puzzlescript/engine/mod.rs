@@ -369,10 +369,8 @@ impl<'c> Machine<'c> {
         self.occ.load(&self.objects, n, self.c.so, self.c.sm);
         self.late_memo.clear();
         self.late_words = 0;
-        self.late_memo.resize_with(
-            self.c.late_groups.len() + self.c.groups.len() + self.c.blocks.len(),
-            Default::default,
-        );
+        self.late_memo
+            .resize_with(self.c.block_slot(self.c.blocks.len()), Default::default);
         self.scan
             .get_or_insert_with(Default::default)
             .fit(self.c.props, self.occ.nw);
@@ -991,8 +989,7 @@ impl<'c> Machine<'c> {
             if !banned.is_some_and(|b| b[gi]) && self.group_may_match(late, gi, &groups[gi]) {
                 let g = &groups[gi];
                 let changed = if replaying {
-                    let slot = if late { gi } else { c.late_groups.len() + gi };
-                    self.apply_remembered_group(slot, g, late)
+                    self.apply_remembered_group(c.group_slot(late, gi), g, late)
                 } else {
                     self.apply_group(g)
                 };
