@@ -18,6 +18,18 @@
 //! onwards kept. Marking backwards, in decreasing `g` (each tight edge climbs, since a
 //! push costs something), finds them all.
 //!
+//! **The perimeter.** A breadth-first search backwards from the goal by pulls
+//! (`engine/heuristic/perimeter.rs`) gives the classes near the goal their exact pushes
+//! left, and every other class a floor; with the bounds above this is a bound again,
+//! admissible and consistent, and much larger on the classes far from the goal when the
+//! goal's neighbourhood is narrow (boxes packed into a goal room). It grows while phase
+//! one runs ([`Growth`]), so its bound only rises. A class popped is looked up again
+//! under the bound as it is now, and queued again when that rose: a class is expanded
+//! only under the bound current at its turn, so a consistent bound still settles it at
+//! its cheapest (a class on its cheapest path before it is queued with a key no larger
+//! than its own). Nothing else changes: which classes lie on a cheapest path does not
+//! depend on the bound.
+//!
 //! **Phase two** is layered search itself, with every state whose class lies on no
 //! cheapest path, or that is reached with another first component than its class's `g`,
 //! left out, and the bound exact (`P - g`). The graph left holds every solution whose
@@ -31,7 +43,30 @@ use std::collections::BinaryHeap;
 use super::{Budget, Cutoff, Pacer, Stats};
 use crate::engine::budget::UNREACHABLE;
 use crate::engine::inner::{Closure, InnerSplit};
-use crate::engine::{Expander, Regions, StateStore};
+use crate::engine::{Expander, Perimeter, Regions, StateStore};
+
+/// When the perimeter of the classes near the goal grows (`engine/heuristic/
+/// perimeter.rs`): first when phase one has expanded `first` classes, then each time it
+/// has expanded twice as many as at the last growth, to `ratio` times the classes
+/// expanded, at most `max`. A class costs the perimeter about a tenth of what an
+/// expansion costs phase one, and on the hardest levels the perimeter pays for itself
+/// many times over (Microban 93: 86 s to 11 s).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Growth {
+    pub(super) first: u64,
+    pub(super) ratio: usize,
+    pub(super) max: usize,
+}
+
+impl Default for Growth {
+    fn default() -> Growth {
+        Growth {
+            first: 20_000,
+            ratio: 16,
+            max: 8 << 20,
+        }
+    }
+}
 
 /// The classes on a cheapest path, from phase one.
 pub(super) struct OnPaths {
@@ -76,23 +111,37 @@ pub(super) enum Phase {
 }
 
 /// Phase one (see the module header) on `exp`'s level, whose bounds are prepared: `inc0`
-/// is what each move adds to the first cost component (inner steps add nothing).
+/// is what each move adds to the first cost component (inner steps add nothing), and
+/// `perimeter` the backward search from the goal that raises the bound as it grows.
 /// `stats` counts the classes expanded, generated and stored.
 pub(super) fn cheapest_pushes(
     exp: &mut Expander,
     split: &InnerSplit,
     mut regions: Regions,
     inc0: &[u32],
+    perimeter: Option<(Perimeter, Growth)>,
     budget: &Budget,
     stats: &mut Stats,
 ) -> Phase {
+    // The bound raised by the classes near the goal (`engine/heuristic/perimeter.rs`):
+    // exact where the backward search met the class, else at least its floor.
+    let near = |p: &Option<Perimeter>, s: &[u32], h: u32| match p {
+        Some(p) => p.raise(s, h),
+        None => h,
+    };
+    let (mut perimeter, growth) = match perimeter {
+        Some((p, g)) => (Some(p), g),
+        None => (None, Growth::default()),
+    };
+    // The perimeter grows as the search goes on ([`Growth`]).
+    let mut next_grow = growth.first;
     let words = exp.words;
     let mut classes = StateStore::hashed(words);
     let mut start = exp.start();
     regions.canon(&mut start);
     let _ = classes.insert(&start);
     stats.stored = 1;
-    let h0 = exp.estimate(&start);
+    let h0 = near(&perimeter, &start, exp.estimate(&start));
     if h0 == UNREACHABLE || exp.dead(&start) {
         return Phase::Unsolvable;
     }
@@ -118,8 +167,20 @@ pub(super) fn cheapest_pushes(
         if done[i] || g[i] != gf {
             continue;
         }
-        done[i] = true;
         classes.load(id, &mut cur);
+        if perimeter.is_some() {
+            // The bound may have risen since the class was queued (it only rises, and
+            // stays admissible and consistent): queued again under the new one.
+            let hn = near(&perimeter, &cur, h[i]);
+            if hn != h[i] {
+                h[i] = hn;
+                if hn != UNREACHABLE {
+                    heap.push(Reverse((gf.saturating_add(hn), Reverse(gf), id)));
+                }
+                continue;
+            }
+        }
+        done[i] = true;
         if exp.is_goal(&cur) {
             best.get_or_insert(gf);
             goals.push(id);
@@ -128,7 +189,10 @@ pub(super) fn cheapest_pushes(
         stats.expanded += 1;
         exp.inner_closure(split, &cur, &mut cl);
         stats.stored = classes.len() as u64;
-        stats.store_bytes = (classes.bytes() + edges.capacity() * 12 + g.capacity() * 9) as u64;
+        stats.store_bytes = (classes.bytes()
+            + edges.capacity() * 12
+            + g.capacity() * 9
+            + perimeter.as_ref().map_or(0, Perimeter::bytes)) as u64;
         if let Err(c) = pacer.tick_with(cl.work, budget, stats) {
             return Phase::Cutoff(c);
         }
@@ -150,7 +214,7 @@ pub(super) fn cheapest_pushes(
                     let hj = if hj == UNREACHABLE || exp.dead(&next) {
                         UNREACHABLE
                     } else {
-                        hj
+                        near(&perimeter, &next, hj)
                     };
                     g.push(u32::MAX);
                     h.push(hj);
@@ -174,6 +238,20 @@ pub(super) fn cheapest_pushes(
             edges.push((id, j, c));
         }
         stats.peak_frontier = stats.peak_frontier.max(heap.len() as u64);
+        if stats.expanded >= next_grow {
+            if let Some(p) = perimeter.as_mut() {
+                let want = (next_grow as usize)
+                    .saturating_mul(growth.ratio)
+                    .min(growth.max);
+                match p.grow(&mut regions, want, budget) {
+                    Ok(()) => {}
+                    // Out of memory: the perimeter stays as it is, the search goes on.
+                    Err(Cutoff::Memory(_)) => next_grow = u64::MAX,
+                    Err(c) => return Phase::Cutoff(c),
+                }
+            }
+            next_grow = next_grow.saturating_mul(2);
+        }
         if let Some(m) = budget.max_states {
             if classes.len() >= m {
                 stats.stored = classes.len() as u64;
@@ -197,11 +275,23 @@ pub(super) fn cheapest_pushes(
         }
     }
     let marked = on.iter().filter(|&&x| x).count();
-    let line = format!(
+    let mut line = format!(
         "cheapest pushes first: {} classes (copies, agent's region) stored, {} expanded, {marked} on a cheapest solution of {best}",
         classes.len(),
         stats.expanded
     );
+    match &perimeter {
+        Some(p) if p.floor == u32::MAX => line.push_str(&format!(
+            "; searched backwards from the goal: all {} classes that reach it",
+            p.len()
+        )),
+        Some(p) if p.depth() > 0 => line.push_str(&format!(
+            "; searched backwards from the goal: {} classes, all those within {} pushes of it",
+            p.len(),
+            p.depth()
+        )),
+        _ => {}
+    }
     stats.bound = Some(match stats.bound.take() {
         Some(b) => format!("{b}; {line}"),
         None => line,
@@ -214,4 +304,279 @@ pub(super) fn cheapest_pushes(
         best,
         scratch: vec![],
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{HashMap, VecDeque};
+
+    use super::*;
+    use crate::engine::Successors;
+    use crate::search::Space;
+    use crate::Puzzle;
+
+    const FILE: &str = "puzzles/sokoban-boxes.puz";
+
+    /// A `rows` x `cols` room inside walls with a few inner walls, `boxes` boxes on goal
+    /// cells pulled about at random by the man (so that most rooms can be solved).
+    fn room(seed: &mut u64, rows: usize, cols: usize, boxes: usize) -> String {
+        let mut next = |n: usize| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            (*seed % n as u64) as usize
+        };
+        let (h, w) = (rows + 2, cols + 2);
+        let mut g = vec![vec![b'#'; w]; h];
+        let mut free = vec![];
+        for (r, row) in g.iter_mut().enumerate().take(h - 1).skip(1) {
+            for (c, cell) in row.iter_mut().enumerate().take(w - 1).skip(1) {
+                if next(100) >= 12 {
+                    *cell = b' ';
+                    free.push((r, c));
+                }
+            }
+        }
+        for i in (1..free.len()).rev() {
+            free.swap(i, next(i + 1));
+        }
+        let goals = free[1..=boxes].to_vec();
+        let mut at = goals.clone();
+        let mut man = free[0];
+        for _ in 0..200 {
+            let (dr, dc) = [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)][next(4)];
+            let step = |(r, c): (usize, usize), k: i64| {
+                ((r as i64 + dr * k) as usize, (c as i64 + dc * k) as usize)
+            };
+            let to = step(man, 1);
+            if g[to.0][to.1] == b'#' || at.contains(&to) {
+                continue;
+            }
+            let behind = step(man, -1);
+            if next(2) == 0 {
+                if let Some(b) = at.iter_mut().find(|b| **b == behind) {
+                    *b = man;
+                }
+            }
+            man = to;
+        }
+        for &(r, c) in &goals {
+            g[r][c] = b'.';
+        }
+        for &(r, c) in &at {
+            g[r][c] = if g[r][c] == b'.' { b'*' } else { b'$' };
+        }
+        g[man.0][man.1] = if g[man.0][man.1] == b'.' { b'+' } else { b'@' };
+        g.iter()
+            .map(|r| format!("  {}\n", String::from_utf8_lossy(r)))
+            .collect()
+    }
+
+    /// Every state the start of `exp` reaches, and per state the fewest pushes to a goal
+    /// state ([`UNREACHABLE`]: none), with the moves as (from, to, pushes added).
+    type Edges = Vec<(usize, usize, u32)>;
+    fn space(exp: &mut Expander) -> (Vec<Vec<u32>>, Vec<u32>, Edges) {
+        let words = Space::words(exp);
+        let mut id: HashMap<Vec<u32>, usize> = HashMap::new();
+        let mut states = vec![Space::start(exp)];
+        id.insert(states[0].clone(), 0);
+        let mut edges = vec![];
+        let mut succ = Successors::default();
+        let mut i = 0;
+        while i < states.len() {
+            let s = states[i].clone();
+            Space::successors(exp, &s, &mut succ);
+            for (_, t) in succ.iter(words) {
+                let j = *id.entry(t.to_vec()).or_insert_with(|| {
+                    states.push(t.to_vec());
+                    states.len() - 1
+                });
+                let changed = s.iter().zip(t).filter(|(a, b)| a != b).count();
+                edges.push((i, j, u32::from(changed > 1)));
+            }
+            i += 1;
+        }
+        let mut back: Vec<Vec<(usize, u32)>> = vec![vec![]; states.len()];
+        for &(i, j, c) in &edges {
+            back[j].push((i, c));
+        }
+        let mut dist = vec![UNREACHABLE; states.len()];
+        let mut queue = VecDeque::new();
+        for (i, s) in states.iter().enumerate() {
+            if Space::is_goal(exp, s) {
+                dist[i] = 0;
+                queue.push_back(i);
+            }
+        }
+        while let Some(j) = queue.pop_front() {
+            for &(i, c) in &back[j] {
+                if dist[j] + c < dist[i] {
+                    dist[i] = dist[j] + c;
+                    if c == 0 {
+                        queue.push_front(i);
+                    } else {
+                        queue.push_back(i);
+                    }
+                }
+            }
+        }
+        (states, dist, edges)
+    }
+
+    /// On seeded random rooms of two to five boxes, against the fewest pushes over the
+    /// whole space the start reaches: grown to the end, the perimeter holds every state
+    /// a goal is reachable from with its exact pushes, and no other; grown a few layers,
+    /// its bound is exact where it met the class, never above the fewest pushes, and
+    /// consistent along every move.
+    #[test]
+    fn perimeter_distances_are_the_fewest_pushes() {
+        let text = std::fs::read_to_string(FILE).expect("read the rule file");
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let (mut rooms, mut met, mut raised) = (0, 0, 0);
+        for i in 0..24 {
+            let level = room(&mut seed, 4 + i % 2, 5, 2 + i % 4);
+            let full = format!("{text}\nlevel \"room\" \"\"\"\n{level}  \"\"\"\n");
+            let puzzle = Puzzle::load(FILE, full).unwrap_or_else(|d| panic!("{d:?}"));
+            let lv = puzzle
+                .inline_level(puzzle.model.levels.len() - 1)
+                .expect("level");
+            let budget = Budget::default();
+            let mut exp = Expander::new(&puzzle.model, lv, &budget).expect("setup");
+            exp.prepare_heuristic(&budget).expect("a bound");
+            let (states, dist, edges) = space(&mut exp);
+            if dist[0] == UNREACHABLE {
+                continue;
+            }
+            rooms += 1;
+            let mut regions = exp.push_regions().expect("the push shape");
+            let canon = |regions: &mut Regions, s: &[u32]| {
+                let mut c = s.to_vec();
+                regions.canon(&mut c);
+                c
+            };
+            // Grown to the end.
+            let mut whole = exp.push_perimeter(&mut regions).expect("a perimeter");
+            whole
+                .grow(&mut regions, usize::MAX, &budget)
+                .expect("no budget");
+            assert_eq!(whole.floor, u32::MAX, "the search ended in\n{level}");
+            for (s, &d) in states.iter().zip(&dist) {
+                let c = canon(&mut regions, s);
+                let got = whole.get(&c).unwrap_or(UNREACHABLE);
+                assert_eq!(got, d, "pushes left in\n{level}state {s:?}");
+                assert_eq!(whole.raise(&c, 0), d);
+            }
+            // Grown two layers: a bound.
+            let mut part = exp.push_perimeter(&mut regions).expect("a perimeter");
+            part.grow(&mut regions, 1, &budget).expect("no budget");
+            part.grow(&mut regions, part.len() + 1, &budget)
+                .expect("no budget");
+            let h: Vec<u32> = states
+                .iter()
+                .map(|s| {
+                    let c = canon(&mut regions, s);
+                    part.raise(&c, Space::estimate(&exp, s))
+                })
+                .collect();
+            for (k, s) in states.iter().enumerate() {
+                let c = canon(&mut regions, s);
+                if let Some(d) = part.get(&c) {
+                    assert_eq!(d, dist[k], "met, so exact, in\n{level}");
+                    met += 1;
+                }
+                assert!(
+                    h[k] == UNREACHABLE && dist[k] == UNREACHABLE || h[k] <= dist[k],
+                    "bound {} above {} in\n{level}",
+                    h[k],
+                    dist[k]
+                );
+                raised += usize::from(h[k] > Space::estimate(&exp, s));
+            }
+            for &(i, j, c) in &edges {
+                assert!(
+                    h[i] == UNREACHABLE || h[j] == UNREACHABLE || h[i] <= c + h[j],
+                    "inconsistent: {} then {} after a move adding {c}, in\n{level}",
+                    h[i],
+                    h[j]
+                );
+            }
+        }
+        assert!(rooms >= 12, "only {rooms} rooms reach a goal");
+        assert!(met > 0 && raised > 0, "met {met}, raised {raised}");
+    }
+
+    /// Phase one with the perimeter growing from the first expansion on (a layer or so
+    /// at a time, and by leaps) marks the same classes, at the same pushes, as without
+    /// it, on seeded random rooms of two to five boxes.
+    #[test]
+    fn phase_one_marks_the_same_classes_with_a_perimeter() {
+        let text = std::fs::read_to_string(FILE).expect("read the rule file");
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut compared = 0;
+        for i in 0..24 {
+            let level = room(&mut seed, 4 + i % 3, 5, 2 + i % 4);
+            let full = format!("{text}\nlevel \"room\" \"\"\"\n{level}  \"\"\"\n");
+            let puzzle = Puzzle::load(FILE, full).unwrap_or_else(|d| panic!("{d:?}"));
+            let lv = puzzle
+                .inline_level(puzzle.model.levels.len() - 1)
+                .expect("level");
+            let budget = Budget::default();
+            let mut exp = Expander::new(&puzzle.model, lv, &budget).expect("setup");
+            exp.prepare_heuristic(&budget).expect("a bound");
+            let split = exp
+                .inner_split(&budget)
+                .unwrap_or_else(|_| panic!("a split"));
+            let inc0: Vec<u32> = puzzle
+                .model
+                .moves
+                .iter()
+                .map(|m| m.adds.first().copied().unwrap_or(1))
+                .collect();
+            let words = exp.words;
+            let mut run = |grow: Option<Growth>| {
+                let mut regions = exp.push_regions().expect("the push shape");
+                let near = grow.and_then(|g| exp.push_perimeter(&mut regions).map(|p| (p, g)));
+                let mut stats = Stats::default();
+                match cheapest_pushes(&mut exp, &split, regions, &inc0, near, &budget, &mut stats) {
+                    Phase::Paths(p) => Some(p),
+                    Phase::Unsolvable => None,
+                    Phase::Cutoff(c) => panic!("{c:?}"),
+                }
+            };
+            let plain = run(None);
+            for growth in [
+                Growth {
+                    first: 1,
+                    ratio: 1,
+                    max: usize::MAX,
+                },
+                Growth {
+                    first: 2,
+                    ratio: 64,
+                    max: usize::MAX,
+                },
+            ] {
+                let near = run(Some(growth));
+                match (&plain, &near) {
+                    (None, None) => {}
+                    (Some(a), Some(b)) => {
+                        assert_eq!(a.best, b.best, "fewest pushes in\n{level}");
+                        let marked = |p: &OnPaths| p.on.iter().filter(|&&x| x).count();
+                        assert_eq!(marked(a), marked(b), "classes marked in\n{level}");
+                        let mut s = vec![0; words];
+                        for id in 0..a.classes.len() {
+                            if a.on[id] {
+                                a.classes.load(id as u32, &mut s);
+                                let j = b.classes.find(&s).expect("marked in both") as usize;
+                                assert!(b.on[j] && b.g[j] == a.g[id], "in\n{level}");
+                            }
+                        }
+                        compared += 1;
+                    }
+                    _ => panic!("solvable in one run only:\n{level}"),
+                }
+            }
+        }
+        assert!(compared >= 24, "only {compared} runs compared");
+    }
 }

@@ -306,9 +306,18 @@ fn search(
     } else {
         None
     };
-    if let Some(regions) = regions {
+    if let Some(mut regions) = regions {
         let inc0: Vec<u32> = (0..moves).map(|m| table.adds[m * nc] as u32).collect();
-        let phase = classes::cheapest_pushes(exp, &split, regions, &inc0, budget, &mut stats);
+        let perimeter = exp.push_perimeter(&mut regions);
+        let phase = classes::cheapest_pushes(
+            exp,
+            &split,
+            regions,
+            &inc0,
+            perimeter.map(|p| (p, classes::Growth::default())),
+            budget,
+            &mut stats,
+        );
         match phase {
             Phase::Paths(p) => paths = Some(p),
             Phase::Unsolvable => {

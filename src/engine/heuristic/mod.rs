@@ -65,8 +65,10 @@ mod derive;
 mod goalform;
 mod matching;
 mod pattern;
+mod perimeter;
 mod push;
 
+pub(crate) use perimeter::Perimeter;
 pub(crate) use push::Regions;
 
 use std::cell::RefCell;

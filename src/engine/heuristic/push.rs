@@ -280,7 +280,7 @@ impl Expander<'_> {
 
     /// The agent's and the pushed kind's indices when the rules have the shape of the
     /// module header.
-    fn push_shape(&self) -> Option<(usize, usize)> {
+    pub(super) fn push_shape(&self) -> Option<(usize, usize)> {
         let b = self.heuristic.as_ref()?;
         if b.form.is_some() || self.picture.is_some() || self.lay.mutable_count > 0 {
             return None;
@@ -562,59 +562,88 @@ pub struct Regions {
     /// The pushed copies' slots and pose bits.
     copies: std::ops::Range<usize>,
     bits: u32,
-    /// Per padded cell: legal for the agent.
-    open: Vec<bool>,
+    /// The padded cells legal for the agent, a bit each.
+    open: Vec<u64>,
     dirs: Vec<isize>,
-    /// Per padded cell: stamped when a copy stands there, or when the fill reached it.
-    held: Vec<u32>,
-    seen: Vec<u32>,
-    stamp: u32,
-    stack: Vec<usize>,
+    /// Scratch bitsets: the cells legal and free of copies, the fill and its next step.
+    free: Vec<u64>,
+    fill: Vec<u64>,
+    grown: Vec<u64>,
 }
 
 impl Regions {
     /// Moves the agent in `s` to the least cell of its region: the class's
     /// representative. A walk is `shift agent d` alone onto a cell legal for the agent
     /// and free of copies (pieces never overlap), so the fill is exactly the closure of
-    /// walks.
+    /// walks. The fill runs on bitsets of the padded cells: a step by `d` is a shift of
+    /// the whole set by `d` places, as a cell's neighbour is its index plus `d`.
     pub fn canon(&mut self, s: &mut [u32]) {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.held.fill(0);
-            self.seen.fill(0);
-            self.stamp = 1;
-        }
-        let stamp = self.stamp;
-        for &w in &s[self.copies.clone()] {
-            if w != crate::engine::layout::ABSENT {
-                self.held[(w >> self.bits) as usize] = stamp;
-            }
-        }
         let w0 = s[self.agent];
         if w0 == crate::engine::layout::ABSENT {
             return;
         }
-        let from = (w0 >> self.abits) as usize;
-        let mut least = from;
-        self.seen[from] = stamp;
-        self.stack.clear();
-        self.stack.push(from);
-        while let Some(p) = self.stack.pop() {
-            least = least.min(p);
-            for &dl in &self.dirs {
-                let q = p as isize + dl;
-                let Ok(q) = usize::try_from(q) else { continue };
-                if q < self.open.len()
-                    && self.open[q]
-                    && self.seen[q] != stamp
-                    && self.held[q] != stamp
-                {
-                    self.seen[q] = stamp;
-                    self.stack.push(q);
-                }
+        self.free.copy_from_slice(&self.open);
+        for &w in &s[self.copies.clone()] {
+            if w != crate::engine::layout::ABSENT {
+                let p = (w >> self.bits) as usize;
+                self.free[p / 64] &= !(1u64 << (p % 64));
             }
         }
+        // The fill starts at the agent's cell, whatever it holds.
+        let from = (w0 >> self.abits) as usize;
+        self.free[from / 64] |= 1u64 << (from % 64);
+        self.fill.fill(0);
+        self.fill[from / 64] |= 1u64 << (from % 64);
+        loop {
+            self.grown.copy_from_slice(&self.fill);
+            for &dl in &self.dirs {
+                shift_or(&self.fill, dl, &mut self.grown);
+            }
+            let mut same = true;
+            for ((g, &f), &o) in self.grown.iter_mut().zip(&self.fill).zip(&self.free) {
+                *g &= o;
+                same &= *g == f;
+            }
+            if same {
+                break;
+            }
+            std::mem::swap(&mut self.fill, &mut self.grown);
+        }
+        let least = self
+            .fill
+            .iter()
+            .position(|&x| x != 0)
+            .map_or(from, |i| i * 64 + self.fill[i].trailing_zeros() as usize);
         s[self.agent] = (least as u32) << self.abits | (w0 & ((1 << self.abits) - 1));
+    }
+}
+
+/// `dst |= src` shifted by `dl` places (bit `i` to bit `i + dl`); bits shifted past
+/// either end are dropped.
+#[inline]
+fn shift_or(src: &[u64], dl: isize, dst: &mut [u64]) {
+    let n = src.len();
+    let k = dl.unsigned_abs();
+    let (q, r) = (k / 64, (k % 64) as u32);
+    if q >= n {
+        return;
+    }
+    if dl >= 0 {
+        for j in q..n {
+            let mut v = src[j - q] << r;
+            if r > 0 && j > q {
+                v |= src[j - q - 1] >> (64 - r);
+            }
+            dst[j] |= v;
+        }
+    } else {
+        for j in 0..n - q {
+            let mut v = src[j + q] >> r;
+            if r > 0 && j + q + 1 < n {
+                v |= src[j + q + 1] << (64 - r);
+            }
+            dst[j] |= v;
+        }
     }
 }
 
@@ -626,13 +655,16 @@ impl Expander<'_> {
         let lay = &self.lay;
         let abits = lay.slots[agent].bits;
         let cells = lay.ptile.len();
-        let open = (0..cells)
-            .map(|p| {
-                self.flags[agent]
-                    .get(p << abits)
-                    .is_some_and(|&x| x & LEGAL != 0)
-            })
-            .collect();
+        let mut open = vec![0u64; cells.div_ceil(64)];
+        for p in 0..cells {
+            if self.flags[agent]
+                .get(p << abits)
+                .is_some_and(|&x| x & LEGAL != 0)
+            {
+                open[p / 64] |= 1u64 << (p % 64);
+            }
+        }
+        let words = open.len();
         let sl = &lay.slots[pushed];
         Some(Regions {
             agent: lay.slots[agent].start,
@@ -641,10 +673,9 @@ impl Expander<'_> {
             bits: sl.bits,
             open,
             dirs: lay.dir_delta.clone(),
-            held: vec![0; cells],
-            seen: vec![0; cells],
-            stamp: 0,
-            stack: vec![],
+            free: vec![0; words],
+            fill: vec![0; words],
+            grown: vec![0; words],
         })
     }
 }
