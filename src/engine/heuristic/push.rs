@@ -565,6 +565,8 @@ pub struct Regions {
     /// The padded cells legal for the agent, a bit each.
     open: Vec<u64>,
     dirs: Vec<isize>,
+    /// The steps hold `+1`: the fill takes the free cells above it in a run at once.
+    up: bool,
     /// Scratch bitsets: the cells legal and free of copies, the fill and its next step.
     free: Vec<u64>,
     fill: Vec<u64>,
@@ -592,35 +594,91 @@ impl Regions {
         // The fill starts at the agent's cell, whatever it holds.
         let from = (w0 >> self.abits) as usize;
         self.free[from / 64] |= 1u64 << (from % 64);
-        self.fill.fill(0);
-        self.fill[from / 64] |= 1u64 << (from % 64);
-        loop {
-            self.grown.copy_from_slice(&self.fill);
-            for &dl in &self.dirs {
-                shift_or(&self.fill, dl, &mut self.grown);
+        // Boards of up to 512 cells fill on arrays of a size known when compiling.
+        let least = match self.free.len() {
+            1 => fill_n::<1>(&self.free, from, &self.dirs, self.up),
+            2 => fill_n::<2>(&self.free, from, &self.dirs, self.up),
+            3 => fill_n::<3>(&self.free, from, &self.dirs, self.up),
+            4 => fill_n::<4>(&self.free, from, &self.dirs, self.up),
+            5 => fill_n::<5>(&self.free, from, &self.dirs, self.up),
+            6 => fill_n::<6>(&self.free, from, &self.dirs, self.up),
+            7 => fill_n::<7>(&self.free, from, &self.dirs, self.up),
+            8 => fill_n::<8>(&self.free, from, &self.dirs, self.up),
+            _ => {
+                self.fill.fill(0);
+                self.fill[from / 64] |= 1u64 << (from % 64);
+                loop {
+                    self.grown.copy_from_slice(&self.fill);
+                    for &dl in &self.dirs {
+                        shift_or(&self.fill, dl, &mut self.grown);
+                    }
+                    let mut same = true;
+                    for ((g, &f), &o) in self.grown.iter_mut().zip(&self.fill).zip(&self.free) {
+                        *g &= o;
+                        same &= *g == f;
+                    }
+                    if same {
+                        break;
+                    }
+                    std::mem::swap(&mut self.fill, &mut self.grown);
+                }
+                least_bit(&self.fill)
             }
-            let mut same = true;
-            for ((g, &f), &o) in self.grown.iter_mut().zip(&self.fill).zip(&self.free) {
-                *g &= o;
-                same &= *g == f;
-            }
-            if same {
-                break;
-            }
-            std::mem::swap(&mut self.fill, &mut self.grown);
-        }
-        let least = self
-            .fill
-            .iter()
-            .position(|&x| x != 0)
-            .map_or(from, |i| i * 64 + self.fill[i].trailing_zeros() as usize);
+        };
         s[self.agent] = (least as u32) << self.abits | (w0 & ((1 << self.abits) - 1));
     }
 }
 
+/// The least cell of the fill of `free` (`N` words) from cell `from` by the steps `dirs`
+/// (see [`Regions::canon`]). With `up`, `dirs` holds `+1`, and each round first takes
+/// every free cell above a filled one in its run at once: a carry added at a filled
+/// cell runs through the free cells above it, up to the first cell that is not free (so
+/// it never joins two rows). The steps then go one cell a round. Every round adds only
+/// cells the steps reach, and the fill stops when a round adds none: it is the closure.
+#[inline]
+fn fill_n<const N: usize>(free: &[u64], from: usize, dirs: &[isize], up: bool) -> usize {
+    let mut open = [0u64; N];
+    open.copy_from_slice(free);
+    let mut fill = [0u64; N];
+    fill[from / 64] |= 1u64 << (from % 64);
+    loop {
+        let mut grown = fill;
+        if up {
+            let mut carry = false;
+            for j in 0..N {
+                let (a, c1) = open[j].overflowing_add(fill[j]);
+                let (a, c2) = a.overflowing_add(u64::from(carry));
+                carry = c1 | c2;
+                grown[j] |= (a ^ open[j]) & open[j];
+            }
+        }
+        let base = grown;
+        for &dl in dirs {
+            if !(up && dl == 1) {
+                shift_or(&base, dl, &mut grown);
+            }
+        }
+        for (g, o) in grown.iter_mut().zip(open) {
+            *g &= o;
+        }
+        if grown == fill {
+            return least_bit(&fill);
+        }
+        fill = grown;
+    }
+}
+
+/// The index of the least bit set in `bits` (which holds one).
+#[inline]
+fn least_bit(bits: &[u64]) -> usize {
+    bits.iter()
+        .position(|&x| x != 0)
+        .map_or(0, |i| i * 64 + bits[i].trailing_zeros() as usize)
+}
+
 /// `dst |= src` shifted by `dl` places (bit `i` to bit `i + dl`); bits shifted past
 /// either end are dropped.
-#[inline]
+#[inline(always)]
 fn shift_or(src: &[u64], dl: isize, dst: &mut [u64]) {
     let n = src.len();
     let k = dl.unsigned_abs();
@@ -673,6 +731,7 @@ impl Expander<'_> {
             bits: sl.bits,
             open,
             dirs: lay.dir_delta.clone(),
+            up: lay.dir_delta.contains(&1),
             free: vec![0; words],
             fill: vec![0; words],
             grown: vec![0; words],
