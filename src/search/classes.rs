@@ -210,11 +210,18 @@ pub(super) fn cheapest_pushes(
             let cand = gf + c;
             let j = match classes.insert(&next) {
                 Ok(j) => {
-                    let hj = exp.estimate_next(&cur, hi, &next);
-                    let hj = if hj == UNREACHABLE || exp.dead(&next) {
-                        UNREACHABLE
-                    } else {
-                        near(&perimeter, &next, hj)
+                    // A class the perimeter met has its exact pushes left (it reaches
+                    // a goal, so it is not dead): the other bounds are not needed.
+                    let hj = match perimeter.as_ref().and_then(|p| p.get(&next)) {
+                        Some(d) => d,
+                        None => {
+                            let hj = exp.estimate_next(&cur, hi, &next);
+                            if hj == UNREACHABLE || exp.dead(&next) {
+                                UNREACHABLE
+                            } else {
+                                perimeter.as_ref().map_or(hj, |p| p.beyond(hj))
+                            }
+                        }
                     };
                     g.push(u32::MAX);
                     h.push(hj);

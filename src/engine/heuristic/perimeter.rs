@@ -90,10 +90,16 @@ impl Perimeter {
     /// when the search met it, else at least [`Perimeter::floor`] (see the module header).
     #[inline]
     pub fn raise(&self, s: &[u32], h: u32) -> u32 {
-        match self.get(s) {
-            Some(d) => d,
-            None if self.floor == u32::MAX || h == UNREACHABLE => UNREACHABLE,
-            None => h.max(self.floor),
+        self.get(s).unwrap_or_else(|| self.beyond(h))
+    }
+
+    /// [`Perimeter::raise`] of a class the search did not meet.
+    #[inline]
+    pub fn beyond(&self, h: u32) -> u32 {
+        if self.floor == u32::MAX || h == UNREACHABLE {
+            UNREACHABLE
+        } else {
+            h.max(self.floor)
         }
     }
 
