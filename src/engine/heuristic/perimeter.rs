@@ -31,6 +31,9 @@ use super::super::legality::{GOAL, LEGAL};
 use super::push::Regions;
 use crate::engine::StateStore;
 
+/// The most bytes the stored classes may take (about).
+const MAX_BYTES: usize = 1 << 30;
+
 /// The most goal placements of the copies the search starts from.
 const MAX_PLACEMENTS: usize = 4096;
 
@@ -133,6 +136,12 @@ impl Perimeter {
         let mut pacer = Pacer::default();
         let sh = &self.shape;
         let copies = sh.copies.clone();
+        // The most classes stored, past which a layer is cut short: twice the target,
+        // and never over MAX_BYTES.
+        let per_class = self.s.len() * 4 + 24;
+        let max_classes = max_classes.min(MAX_BYTES / per_class);
+        let cut = max_classes.saturating_mul(2).min(MAX_BYTES / per_class);
+        let mut checked = self.classes.len();
         while self.floor != u32::MAX && self.classes.len() < max_classes {
             if self.layer.is_empty() {
                 // Every class that can reach a goal is stored: the rest never do.
@@ -200,7 +209,11 @@ impl Perimeter {
                         }
                     }
                 }
-                if self.classes.len() >= max_classes.saturating_mul(2) && id + 1 < self.layer.end {
+                if self.classes.len() >= checked + (1 << 16) {
+                    checked = self.classes.len();
+                    budget.room_for(0)?;
+                }
+                if self.classes.len() >= cut && id + 1 < self.layer.end {
                     // Cut short: the next layer's classes met are exact, the rest at
                     // least one push further than this layer.
                     self.floor = d + 1;
