@@ -379,6 +379,16 @@ mod tests {
             .collect()
     }
 
+    /// The rule file `text` with `level` as its last level, and that level.
+    fn with_room(text: &str, level: &str) -> (Puzzle, crate::engine::Level) {
+        let full = format!("{text}\nlevel \"room\" \"\"\"\n{level}  \"\"\"\n");
+        let puzzle = Puzzle::load(FILE, full).unwrap_or_else(|d| panic!("{d:?}"));
+        let lv = puzzle
+            .inline_level(puzzle.model.levels.len() - 1)
+            .expect("level");
+        (puzzle, lv)
+    }
+
     /// Every state the start of `exp` reaches, and per state the fewest pushes to a goal
     /// state ([`UNREACHABLE`]: none), with the moves as (from, to, pushes added).
     type Edges = Vec<(usize, usize, u32)>;
@@ -442,11 +452,7 @@ mod tests {
         let (mut rooms, mut met, mut raised) = (0, 0, 0);
         for i in 0..24 {
             let level = room(&mut seed, 4 + i % 2, 5, 2 + i % 4);
-            let full = format!("{text}\nlevel \"room\" \"\"\"\n{level}  \"\"\"\n");
-            let puzzle = Puzzle::load(FILE, full).unwrap_or_else(|d| panic!("{d:?}"));
-            let lv = puzzle
-                .inline_level(puzzle.model.levels.len() - 1)
-                .expect("level");
+            let (puzzle, lv) = with_room(&text, &level);
             let budget = Budget::default();
             let mut exp = Expander::new(&puzzle.model, lv, &budget).expect("setup");
             exp.prepare_heuristic(&budget).expect("a bound");
@@ -522,11 +528,7 @@ mod tests {
         let mut compared = 0;
         for i in 0..24 {
             let level = room(&mut seed, 4 + i % 3, 5, 2 + i % 4);
-            let full = format!("{text}\nlevel \"room\" \"\"\"\n{level}  \"\"\"\n");
-            let puzzle = Puzzle::load(FILE, full).unwrap_or_else(|d| panic!("{d:?}"));
-            let lv = puzzle
-                .inline_level(puzzle.model.levels.len() - 1)
-                .expect("level");
+            let (puzzle, lv) = with_room(&text, &level);
             let budget = Budget::default();
             let mut exp = Expander::new(&puzzle.model, lv, &budget).expect("setup");
             exp.prepare_heuristic(&budget).expect("a bound");

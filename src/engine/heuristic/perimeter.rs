@@ -28,7 +28,7 @@ use super::super::budget::{Budget, Cutoff, Pacer, UNREACHABLE};
 use super::super::expander::Expander;
 use super::super::layout::ABSENT;
 use super::super::legality::{GOAL, LEGAL};
-use super::push::Regions;
+use super::push::{next_set, Regions};
 use crate::engine::StateStore;
 
 /// The most bytes the stored classes may take (about).
@@ -327,21 +327,7 @@ impl Expander<'_> {
                     }
                 }
             }
-            let mut j = count;
-            let more = loop {
-                if j == 0 {
-                    break false;
-                }
-                j -= 1;
-                if set[j] < goals.len() - count + j {
-                    set[j] += 1;
-                    for u in j + 1..count {
-                        set[u] = set[u - 1] + 1;
-                    }
-                    break true;
-                }
-            };
-            if !more {
+            if !next_set(&mut set, goals.len()) {
                 break;
             }
         }

@@ -118,6 +118,27 @@ struct Plan {
     size: usize,
 }
 
+/// Steps `set` (indices below `n`, increasing) to the next such set in lexicographic
+/// order; `false` after the last.
+#[inline]
+pub(super) fn next_set(set: &mut [usize], n: usize) -> bool {
+    let k = set.len();
+    let mut j = k;
+    loop {
+        if j == 0 {
+            return false;
+        }
+        j -= 1;
+        if set[j] < n - k + j {
+            set[j] += 1;
+            for t in j + 1..k {
+                set[t] = set[t - 1] + 1;
+            }
+            return true;
+        }
+    }
+}
+
 /// Combinations `C(i, j)` for `i <= n`, `j <= k`, saturating.
 fn binomials(n: usize, k: usize) -> Vec<u32> {
     let k1 = k + 1;
@@ -218,20 +239,8 @@ impl PushPatterns {
                 }
                 best = best.max(d + r);
             }
-            // The next set in lexicographic order.
-            let mut j = self.k;
-            loop {
-                if j == 0 {
-                    return best;
-                }
-                j -= 1;
-                if set[j] < n - self.k + j {
-                    set[j] += 1;
-                    for t in j + 1..self.k {
-                        set[t] = set[t - 1] + 1;
-                    }
-                    break;
-                }
+            if !next_set(&mut set[..self.k], n) {
+                return best;
             }
         }
     }
@@ -473,21 +482,7 @@ impl Expander<'_> {
                     queue.push_back((sc, a, 0));
                 }
             }
-            let mut j = k;
-            let more = loop {
-                if j == 0 {
-                    break false;
-                }
-                j -= 1;
-                if set[j] < goal.len() - k + j {
-                    set[j] += 1;
-                    for t in j + 1..k {
-                        set[t] = set[t - 1] + 1;
-                    }
-                    break true;
-                }
-            };
-            if !more {
+            if !next_set(&mut set, goal.len()) {
                 break;
             }
         }
