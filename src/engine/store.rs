@@ -313,8 +313,172 @@ pub(crate) fn hash_words(s: &[u32]) -> u64 {
     h ^ h >> 33
 }
 
+/// Short keys with a value each, stored inline in an open-addressing table with linear
+/// probing (a probe reads one slot, not a slot and then the key elsewhere), and in
+/// insertion order. Made for many small keys met again and again (the backward search
+/// of `heuristic/perimeter.rs`): a caller that knows a batch of keys ahead asks for
+/// their slots early ([`KeyTable::prefetch`]).
+pub(crate) struct KeyTable {
+    words: usize,
+    /// Words per slot: the key, then the value ([`KeyTable::EMPTY`] in a free slot).
+    stride: usize,
+    slots: Vec<u32>,
+    mask: usize,
+    len: usize,
+    /// The keys in insertion order.
+    list: Vec<u32>,
+}
+
+impl KeyTable {
+    /// The value no key may hold: it marks a free slot.
+    pub(crate) const EMPTY: u32 = u32::MAX;
+
+    /// A table for keys of `words` words.
+    pub(crate) fn new(words: usize) -> KeyTable {
+        let cap = 1 << 12;
+        KeyTable {
+            words,
+            stride: words + 1,
+            slots: vec![Self::EMPTY; cap * (words + 1)],
+            mask: cap - 1,
+            len: 0,
+            list: vec![],
+        }
+    }
+
+    /// The hash of a key, for [`KeyTable::prefetch`] and the `_hashed` calls.
+    #[inline]
+    pub(crate) fn hash(key: &[u32]) -> u64 {
+        hash_words(key)
+    }
+
+    /// Asks the processor for the slot where a key of hash `h` is probed first.
+    #[inline]
+    pub(crate) fn prefetch(&self, h: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let i = (h as usize & self.mask) * self.stride;
+            // SAFETY: `i` is within `slots` (the mask keeps it below the capacity), and
+            // a prefetch reads nothing the program sees.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch::<_MM_HINT_T0>(self.slots.as_ptr().add(i).cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = h;
+    }
+
+    /// The slot of `key` (hash `h`): where it is, or the free slot where it goes.
+    #[inline]
+    fn slot(&self, key: &[u32], h: u64) -> usize {
+        let mut i = h as usize & self.mask;
+        loop {
+            let at = i * self.stride;
+            let slot = &self.slots[at..at + self.stride];
+            if slot[self.words] == Self::EMPTY || &slot[..self.words] == key {
+                return at;
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    /// The value of `key`, if stored.
+    #[inline]
+    pub(crate) fn get(&self, key: &[u32]) -> Option<u32> {
+        let at = self.slot(key, Self::hash(key));
+        let v = self.slots[at + self.words];
+        (v != Self::EMPTY).then_some(v)
+    }
+
+    /// Stores `key` with `value` (not [`KeyTable::EMPTY`]) when it is not stored
+    /// already (`h` is its hash); `true` when it was new.
+    #[inline]
+    pub(crate) fn insert_hashed(&mut self, key: &[u32], h: u64, value: u32) -> bool {
+        debug_assert_ne!(value, Self::EMPTY);
+        let at = self.slot(key, h);
+        if self.slots[at + self.words] != Self::EMPTY {
+            return false;
+        }
+        self.slots[at..at + self.words].copy_from_slice(key);
+        self.slots[at + self.words] = value;
+        self.list.extend_from_slice(key);
+        self.len += 1;
+        // At most three quarters full.
+        if self.len * 4 > (self.mask + 1) * 3 {
+            self.grow();
+        }
+        true
+    }
+
+    /// Twice the slots, every key moved to its new place.
+    fn grow(&mut self) {
+        let cap = (self.mask + 1) * 2;
+        let old = std::mem::replace(&mut self.slots, vec![Self::EMPTY; cap * self.stride]);
+        self.mask = cap - 1;
+        for slot in old.chunks_exact(self.stride) {
+            if slot[self.words] != Self::EMPTY {
+                let key = &slot[..self.words];
+                let at = self.slot(key, Self::hash(key));
+                self.slots[at..at + self.stride].copy_from_slice(slot);
+            }
+        }
+    }
+
+    /// The `i`-th key stored.
+    #[inline]
+    pub(crate) fn key(&self, i: usize) -> &[u32] {
+        &self.list[i * self.words..(i + 1) * self.words]
+    }
+
+    /// Keys stored.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        (self.slots.capacity() + self.list.capacity()) * 4
+    }
+
+    /// About the most bytes a key of `words` words takes: the table just grown (8/3
+    /// slots a key), and the list just grown (twice its words).
+    pub(crate) fn bytes_per_key(words: usize) -> usize {
+        (words + 1) * 4 * 8 / 3 + words * 8
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn key_table_finds_every_key_and_only_those() {
+        let mut t = super::KeyTable::new(3);
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % 5000) as u32
+        };
+        let mut model = std::collections::HashMap::new();
+        for i in 0..40_000u32 {
+            let key = [next(), next() % 3, i % 7];
+            let h = super::KeyTable::hash(&key);
+            let new = t.insert_hashed(&key, h, i);
+            assert_eq!(new, !model.contains_key(&key));
+            model.entry(key).or_insert(i);
+        }
+        assert_eq!(t.len(), model.len());
+        for (k, &v) in &model {
+            assert_eq!(t.get(k), Some(v));
+        }
+        for i in 0..t.len() {
+            let k: [u32; 3] = t.key(i).try_into().unwrap();
+            assert!(model.contains_key(&k));
+        }
+        assert_eq!(t.get(&[5000, 0, 0]), None);
+    }
+
     use super::*;
 
     /// A sequential store hands out the ids a hashed one does, indexed or not.

@@ -43,7 +43,7 @@ use std::collections::BinaryHeap;
 use super::{Budget, Cutoff, Pacer, Stats};
 use crate::engine::budget::UNREACHABLE;
 use crate::engine::inner::{Closure, InnerSplit};
-use crate::engine::{Expander, Perimeter, Regions, StateStore};
+use crate::engine::{Before, Expander, Perimeter, Regions, StateStore};
 
 /// When the perimeter of the classes near the goal grows (`engine/heuristic/
 /// perimeter.rs`): first when phase one has expanded `first` classes, then each time it
@@ -133,6 +133,7 @@ pub(super) fn cheapest_pushes(
         Some((p, g)) => (Some(p), g),
         None => (None, Growth::default()),
     };
+
     // The perimeter grows as the search goes on ([`Growth`]).
     let mut next_grow = growth.first;
     let words = exp.words;
@@ -159,6 +160,7 @@ pub(super) fn cheapest_pushes(
     let mut next = vec![0u32; words];
     let mut cl = Closure::default();
     let mut pacer = Pacer::default();
+    let mut before = Before::new(regions.open().len());
     while let Some(Reverse((f, Reverse(gf), id))) = heap.pop() {
         if best.is_some_and(|b| f > b) {
             break;
@@ -198,6 +200,8 @@ pub(super) fn cheapest_pushes(
         }
         stats.generated += cl.outer.len() as u64;
         let hi = h[i];
+        // The class's regions, so that a push's class is mostly found without a fill.
+        let quick = regions.before(&cur, &mut before);
         for k in 0..cl.outer.len() {
             let a = cl.outer[k].1;
             let st = &cl.outer_states[k * words..(k + 1) * words];
@@ -205,7 +209,11 @@ pub(super) fn cheapest_pushes(
                 continue;
             }
             next.copy_from_slice(st);
-            regions.canon(&mut next);
+            if quick {
+                regions.canon_after(&mut before, &mut next);
+            } else {
+                regions.canon(&mut next);
+            }
             let c = inc0[a.mv().index()];
             let cand = gf + c;
             let j = match classes.insert(&next) {

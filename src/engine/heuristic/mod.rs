@@ -69,7 +69,7 @@ mod perimeter;
 mod push;
 
 pub(crate) use perimeter::Perimeter;
-pub(crate) use push::Regions;
+pub(crate) use push::{Before, Regions};
 
 use std::cell::RefCell;
 

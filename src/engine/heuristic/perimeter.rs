@@ -28,8 +28,8 @@ use super::super::budget::{Budget, Cutoff, Pacer, UNREACHABLE};
 use super::super::expander::Expander;
 use super::super::layout::ABSENT;
 use super::super::legality::{GOAL, LEGAL};
-use super::push::{next_set, Regions};
-use crate::engine::StateStore;
+use super::push::{next_set, shift_or, Before, Regions};
+use crate::engine::store::KeyTable;
 
 /// The most bytes the stored classes may take (about).
 const MAX_BYTES: usize = 1 << 30;
@@ -37,11 +37,15 @@ const MAX_BYTES: usize = 1 << 30;
 /// The most goal placements of the copies the search starts from.
 const MAX_PLACEMENTS: usize = 4096;
 
+/// The most words of a stored class (the copies a bit per cell legal for them, and the
+/// agent's cell).
+const MAX_KEY: usize = 64;
+
 /// The classes near the goal with their exact pushes left (see the module header), and
 /// what the search needs to go on by more layers ([`Perimeter::grow`]).
 pub struct Perimeter {
-    classes: StateStore,
-    dist: Vec<u32>,
+    /// The classes, each stored as its key ([`Shape::pack`]) with its pushes left.
+    classes: KeyTable,
     /// Every class not stored is at least this many pushes from a goal ([`u32::MAX`]:
     /// the search is complete, and a class not stored reaches no goal).
     pub floor: u32,
@@ -49,13 +53,18 @@ pub struct Perimeter {
     layer: std::ops::Range<usize>,
     depth: u32,
     shape: Shape,
-    /// Scratch: per cell, stamps for the copies and the agent's region.
-    held: Vec<u32>,
-    seen: Vec<u32>,
-    stamp: u32,
-    region: Vec<usize>,
-    s: Vec<u32>,
-    t: Vec<u32>,
+    /// The class expanded: its copies, free cells and agent's region.
+    before: Before,
+    /// Scratch bitsets of the padded cells: the cells a pull starts from, and the
+    /// agent's region shifted.
+    from: Vec<u64>,
+    shifted: Vec<u64>,
+    /// Scratch keys: the class expanded, and the one a pull leads to.
+    key: Vec<u32>,
+    next: Vec<u32>,
+    /// The keys the pulls from one class lead to, and their hashes.
+    batch: Vec<u32>,
+    hashes: Vec<u64>,
 }
 
 /// The level's pieces and cells as the pulls need them.
@@ -66,18 +75,46 @@ struct Shape {
     copies: std::ops::Range<usize>,
     bits: u32,
     bpose: u32,
-    /// Per padded cell: legal for the agent, for a copy.
-    a_ok: Vec<bool>,
-    b_ok: Vec<bool>,
-    dirs: Vec<isize>,
+    /// The padded cells legal for a copy, a bit each.
+    b_ok: Vec<u64>,
+    /// Per padded cell legal for a copy, its rank among them ([`NONE`] for the others),
+    /// and per rank its cell: a class's key holds a bit per rank for the copies, then
+    /// the agent's cell.
+    rank: Vec<u32>,
+    cell: Vec<u32>,
+    /// Words of a key, and the state's words that hold neither the agent nor a copy,
+    /// with their values (a state with others is in no class stored).
+    words: usize,
+    fixed: Vec<(usize, u32)>,
 }
 
+/// No rank.
+const NONE: u32 = u32::MAX;
+
 impl Shape {
+    /// The key of class `s` (canonical) into `key`; `false` when the search cannot
+    /// have met it (a copy off the cells legal for copies, another pose or word).
     #[inline]
-    fn step(&self, p: usize, dl: isize) -> Option<usize> {
-        usize::try_from(p as isize + dl)
-            .ok()
-            .filter(|&q| q < self.a_ok.len())
+    fn pack(&self, s: &[u32], key: &mut [u32]) -> bool {
+        key.fill(0);
+        if self.fixed.iter().any(|&(i, v)| s[i] != v) {
+            return false;
+        }
+        for &w in &s[self.copies.clone()] {
+            if w & ((1 << self.bits) - 1) != self.bpose {
+                return false;
+            }
+            match self.rank.get((w >> self.bits) as usize) {
+                Some(&r) if r != NONE => key[r as usize / 32] |= 1 << (r % 32),
+                _ => return false,
+            }
+        }
+        let a = s[self.aslot];
+        if a & ((1 << self.abits) - 1) != self.apose {
+            return false;
+        }
+        key[self.words - 1] = a >> self.abits;
+        true
     }
 }
 
@@ -86,7 +123,12 @@ impl Perimeter {
     /// when the search met it.
     #[inline]
     pub fn get(&self, s: &[u32]) -> Option<u32> {
-        self.classes.find(s).map(|i| self.dist[i as usize])
+        let mut key = [0u32; MAX_KEY];
+        let key = &mut key[..self.shape.words];
+        if !self.shape.pack(s, key) {
+            return None;
+        }
+        self.classes.get(key)
     }
 
     /// The bound on class `s` given `h`, an admissible and consistent bound on it: exact
@@ -119,7 +161,7 @@ impl Perimeter {
 
     /// Bytes held.
     pub fn bytes(&self) -> usize {
-        self.classes.bytes() + self.dist.capacity() * 4
+        self.classes.bytes() + self.batch.capacity() * 4
     }
 
     /// Goes on by whole layers until `max_classes` classes are stored or the search is
@@ -135,10 +177,9 @@ impl Perimeter {
     ) -> Result<(), Cutoff> {
         let mut pacer = Pacer::default();
         let sh = &self.shape;
-        let copies = sh.copies.clone();
         // The most classes stored, past which a layer is cut short: twice the target,
         // and never over MAX_BYTES.
-        let per_class = self.s.len() * 4 + 24;
+        let per_class = KeyTable::bytes_per_key(self.shape.words);
         let max_classes = max_classes.min(MAX_BYTES / per_class);
         let cut = max_classes.saturating_mul(2).min(MAX_BYTES / per_class);
         let mut checked = self.classes.len();
@@ -150,65 +191,67 @@ impl Perimeter {
             }
             let d = self.depth;
             for id in self.layer.clone() {
-                self.classes.load(id as u32, &mut self.s);
-                let s = &self.s;
-                // The agent's region, with the copies' cells stamped.
-                self.stamp = self.stamp.wrapping_add(1);
-                if self.stamp == 0 {
-                    self.held.fill(0);
-                    self.seen.fill(0);
-                    self.stamp = 1;
+                self.key.copy_from_slice(self.classes.key(id));
+                // The copies, the cells free of them, and the agent's region.
+                let held = &mut self.before.held;
+                held.fill(0);
+                for (j, &x) in self.key[..sh.words - 1].iter().enumerate() {
+                    let mut x = x;
+                    while x != 0 {
+                        let p = sh.cell[j * 32 + x.trailing_zeros() as usize] as usize;
+                        x &= x - 1;
+                        held[p / 64] |= 1 << (p % 64);
+                    }
                 }
-                let stamp = self.stamp;
-                for &w in &s[copies.clone()] {
-                    self.held[(w >> sh.bits) as usize] = stamp;
-                }
-                self.region.clear();
-                let from = (s[sh.aslot] >> sh.abits) as usize;
-                self.seen[from] = stamp;
-                self.region.push(from);
-                let mut i = 0;
-                while i < self.region.len() {
-                    let p = self.region[i];
-                    i += 1;
-                    for &dl in &sh.dirs {
-                        if let Some(q) = sh.step(p, dl) {
-                            if sh.a_ok[q] && self.seen[q] != stamp && self.held[q] != stamp {
-                                self.seen[q] = stamp;
-                                self.region.push(q);
-                            }
+                let at = self.key[sh.words - 1] as usize;
+                self.before.prepare(regions, at);
+                let size: u32 = self.before.region.iter().map(|x| x.count_ones()).sum();
+                pacer.tick(u64::from(size) * regions.filler.dirs.len() as u64, budget)?;
+                // Every pull: the agent at `a` (in its region, legal for a copy) with a
+                // copy at `a + d` steps back to `a - d` (in its region: legal and free),
+                // the copy to `a`.
+                for di in 0..regions.filler.dirs.len() {
+                    let dl = regions.filler.dirs[di];
+                    self.from.fill(0);
+                    shift_or(&self.before.held, -dl, &mut self.from);
+                    self.shifted.fill(0);
+                    shift_or(&self.before.region, dl, &mut self.shifted);
+                    for (((f, &r), &b), &k) in self
+                        .from
+                        .iter_mut()
+                        .zip(&self.before.region)
+                        .zip(&sh.b_ok)
+                        .zip(&self.shifted)
+                    {
+                        *f &= r & b & k;
+                    }
+                    for j in 0..self.from.len() {
+                        let mut bitsj = self.from[j];
+                        while bitsj != 0 {
+                            let a = j * 64 + bitsj.trailing_zeros() as usize;
+                            bitsj &= bitsj - 1;
+                            let bx = (a as isize + dl) as usize;
+                            let back = (a as isize - dl) as usize;
+                            let least = self.before.least_after(regions, bx, a, back);
+                            // The key after the pull: the copy at `bx` now at `a`.
+                            self.next.copy_from_slice(&self.key);
+                            let (rb, ra) = (sh.rank[bx], sh.rank[a]);
+                            self.next[rb as usize / 32] &= !(1 << (rb % 32));
+                            self.next[ra as usize / 32] |= 1 << (ra % 32);
+                            self.next[sh.words - 1] = least as u32;
+                            // Asked for early: its slot is read after the other pulls.
+                            let h = KeyTable::hash(&self.next);
+                            self.classes.prefetch(h);
+                            self.batch.extend_from_slice(&self.next);
+                            self.hashes.push(h);
                         }
                     }
                 }
-                pacer.tick((self.region.len() * sh.dirs.len()) as u64, budget)?;
-                // Every pull: the agent at `a` with a copy at `a + d` steps back to
-                // `a - d` (in its region: legal and free), the copy to `a`.
-                for &a in &self.region {
-                    if !sh.b_ok[a] {
-                        continue;
-                    }
-                    for &dl in &sh.dirs {
-                        let (Some(bx), Some(back)) = (sh.step(a, dl), sh.step(a, -dl)) else {
-                            continue;
-                        };
-                        if self.held[bx] != stamp || self.seen[back] != stamp {
-                            continue;
-                        }
-                        self.t.copy_from_slice(s);
-                        let moved = (bx as u32) << sh.bits | sh.bpose;
-                        let c = self.t[copies.clone()]
-                            .iter()
-                            .position(|&w| w == moved)
-                            .expect("the copy stamped there");
-                        self.t[copies.start + c] = (a as u32) << sh.bits | sh.bpose;
-                        self.t[copies.clone()].sort_unstable();
-                        self.t[sh.aslot] = (back as u32) << sh.abits | sh.apose;
-                        regions.canon(&mut self.t);
-                        if self.classes.insert(&self.t).is_ok() {
-                            self.dist.push(d + 1);
-                        }
-                    }
+                for (key, &h) in self.batch.chunks_exact(sh.words).zip(&self.hashes) {
+                    self.classes.insert_hashed(key, h, d + 1);
                 }
+                self.batch.clear();
+                self.hashes.clear();
                 if self.classes.len() >= checked + (1 << 16) {
                     checked = self.classes.len();
                     budget.room_for(0)?;
@@ -271,21 +314,37 @@ impl Expander<'_> {
                 .copied()
                 .unwrap_or(0)
         };
-        let a_ok: Vec<bool> = (0..cells)
-            .map(|p| p > 0 && flag(agent, abits, apose, p) & LEGAL != 0)
-            .collect();
-        let b_ok: Vec<bool> = (0..cells)
-            .map(|p| p > 0 && flag(pushed, bits, bpose, p) & LEGAL != 0)
-            .collect();
+        let words = regions.open().len();
+        let mut b_ok = vec![0u64; words];
+        for p in 1..cells {
+            if flag(pushed, bits, bpose, p) & LEGAL != 0 {
+                b_ok[p / 64] |= 1 << (p % 64);
+            }
+        }
         let goals: Vec<usize> = (1..cells)
             .filter(|&p| flag(pushed, bits, bpose, p) & (LEGAL | GOAL) == LEGAL | GOAL)
             .collect();
         if goals.len() < count || choose(goals.len(), count) > MAX_PLACEMENTS {
             return None;
         }
+        let mut rank = vec![NONE; cells];
+        let mut cell = vec![];
+        for (p, r) in rank.iter_mut().enumerate() {
+            if b_ok[p / 64] >> (p % 64) & 1 == 1 {
+                *r = cell.len() as u32;
+                cell.push(p as u32);
+            }
+        }
+        let words = cell.len().div_ceil(32) + 1;
+        if words > MAX_KEY {
+            return None;
+        }
+        let fixed = (0..self.words)
+            .filter(|&i| i != aslot && !copies.contains(&i))
+            .map(|i| (i, start[i]))
+            .collect();
         let mut p = Perimeter {
-            classes: StateStore::hashed(self.words),
-            dist: vec![],
+            classes: KeyTable::new(words),
             floor: 0,
             layer: 0..0,
             depth: 0,
@@ -296,36 +355,42 @@ impl Expander<'_> {
                 copies: copies.clone(),
                 bits,
                 bpose,
-                a_ok,
                 b_ok,
-                dirs: lay.dir_delta.clone(),
+                rank,
+                cell,
+                words,
+                fixed,
             },
-            held: vec![0; cells],
-            seen: vec![0; cells],
-            stamp: 0,
-            region: vec![],
-            s: start.clone(),
-            t: start.clone(),
+            before: Before::new(cells.div_ceil(64)),
+            from: vec![0; cells.div_ceil(64)],
+            shifted: vec![0; cells.div_ceil(64)],
+            key: vec![0; words],
+            next: vec![0; words],
+            batch: vec![],
+            hashes: vec![],
         };
-        // Layer 0: every placement of the copies on goal cells, the agent in each region.
+        // Layer 0: every placement of the copies on goal cells, the agent in each region
+        // (the least cell left free is the least of its region: the regions of the cells
+        // below it are taken out).
         let mut set: Vec<usize> = (0..count).collect();
-        let mut s = start;
+        let (mut free, mut region) = (p.from.clone(), p.shifted.clone());
         loop {
-            p.stamp += 1;
-            for (j, &i) in set.iter().enumerate() {
-                s[first + j] = (goals[i] as u32) << bits | bpose;
-                p.held[goals[i]] = p.stamp;
+            free.copy_from_slice(regions.open());
+            p.key.fill(0);
+            for &i in &set {
+                let g = goals[i];
+                free[g / 64] &= !(1 << (g % 64));
+                let r = p.shape.rank[g];
+                p.key[r as usize / 32] |= 1 << (r % 32);
             }
-            s[copies.clone()].sort_unstable();
-            for c in 1..cells {
-                if p.shape.a_ok[c] && p.held[c] != p.stamp {
-                    p.t.copy_from_slice(&s);
-                    p.t[aslot] = (c as u32) << abits | apose;
-                    regions.canon(&mut p.t);
-                    if p.classes.insert(&p.t).is_ok() {
-                        p.dist.push(0);
-                    }
+            while let Some(j) = free.iter().position(|&x| x != 0) {
+                let c = j * 64 + free[j].trailing_zeros() as usize;
+                regions.filler.fill(&free, c, Some(&mut region));
+                for (f, &r) in free.iter_mut().zip(&region) {
+                    *f &= !r;
                 }
+                p.key[words - 1] = c as u32;
+                p.classes.insert_hashed(&p.key, KeyTable::hash(&p.key), 0);
             }
             if !next_set(&mut set, goals.len()) {
                 break;

@@ -43,6 +43,7 @@ use std::collections::VecDeque;
 
 use super::super::budget::{Budget, Cutoff, Pacer, UNREACHABLE};
 use super::super::expander::{Expander, PrepareError};
+use super::super::layout::ABSENT;
 use super::super::legality::{GOAL, LEGAL};
 use super::super::program::{Delta, KOp};
 use super::{Combine, Hungarian};
@@ -559,14 +560,18 @@ pub struct Regions {
     bits: u32,
     /// The padded cells legal for the agent, a bit each.
     open: Vec<u64>,
-    dirs: Vec<isize>,
-    /// The steps hold `+1`: the fill takes the free cells above it in a run at once.
-    up: bool,
-    /// Scratch bitsets: the cells legal and free of copies, the fill and its next step.
+    pub(super) filler: Filler,
+    /// Scratch: the cells legal and free of copies.
     free: Vec<u64>,
-    fill: Vec<u64>,
-    grown: Vec<u64>,
+    /// On a square grid: the cells around a cell, and which of their sets keep a region
+    /// whole when the cell leaves it ([`ring`]).
+    ring: Option<Ring>,
 }
+
+/// The steps to the eight cells around a cell, in turn (north, north-east, east, ...
+/// north-west), and per set of them (a bit each) whether the orthogonal ones among them
+/// lie in one run around the cell.
+type Ring = ([isize; 8], Box<[bool; 256]>);
 
 impl Regions {
     /// Moves the agent in `s` to the least cell of its region: the class's
@@ -589,18 +594,249 @@ impl Regions {
         // The fill starts at the agent's cell, whatever it holds.
         let from = (w0 >> self.abits) as usize;
         self.free[from / 64] |= 1u64 << (from % 64);
+        let least = self.filler.fill(&self.free, from, None);
+        s[self.agent] = (least as u32) << self.abits | (w0 & ((1 << self.abits) - 1));
+    }
+
+    /// A class before a push, for [`Regions::canon_after`]: `false` (and `b` unusable)
+    /// when a piece of `s` is absent.
+    pub(crate) fn before(&mut self, s: &[u32], b: &mut Before) -> bool {
+        let w0 = s[self.agent];
+        if w0 == ABSENT || s[self.copies.clone()].contains(&ABSENT) {
+            return false;
+        }
+        b.held.fill(0);
+        for &w in &s[self.copies.clone()] {
+            let p = (w >> self.bits) as usize;
+            b.held[p / 64] |= 1 << (p % 64);
+        }
+        b.prepare(self, (w0 >> self.abits) as usize);
+        true
+    }
+
+    /// [`Regions::canon`] of `s`, one push after the class `b` was made from (by
+    /// [`Regions::before`]): the copy that left the agent's cell went to the one cell
+    /// of `s` that held no copy before. Any other `s` is filled as by `canon`.
+    pub(crate) fn canon_after(&mut self, b: &mut Before, s: &mut [u32]) {
+        let w0 = s[self.agent];
+        if w0 == ABSENT {
+            return;
+        }
+        let at = (w0 >> self.abits) as usize;
+        let bit = |v: &[u64], q: usize| v.get(q / 64).is_some_and(|x| x >> (q % 64) & 1 == 1);
+        let mut moved = None;
+        for &w in &s[self.copies.clone()] {
+            if w == ABSENT {
+                return self.canon(s);
+            }
+            let p = (w >> self.bits) as usize;
+            if !bit(&b.held, p) {
+                if moved.is_some() {
+                    return self.canon(s);
+                }
+                moved = Some(p);
+            }
+        }
+        let Some(oc) = moved else {
+            return self.canon(s);
+        };
+        if !bit(&b.held, at) {
+            return self.canon(s);
+        }
+        let least = b.least_after(self, at, oc, at);
+        s[self.agent] = (least as u32) << self.abits | (w0 & ((1 << self.abits) - 1));
+    }
+
+    /// The padded cells legal for the agent, a bit each.
+    pub(crate) fn open(&self) -> &[u64] {
+        &self.open
+    }
+}
+
+/// A class before one copy moves: its copies, its free cells and its agent's region, and
+/// the region's two least cells. [`Before::least_after`] then finds the agent's region
+/// after the move mostly without a fill.
+pub(crate) struct Before {
+    /// The cells of the copies (set by the caller before [`Before::prepare`]).
+    pub(super) held: Vec<u64>,
+    pub(super) free: Vec<u64>,
+    pub(super) region: Vec<u64>,
+    least: [usize; 2],
+    after: Vec<u64>,
+}
+
+impl Before {
+    pub(crate) fn new(words: usize) -> Before {
+        Before {
+            held: vec![0; words],
+            free: vec![0; words],
+            region: vec![0; words],
+            least: [0; 2],
+            after: vec![0; words],
+        }
+    }
+
+    /// With `held` set: the free cells, and the agent's region from cell `at`.
+    pub(super) fn prepare(&mut self, regions: &mut Regions, at: usize) {
+        for ((f, &o), &h) in self.free.iter_mut().zip(&regions.open).zip(&self.held) {
+            *f = o & !h;
+        }
+        self.free[at / 64] |= 1 << (at % 64);
+        self.least[0] = regions.filler.fill(&self.free, at, Some(&mut self.region));
+        self.after.copy_from_slice(&self.region);
+        self.after[self.least[0] / 64] &= !(1 << (self.least[0] % 64));
+        self.least[1] = least_bit(&self.after);
+    }
+
+    /// The least cell of the agent's region after the copy at `fr` moved to `oc` (a
+    /// free cell), the agent at `at`: in the region before and not at `oc`, or at `fr`
+    /// next to the region.
+    ///
+    /// Without a fill when no other region is next to `fr` (else it would join), and
+    /// `oc` is outside the region, or taking it out keeps the region whole (its ring,
+    /// [`ring`]), or keeps the region with `fr` whole when `fr` joins (the region with
+    /// `fr` is whole, as `fr` is next to `oc`). Then the region after is the one before
+    /// without `oc`, with `fr` when `fr` is next to it: its least cell is the least of
+    /// the two least cells before that is not `oc`, or `fr`.
+    pub(super) fn least_after(
+        &mut self,
+        regions: &mut Regions,
+        fr: usize,
+        oc: usize,
+        at: usize,
+    ) -> usize {
+        let quick = self.quick(regions, fr, oc, at);
+        self.after.copy_from_slice(&self.free);
+        self.after[fr / 64] |= 1 << (fr % 64);
+        self.after[oc / 64] &= !(1 << (oc % 64));
+        match quick {
+            Some(l) => {
+                debug_assert_eq!(l, regions.filler.fill(&self.after, at, None));
+                l
+            }
+            None => regions.filler.fill(&self.after, at, None),
+        }
+    }
+
+    #[inline]
+    fn quick(&self, regions: &Regions, fr: usize, oc: usize, at: usize) -> Option<usize> {
+        let bit = |v: &[u64], q: usize| v[q / 64] >> (q % 64) & 1 == 1;
+        let (ring, simple) = regions.ring.as_ref()?;
+        // `fr` joins the region when next to it; another region next to it would join
+        // too (then a fill decides).
+        let (mut joined, mut merged) = (false, false);
+        if bit(&regions.open, fr) {
+            for &o in &regions.filler.dirs {
+                let q = (fr as isize + o) as usize;
+                if q == oc {
+                    continue;
+                }
+                if bit(&self.region, q) {
+                    joined = true;
+                } else if bit(&self.free, q) {
+                    merged = true;
+                }
+            }
+        }
+        if merged && joined || !joined && at == fr {
+            return None;
+        }
+        let mut l = self.least[0];
+        if bit(&self.region, oc) {
+            if oc == self.least[0] {
+                l = self.least[1];
+            }
+            let mask = |with_fr: bool| {
+                ring.iter().enumerate().fold(0usize, |m, (i, &o)| {
+                    let q = (oc as isize + o) as usize;
+                    if bit(&self.region, q) || with_fr && q == fr {
+                        m | 1 << i
+                    } else {
+                        m
+                    }
+                })
+            };
+            // The region without `oc` is whole; or, when `fr` joins, the region with
+            // `fr` (whole, as `fr` is next to `oc`) without `oc` is.
+            if !(simple[mask(false)] || joined && simple[mask(true)]) {
+                return None;
+            }
+        }
+        Some(if joined { l.min(fr) } else { l })
+    }
+}
+
+/// The ring of cells around a cell on a square grid whose steps are `dirs`.
+///
+/// **Why a run keeps the region whole.** Let `R` be connected, `a` in it, and the
+/// neighbours of `a` in `R` all in one run of cells of `R` around `a` (two cells
+/// next in turn around `a` are neighbours). A path in `R` through `a` enters from a
+/// neighbour and leaves to another; both lie in the run, so the path goes round
+/// through the run instead. So `R` without `a` is connected.
+fn ring(dirs: &[isize]) -> Option<Ring> {
+    let w = dirs.iter().copied().max()?;
+    let mut sorted = dirs.to_vec();
+    sorted.sort_unstable();
+    if w <= 1 || sorted != [-w, -1, 1, w] {
+        return None;
+    }
+    let ring = [-w, 1 - w, 1, 1 + w, w, w - 1, -1, -1 - w];
+    let mut simple = Box::new([false; 256]);
+    for (m, ok) in simple.iter_mut().enumerate() {
+        let set = |i: usize| m >> (i % 8) & 1 == 1;
+        let orth: Vec<usize> = (0..8).step_by(2).filter(|&i| set(i)).collect();
+        *ok = match orth.first() {
+            None => true,
+            Some(_) if m == 255 => true,
+            Some(&first) => {
+                // The run holding `first`: every cell reached going round either
+                // way while set.
+                let mut run = [false; 8];
+                run[first] = true;
+                for step in [1, 7] {
+                    let mut i = first;
+                    while set((i + step) % 8) && (i + step) % 8 != first {
+                        i = (i + step) % 8;
+                        run[i] = true;
+                    }
+                }
+                orth.iter().all(|&i| run[i])
+            }
+        };
+    }
+    Some((ring, simple))
+}
+
+/// The fill of a set of free cells by the agent's steps, on bitsets of the padded cells
+/// (see [`Regions::canon`]).
+pub(super) struct Filler {
+    pub(super) dirs: Vec<isize>,
+    /// The steps hold `+1`: the fill takes the free cells above it in a run at once.
+    up: bool,
+    /// Scratch for boards of more than 512 cells: the fill and its next step.
+    fill: Vec<u64>,
+    grown: Vec<u64>,
+}
+
+impl Filler {
+    /// The least cell of the fill of `free` from cell `from` (which `free` holds); the
+    /// whole fill is written to `out` when given.
+    #[inline]
+    pub(super) fn fill(&mut self, free: &[u64], from: usize, out: Option<&mut [u64]>) -> usize {
         // Boards of up to 512 cells fill on arrays of a size known when compiling.
-        let least = match self.free.len() {
-            1 => fill_n::<1>(&self.free, from, &self.dirs, self.up),
-            2 => fill_n::<2>(&self.free, from, &self.dirs, self.up),
-            3 => fill_n::<3>(&self.free, from, &self.dirs, self.up),
-            4 => fill_n::<4>(&self.free, from, &self.dirs, self.up),
-            5 => fill_n::<5>(&self.free, from, &self.dirs, self.up),
-            6 => fill_n::<6>(&self.free, from, &self.dirs, self.up),
-            7 => fill_n::<7>(&self.free, from, &self.dirs, self.up),
-            8 => fill_n::<8>(&self.free, from, &self.dirs, self.up),
+        match free.len() {
+            1 => done(fill_n::<1>(free, from, &self.dirs, self.up), out),
+            2 => done(fill_n::<2>(free, from, &self.dirs, self.up), out),
+            3 => done(fill_n::<3>(free, from, &self.dirs, self.up), out),
+            4 => done(fill_n::<4>(free, from, &self.dirs, self.up), out),
+            5 => done(fill_n::<5>(free, from, &self.dirs, self.up), out),
+            6 => done(fill_n::<6>(free, from, &self.dirs, self.up), out),
+            7 => done(fill_n::<7>(free, from, &self.dirs, self.up), out),
+            8 => done(fill_n::<8>(free, from, &self.dirs, self.up), out),
             _ => {
-                self.fill.fill(0);
+                self.fill.clear();
+                self.fill.resize(free.len(), 0);
+                self.grown.resize(free.len(), 0);
                 self.fill[from / 64] |= 1u64 << (from % 64);
                 loop {
                     self.grown.copy_from_slice(&self.fill);
@@ -608,7 +844,7 @@ impl Regions {
                         shift_or(&self.fill, dl, &mut self.grown);
                     }
                     let mut same = true;
-                    for ((g, &f), &o) in self.grown.iter_mut().zip(&self.fill).zip(&self.free) {
+                    for ((g, &f), &o) in self.grown.iter_mut().zip(&self.fill).zip(free) {
                         *g &= o;
                         same &= *g == f;
                     }
@@ -617,21 +853,32 @@ impl Regions {
                     }
                     std::mem::swap(&mut self.fill, &mut self.grown);
                 }
+                if let Some(out) = out {
+                    out.copy_from_slice(&self.fill);
+                }
                 least_bit(&self.fill)
             }
-        };
-        s[self.agent] = (least as u32) << self.abits | (w0 & ((1 << self.abits) - 1));
+        }
     }
 }
 
-/// The least cell of the fill of `free` (`N` words) from cell `from` by the steps `dirs`
-/// (see [`Regions::canon`]). With `up`, `dirs` holds `+1`, and each round first takes
+/// The least cell of `fill`, written to `out` when given.
+#[inline(always)]
+fn done<const N: usize>(fill: [u64; N], out: Option<&mut [u64]>) -> usize {
+    if let Some(out) = out {
+        out.copy_from_slice(&fill);
+    }
+    least_bit(&fill)
+}
+
+/// The fill of `free` (`N` words) from cell `from` by the steps `dirs` (see
+/// [`Regions::canon`]). With `up`, `dirs` holds `+1`, and each round first takes
 /// every free cell above a filled one in its run at once: a carry added at a filled
 /// cell runs through the free cells above it, up to the first cell that is not free (so
 /// it never joins two rows). The steps then go one cell a round. Every round adds only
 /// cells the steps reach, and the fill stops when a round adds none: it is the closure.
 #[inline]
-fn fill_n<const N: usize>(free: &[u64], from: usize, dirs: &[isize], up: bool) -> usize {
+fn fill_n<const N: usize>(free: &[u64], from: usize, dirs: &[isize], up: bool) -> [u64; N] {
     let mut open = [0u64; N];
     open.copy_from_slice(free);
     let mut fill = [0u64; N];
@@ -657,7 +904,7 @@ fn fill_n<const N: usize>(free: &[u64], from: usize, dirs: &[isize], up: bool) -
             *g &= o;
         }
         if grown == fill {
-            return least_bit(&fill);
+            return fill;
         }
         fill = grown;
     }
@@ -665,7 +912,7 @@ fn fill_n<const N: usize>(free: &[u64], from: usize, dirs: &[isize], up: bool) -
 
 /// The index of the least bit set in `bits` (which holds one).
 #[inline]
-fn least_bit(bits: &[u64]) -> usize {
+pub(super) fn least_bit(bits: &[u64]) -> usize {
     bits.iter()
         .position(|&x| x != 0)
         .map_or(0, |i| i * 64 + bits[i].trailing_zeros() as usize)
@@ -674,7 +921,7 @@ fn least_bit(bits: &[u64]) -> usize {
 /// `dst |= src` shifted by `dl` places (bit `i` to bit `i + dl`); bits shifted past
 /// either end are dropped.
 #[inline(always)]
-fn shift_or(src: &[u64], dl: isize, dst: &mut [u64]) {
+pub(super) fn shift_or(src: &[u64], dl: isize, dst: &mut [u64]) {
     let n = src.len();
     let k = dl.unsigned_abs();
     let (q, r) = (k / 64, (k % 64) as u32);
@@ -725,11 +972,14 @@ impl Expander<'_> {
             copies: sl.start..sl.start + sl.count,
             bits: sl.bits,
             open,
-            dirs: lay.dir_delta.clone(),
-            up: lay.dir_delta.contains(&1),
+            filler: Filler {
+                dirs: lay.dir_delta.clone(),
+                up: lay.dir_delta.contains(&1),
+                fill: vec![],
+                grown: vec![],
+            },
             free: vec![0; words],
-            fill: vec![0; words],
-            grown: vec![0; words],
+            ring: ring(&lay.dir_delta),
         })
     }
 }
