@@ -448,6 +448,40 @@ mod tests {
         (states, dist, edges)
     }
 
+    /// On seeded random rooms, for every push of the whole space the start reaches: the
+    /// class after it found from the class before ([`Regions::canon_after`], mostly
+    /// without a fill) is the one a fill finds.
+    #[test]
+    fn the_class_after_a_push_is_the_one_a_fill_finds() {
+        let text = std::fs::read_to_string(FILE).expect("read the rule file");
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut pushes = 0;
+        for i in 0..30 {
+            let level = room(&mut seed, 4 + i % 3, 5 + i % 2, 2 + i % 4);
+            let (puzzle, lv) = with_room(&text, &level);
+            let budget = Budget::default();
+            let mut exp = Expander::new(&puzzle.model, lv, &budget).expect("setup");
+            exp.prepare_heuristic(&budget).expect("a bound");
+            let mut regions = exp.push_regions().expect("a pushing puzzle");
+            let mut before = Before::new(regions.open().len());
+            let (states, _, edges) = space(&mut exp);
+            for &(i, j, c) in &edges {
+                if c != 1 {
+                    continue;
+                }
+                let (s, t) = (&states[i], &states[j]);
+                let mut want = t.clone();
+                regions.canon(&mut want);
+                assert!(regions.before(s, &mut before));
+                let mut got = t.clone();
+                regions.canon_after(&mut before, &mut got);
+                assert_eq!(got, want, "room {i}:\n{level}");
+                pushes += 1;
+            }
+        }
+        assert!(pushes > 10_000, "{pushes} pushes");
+    }
+
     /// On seeded random rooms of two to five boxes, against the fewest pushes over the
     /// whole space the start reaches: grown to the end, the perimeter holds every state
     /// a goal is reachable from with its exact pushes, and no other; grown a few layers,
