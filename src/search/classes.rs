@@ -214,6 +214,9 @@ pub(super) fn cheapest_pushes(
             } else {
                 regions.canon(&mut next);
             }
+            if let Some(p) = perimeter.as_ref() {
+                p.prefetch(&next);
+            }
             let c = inc0[a.mv().index()];
             let cand = gf + c;
             let j = match classes.insert(&next) {

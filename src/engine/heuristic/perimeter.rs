@@ -131,6 +131,16 @@ impl Perimeter {
         self.classes.get(key)
     }
 
+    /// Asks the processor early for where [`Perimeter::get`] of class `s` looks first.
+    #[inline]
+    pub fn prefetch(&self, s: &[u32]) {
+        let mut key = [0u32; MAX_KEY];
+        let key = &mut key[..self.shape.words];
+        if self.shape.pack(s, key) {
+            self.classes.prefetch(KeyTable::hash(key));
+        }
+    }
+
     /// The bound on class `s` given `h`, an admissible and consistent bound on it: exact
     /// when the search met it, else at least [`Perimeter::floor`] (see the module header).
     #[inline]
