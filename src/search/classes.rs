@@ -161,6 +161,7 @@ pub(super) fn cheapest_pushes(
     let mut cl = Closure::default();
     let mut pacer = Pacer::default();
     let mut before = Before::new(regions.open().len());
+    let mut key = vec![0u32; perimeter.as_ref().map_or(0, Perimeter::key_words)];
     while let Some(Reverse((f, Reverse(gf), id))) = heap.pop() {
         if best.is_some_and(|b| f > b) {
             break;
@@ -214,16 +215,22 @@ pub(super) fn cheapest_pushes(
             } else {
                 regions.canon(&mut next);
             }
-            if let Some(p) = perimeter.as_ref() {
-                p.prefetch(&next);
-            }
+            // The class's key in the perimeter, its slot asked for early.
+            let packed = perimeter.as_ref().is_some_and(|p| {
+                let ok = p.pack(&next, &mut key);
+                if ok {
+                    p.prefetch(&key);
+                }
+                ok
+            });
             let c = inc0[a.mv().index()];
             let cand = gf + c;
             let j = match classes.insert(&next) {
                 Ok(j) => {
                     // A class the perimeter met has its exact pushes left (it reaches
                     // a goal, so it is not dead): the other bounds are not needed.
-                    let hj = match perimeter.as_ref().and_then(|p| p.get(&next)) {
+                    let met = perimeter.as_ref().filter(|_| packed);
+                    let hj = match met.and_then(|p| p.get_key(&key)) {
                         Some(d) => d,
                         None => {
                             let hj = exp.estimate_next(&cur, hi, &next);
@@ -400,6 +407,14 @@ mod tests {
         (puzzle, lv)
     }
 
+    /// An expander on `lv` with its bounds prepared.
+    fn prepared(puzzle: &Puzzle, lv: crate::engine::Level) -> Expander<'_> {
+        let budget = Budget::default();
+        let mut exp = Expander::new(&puzzle.model, lv, &budget).expect("setup");
+        exp.prepare_heuristic(&budget).expect("a bound");
+        exp
+    }
+
     /// Every state the start of `exp` reaches, and per state the fewest pushes to a goal
     /// state ([`UNREACHABLE`]: none), with the moves as (from, to, pushes added).
     type Edges = Vec<(usize, usize, u32)>;
@@ -462,9 +477,7 @@ mod tests {
         for i in 0..30 {
             let level = room(&mut seed, 4 + i % 3, 5 + i % 2, 2 + i % 4);
             let (puzzle, lv) = with_room(&text, &level);
-            let budget = Budget::default();
-            let mut exp = Expander::new(&puzzle.model, lv, &budget).expect("setup");
-            exp.prepare_heuristic(&budget).expect("a bound");
+            let mut exp = prepared(&puzzle, lv);
             let mut regions = exp.push_regions().expect("a pushing puzzle");
             let mut before = Before::new(regions.open().len());
             let (states, _, edges) = space(&mut exp);
@@ -499,8 +512,7 @@ mod tests {
             let level = room(&mut seed, 4 + i % 2, 5, 2 + i % 4);
             let (puzzle, lv) = with_room(&text, &level);
             let budget = Budget::default();
-            let mut exp = Expander::new(&puzzle.model, lv, &budget).expect("setup");
-            exp.prepare_heuristic(&budget).expect("a bound");
+            let mut exp = prepared(&puzzle, lv);
             let (states, dist, edges) = space(&mut exp);
             if dist[0] == UNREACHABLE {
                 continue;
@@ -575,8 +587,7 @@ mod tests {
             let level = room(&mut seed, 4 + i % 3, 5, 2 + i % 4);
             let (puzzle, lv) = with_room(&text, &level);
             let budget = Budget::default();
-            let mut exp = Expander::new(&puzzle.model, lv, &budget).expect("setup");
-            exp.prepare_heuristic(&budget).expect("a bound");
+            let mut exp = prepared(&puzzle, lv);
             let split = exp
                 .inner_split(&budget)
                 .unwrap_or_else(|_| panic!("a split"));

@@ -125,20 +125,34 @@ impl Perimeter {
     pub fn get(&self, s: &[u32]) -> Option<u32> {
         let mut key = [0u32; MAX_KEY];
         let key = &mut key[..self.shape.words];
-        if !self.shape.pack(s, key) {
+        if !self.pack(s, key) {
             return None;
         }
+        self.get_key(key)
+    }
+
+    /// Words of a class's key ([`Perimeter::pack`]).
+    pub fn key_words(&self) -> usize {
+        self.shape.words
+    }
+
+    /// The key of class `s` (canonical) into `key`; `false` when the search cannot
+    /// have met the class.
+    #[inline]
+    pub fn pack(&self, s: &[u32], key: &mut [u32]) -> bool {
+        self.shape.pack(s, key)
+    }
+
+    /// [`Perimeter::get`] of a packed class.
+    #[inline]
+    pub fn get_key(&self, key: &[u32]) -> Option<u32> {
         self.classes.get(key)
     }
 
-    /// Asks the processor early for where [`Perimeter::get`] of class `s` looks first.
+    /// Asks the processor early for where [`Perimeter::get_key`] of `key` looks first.
     #[inline]
-    pub fn prefetch(&self, s: &[u32]) {
-        let mut key = [0u32; MAX_KEY];
-        let key = &mut key[..self.shape.words];
-        if self.shape.pack(s, key) {
-            self.classes.prefetch(KeyTable::hash(key));
-        }
+    pub fn prefetch(&self, key: &[u32]) {
+        self.classes.prefetch(KeyTable::hash(key));
     }
 
     /// The bound on class `s` given `h`, an admissible and consistent bound on it: exact
@@ -324,8 +338,9 @@ impl Expander<'_> {
                 .copied()
                 .unwrap_or(0)
         };
-        let words = regions.open().len();
-        let mut b_ok = vec![0u64; words];
+        // Words of a bitset of the padded cells.
+        let nw = regions.open().len();
+        let mut b_ok = vec![0u64; nw];
         for p in 1..cells {
             if flag(pushed, bits, bpose, p) & LEGAL != 0 {
                 b_ok[p / 64] |= 1 << (p % 64);
@@ -371,9 +386,9 @@ impl Expander<'_> {
                 words,
                 fixed,
             },
-            before: Before::new(cells.div_ceil(64)),
-            from: vec![0; cells.div_ceil(64)],
-            shifted: vec![0; cells.div_ceil(64)],
+            before: Before::new(nw),
+            from: vec![0; nw],
+            shifted: vec![0; nw],
             key: vec![0; words],
             next: vec![0; words],
             batch: vec![],
@@ -383,7 +398,7 @@ impl Expander<'_> {
         // (the least cell left free is the least of its region: the regions of the cells
         // below it are taken out).
         let mut set: Vec<usize> = (0..count).collect();
-        let (mut free, mut region) = (p.from.clone(), p.shifted.clone());
+        let (mut free, mut region) = (vec![0; nw], vec![0; nw]);
         loop {
             free.copy_from_slice(regions.open());
             p.key.fill(0);
