@@ -233,12 +233,14 @@ impl Expander<'_> {
     /// [`Expander::prepare_heuristic`]; [`UNREACHABLE`] when no goal can be reached).
     #[inline]
     pub(crate) fn estimate(&self, s: &[u32]) -> u32 {
-        self.estimate_from(None, s)
+        self.estimate_from(None, s, 0)
     }
 
     /// [`Expander::estimate`] of `s`, reached by one move from `from` when given (a
-    /// matching then starts from `from`'s, see [`Hungarian::solve_next`]).
-    fn estimate_from(&self, from: Option<&[u32]>, s: &[u32]) -> u32 {
+    /// matching then starts from `from`'s, see [`Hungarian::solve_next`]), or `floor`
+    /// when that is larger: a caller that raises the bound to `floor` anyway lets the
+    /// pushing tables pass over the sets that cannot beat it.
+    fn estimate_from(&self, from: Option<&[u32]>, s: &[u32], floor: u32) -> u32 {
         let Some(b) = &self.heuristic else { return 0 };
         let mut best = 0;
         let mut sum = 0u32;
@@ -270,7 +272,9 @@ impl Expander<'_> {
                             Some(pp) if pp.bound == k && v != UNREACHABLE => {
                                 let mut paid = b.paid.borrow_mut();
                                 h.paid(words, &mut paid);
-                                pp.raise(v, words, s[pp.agent], &paid, targets)
+                                // A summed kind's term must stay its own bound.
+                                let at = if kb.summed { v } else { v.max(floor) };
+                                pp.raise(v, at, words, s[pp.agent], &paid, targets)
                             }
                             _ => v,
                         }
@@ -328,11 +332,32 @@ impl Expander<'_> {
     /// counts, the bound is unchanged.
     #[inline]
     pub(crate) fn estimate_next(&self, from: &[u32], h_from: u32, to: &[u32]) -> u32 {
-        let Some(b) = &self.heuristic else { return 0 };
-        if b.form.is_none() && b.kinds.iter().all(|kb| same_words(from, to, &kb.slots)) {
+        self.estimate_next_over(from, h_from, to, 0)
+    }
+
+    /// The larger of [`Expander::estimate_next`] and `floor` (or [`UNREACHABLE`]), for a
+    /// caller that raises every bound to `floor`: work that cannot lift the bound above
+    /// it is skipped.
+    #[inline]
+    pub(crate) fn estimate_next_over(
+        &self,
+        from: &[u32],
+        h_from: u32,
+        to: &[u32],
+        floor: u32,
+    ) -> u32 {
+        let Some(b) = &self.heuristic else {
+            return floor;
+        };
+        let h = if b.form.is_none() && b.kinds.iter().all(|kb| same_words(from, to, &kb.slots)) {
             h_from
         } else {
-            self.estimate_from(Some(from), to)
+            self.estimate_from(Some(from), to, floor)
+        };
+        if h == UNREACHABLE {
+            h
+        } else {
+            h.max(floor)
         }
     }
 

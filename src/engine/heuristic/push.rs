@@ -178,10 +178,13 @@ impl PushPatterns {
     /// The bound of the module header for the pushed copies `words` (with the agent at
     /// `agent_word` in `s`), given `matching`, their optimal assignment's cost, and
     /// `paid`, what that assignment pays per copy (same order as `words`): at least
-    /// `matching`, [`UNREACHABLE`] when a set of copies can reach no goal.
+    /// `matching`, [`UNREACHABLE`] when a set of copies can reach no goal. `at`, at
+    /// least `matching`, is where the bound starts: a set whose term cannot beat it is
+    /// passed over (so the answer is the larger of `at` and the bound).
     pub(super) fn raise(
         &self,
         matching: u32,
+        at: u32,
         words: &[u32],
         agent_word: u32,
         paid: &[u32],
@@ -189,23 +192,23 @@ impl PushPatterns {
     ) -> u32 {
         let n = words.len();
         if agent_word == 0 || n < self.k || n > 64 || paid.len() != n {
-            return matching;
+            return at;
         }
         let a = self.index[(agent_word >> self.agent_bits) as usize];
         if a == NONE {
-            return matching;
+            return at;
         }
         let mut cells = [0u16; 64];
         for (c, &w) in cells.iter_mut().zip(words) {
             if w == 0 {
-                return matching;
+                return at;
             }
             *c = self.index[(w >> self.bits) as usize];
             if *c == NONE {
-                return matching;
+                return at;
             }
         }
-        let mut best = matching;
+        let mut best = at.max(matching);
         let mut set = [0usize; MAX_K];
         for (i, s) in set.iter_mut().enumerate().take(self.k) {
             *s = i;
