@@ -166,6 +166,8 @@ pub(super) fn cheapest_pushes(
     let mut cur = vec![0u32; words];
     let mut next = vec![0u32; words];
     let mut cl = Closure::default();
+    let mut pushes = exp.push_moves(&regions);
+    let (mut succ, mut acts) = (vec![], vec![]);
     let mut pacer = Pacer::default();
     let mut before = Before::new(regions.open().len());
     let mut key = vec![0u32; perimeter.as_ref().map_or(0, Perimeter::key_words)];
@@ -197,30 +199,44 @@ pub(super) fn cheapest_pushes(
             continue;
         }
         stats.expanded += 1;
-        exp.inner_closure(split, &cur, &mut cl);
+        // The class's regions, so that a push's class is mostly found without a fill.
+        let quick = regions.before(&cur, &mut before);
+        // Its pushes: on bitsets when the rules allow, else by the closure of walks.
+        succ.clear();
+        acts.clear();
+        let work = match pushes.as_mut().filter(|_| quick) {
+            Some(p) => p.successors(&mut regions, &mut before, &cur, &mut acts, &mut succ),
+            None => {
+                exp.inner_closure(split, &cur, &mut cl);
+                for (k, &(_, a)) in cl.outer.iter().enumerate() {
+                    let st = &cl.outer_states[k * words..(k + 1) * words];
+                    let base = succ.len();
+                    succ.extend_from_slice(st);
+                    let next = &mut succ[base..];
+                    if quick {
+                        regions.canon_after(&mut before, next);
+                    } else {
+                        regions.canon(next);
+                    }
+                    acts.push(a);
+                }
+                cl.work
+            }
+        };
         stats.stored = classes.len() as u64;
         stats.store_bytes = (classes.bytes()
             + edges.capacity() * 12
             + g.capacity() * 9
             + perimeter.as_ref().map_or(0, Perimeter::bytes)) as u64;
-        if let Err(c) = pacer.tick_with(cl.work, budget, stats) {
+        if let Err(c) = pacer.tick_with(work, budget, stats) {
             return Phase::Cutoff(c);
         }
-        stats.generated += cl.outer.len() as u64;
+        stats.generated += acts.len() as u64;
         let hi = h[i];
-        // The class's regions, so that a push's class is mostly found without a fill.
-        let quick = regions.before(&cur, &mut before);
-        for k in 0..cl.outer.len() {
-            let a = cl.outer[k].1;
-            let st = &cl.outer_states[k * words..(k + 1) * words];
-            if exp.off_every_path(st) {
+        for (k, &a) in acts.iter().enumerate() {
+            next.copy_from_slice(&succ[k * words..(k + 1) * words]);
+            if exp.off_every_path(&next) {
                 continue;
-            }
-            next.copy_from_slice(st);
-            if quick {
-                regions.canon_after(&mut before, &mut next);
-            } else {
-                regions.canon(&mut next);
             }
             // The class's key in the perimeter, its slot asked for early.
             let packed = perimeter.as_ref().is_some_and(|p| {
@@ -517,6 +533,60 @@ mod tests {
             }
         }
         assert!(pushes > 10_000, "{pushes} pushes");
+    }
+
+    /// On seeded random rooms, from every class of the whole space the start reaches:
+    /// the pushes found on bitsets (`Pushes::successors`)
+    /// are the pushes of the closure of walks, action for action and class for class.
+    #[test]
+    fn pushes_on_bitsets_are_the_pushes_of_the_closure() {
+        let text = std::fs::read_to_string(FILE).expect("read the rule file");
+        let mut seed = 0x51_7cc1_b727_220a_u64;
+        let mut total = 0;
+        for i in 0..30 {
+            let level = room(&mut seed, 4 + i % 3, 5 + i % 2, 2 + i % 4);
+            let (puzzle, lv) = with_room(&text, &level);
+            let mut exp = prepared(&puzzle, lv);
+            let split = exp.inner_split(&Budget::default()).expect("a split");
+            let mut regions = exp.push_regions().expect("a pushing puzzle");
+            let mut pushes = exp.push_moves(&regions).expect("pushes on bitsets");
+            let mut before = Before::new(regions.open().len());
+            let (states, _, _) = space(&mut exp);
+            let words = states[0].len();
+            let mut cl = Closure::default();
+            let mut done = std::collections::HashSet::new();
+            for s in &states {
+                let mut c = s.clone();
+                regions.canon(&mut c);
+                if !done.insert(c.clone()) {
+                    continue;
+                }
+                exp.inner_closure(&split, &c, &mut cl);
+                let mut want: Vec<(u32, Vec<u32>)> = cl
+                    .outer
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &(_, a))| {
+                        let mut t = cl.outer_states[k * words..(k + 1) * words].to_vec();
+                        regions.canon(&mut t);
+                        (a.raw(), t)
+                    })
+                    .collect();
+                assert!(regions.before(&c, &mut before));
+                let (mut acts, mut out) = (vec![], vec![]);
+                pushes.successors(&mut regions, &mut before, &c, &mut acts, &mut out);
+                let mut got: Vec<(u32, Vec<u32>)> = acts
+                    .iter()
+                    .zip(out.chunks_exact(words))
+                    .map(|(a, t)| (a.raw(), t.to_vec()))
+                    .collect();
+                want.sort();
+                got.sort();
+                assert_eq!(got, want, "room {i}:\n{level}");
+                total += got.len();
+            }
+        }
+        assert!(total > 10_000, "{total} pushes");
     }
 
     /// On seeded random rooms of two to five boxes, against the fewest pushes over the

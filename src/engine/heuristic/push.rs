@@ -769,6 +769,164 @@ impl Before {
     }
 }
 
+/// The pushes out of a class, found on bitsets ([`Expander::push_moves`]), for the
+/// search over classes: the same successors, as classes, as the closure of the agent's
+/// walks with every push from each cell it reaches.
+///
+/// **Why they are the same.** In the shape of the module header a push by `d` from the
+/// agent's cell `p` is legal exactly when a copy stands at `p + d`, the agent may stand
+/// there (it is legal for the agent) and `p + 2d` is legal for a copy and free (no two
+/// pieces share a cell, and the agent left `p`); it moves that copy to `p + 2d` and the
+/// agent to `p + d`. The cells the agent reaches by walks are its region. So the pushes
+/// of a class are the cells `p` of the region in `region & (held >> d) & (open >> d) &
+/// ((copy-legal & !held) >> 2d)`, per push action.
+pub(crate) struct Pushes {
+    /// Per push action: the action, its step, and what it adds to the first cost
+    /// component.
+    acts: Vec<(crate::compile::Action, isize)>,
+    /// The padded cells legal for a copy and the agent, a bit each.
+    b_ok: Vec<u64>,
+    open: Vec<u64>,
+    agent: usize,
+    abits: u32,
+    copies: std::ops::Range<usize>,
+    bits: u32,
+    /// Scratch bitsets.
+    at: Vec<u64>,
+    tmp: Vec<u64>,
+}
+
+impl Pushes {
+    /// Every push out of class `s` (canonical), whose copies, free cells and agent's
+    /// region `b` holds ([`Regions::before`]): per push, its action, and the class it
+    /// leads to (canonical) appended to `out`. Returns the work done, for pacing.
+    pub(crate) fn successors(
+        &mut self,
+        regions: &mut Regions,
+        b: &mut Before,
+        s: &[u32],
+        acts: &mut Vec<crate::compile::Action>,
+        out: &mut Vec<u32>,
+    ) -> u64 {
+        let words = s.len();
+        let mut work = 0u64;
+        for ai in 0..self.acts.len() {
+            let (a, dl) = self.acts[ai];
+            // Cells `p` with a copy at `p + d` the agent may enter ...
+            self.at.fill(0);
+            shift_or(&b.held, -dl, &mut self.at);
+            self.tmp.fill(0);
+            shift_or(&self.open, -dl, &mut self.tmp);
+            for ((x, &r), &t) in self.at.iter_mut().zip(&b.region).zip(&self.tmp) {
+                *x &= r & t;
+            }
+            // ... and `p + 2d` legal for a copy and free.
+            for ((t, &ok), &h) in self.tmp.iter_mut().zip(&self.b_ok).zip(&b.held) {
+                *t = ok & !h;
+            }
+            let mut room = std::mem::take(&mut b.after);
+            room.fill(0);
+            shift_or(&self.tmp, -2 * dl, &mut room);
+            for (x, &r) in self.at.iter_mut().zip(&room) {
+                *x &= r;
+            }
+            b.after = room;
+            for j in 0..self.at.len() {
+                let mut bits = self.at[j];
+                while bits != 0 {
+                    let p = j * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    work += 1;
+                    let fr = (p as isize + dl) as usize;
+                    let oc = (p as isize + 2 * dl) as usize;
+                    let least = b.least_after(regions, fr, oc, fr);
+                    let base = out.len();
+                    out.extend_from_slice(s);
+                    let next = &mut out[base..base + words];
+                    // The copy at `fr` goes to `oc`; the copies stay sorted.
+                    let copies = &mut next[self.copies.clone()];
+                    let i = copies
+                        .iter()
+                        .position(|&w| (w >> self.bits) as usize == fr)
+                        .expect("a copy at the cell pushed");
+                    let w = (oc as u32) << self.bits | (copies[i] & ((1 << self.bits) - 1));
+                    copies[i] = w;
+                    let mut i = i;
+                    while i + 1 < copies.len() && copies[i + 1] < w {
+                        copies.swap(i, i + 1);
+                        i += 1;
+                    }
+                    while i > 0 && copies[i - 1] > w {
+                        copies.swap(i, i - 1);
+                        i -= 1;
+                    }
+                    let aw = next[self.agent];
+                    next[self.agent] =
+                        (least as u32) << self.abits | (aw & ((1 << self.abits) - 1));
+                    acts.push(a);
+                }
+            }
+        }
+        work + b
+            .region
+            .iter()
+            .map(|x| u64::from(x.count_ones()))
+            .sum::<u64>()
+    }
+}
+
+impl Expander<'_> {
+    /// [`Pushes`] when the rules have the shape of the module header (after
+    /// [`Expander::prepare_heuristic`]), with `regions` from [`Expander::push_regions`].
+    pub(crate) fn push_moves(&self, regions: &Regions) -> Option<Pushes> {
+        let (agent, pushed) = self.push_shape()?;
+        let lay = &self.lay;
+        let sl = &lay.slots[pushed];
+        let bits = sl.bits;
+        let start = self.start();
+        let first = *start.get(sl.start)?;
+        let pose = (first & ((1 << bits) - 1)) as usize;
+        let cells = lay.ptile.len();
+        let nw = regions.open.len();
+        let mut b_ok = vec![0u64; nw];
+        for p in 1..cells {
+            if self.flags[pushed]
+                .get(p << bits | pose)
+                .is_some_and(|&x| x & LEGAL != 0)
+            {
+                b_ok[p / 64] |= 1 << (p % 64);
+            }
+        }
+        let mut acts = vec![];
+        for (mi, ops) in self.prog.runs.moves.iter().enumerate() {
+            if ops.len() != 3 {
+                continue; // a walk (the shape has no other moves)
+            }
+            let super::super::program::Actions::Dirs(ds) = &self.prog.runs.actions[mi] else {
+                return None;
+            };
+            for &d in ds {
+                let a = crate::compile::Action::new(
+                    crate::compile::MoveId(mi as u16),
+                    crate::compile::DirId(d as u16),
+                );
+                acts.push((a, *lay.dir_delta.get(d)?));
+            }
+        }
+        Some(Pushes {
+            acts,
+            b_ok,
+            open: regions.open.clone(),
+            agent: lay.slots[agent].start,
+            abits: lay.slots[agent].bits,
+            copies: sl.start..sl.start + sl.count,
+            bits,
+            at: vec![0; nw],
+            tmp: vec![0; nw],
+        })
+    }
+}
+
 /// The ring of cells around a cell on a square grid whose steps are `dirs`.
 ///
 /// **Why a run keeps the region whole.** Let `R` be connected, `a` in it, and the
