@@ -536,8 +536,9 @@ mod tests {
     }
 
     /// On seeded random rooms, from every class of the whole space the start reaches:
-    /// the pushes found on bitsets (`Pushes::successors`)
-    /// are the pushes of the closure of walks, action for action and class for class.
+    /// the pushes found on bitsets (`Pushes::successors`) are the pushes of the closure
+    /// of walks (but those onto a cell no goal is reachable from), action for action
+    /// and class for class.
     #[test]
     fn pushes_on_bitsets_are_the_pushes_of_the_closure() {
         let text = std::fs::read_to_string(FILE).expect("read the rule file");
@@ -558,7 +559,8 @@ mod tests {
             for s in &states {
                 let mut c = s.clone();
                 regions.canon(&mut c);
-                if !done.insert(c.clone()) {
+                // The search never stores a class with a copy off every path.
+                if exp.off_every_path(&c) || !done.insert(c.clone()) {
                     continue;
                 }
                 exp.inner_closure(&split, &c, &mut cl);
@@ -571,6 +573,7 @@ mod tests {
                         regions.canon(&mut t);
                         (a.raw(), t)
                     })
+                    .filter(|(_, t)| !exp.off_every_path(t))
                     .collect();
                 assert!(regions.before(&c, &mut before));
                 let (mut acts, mut out) = (vec![], vec![]);

@@ -779,12 +779,14 @@ impl Before {
 /// pieces share a cell, and the agent left `p`); it moves that copy to `p + 2d` and the
 /// agent to `p + d`. The cells the agent reaches by walks are its region. So the pushes
 /// of a class are the cells `p` of the region in `region & (held >> d) & (open >> d) &
-/// ((copy-legal & !held) >> 2d)`, per push action.
+/// ((copy-legal & !held) >> 2d)`, per push action; those onto a cell no goal can be
+/// reached from are left out (the search drops their classes).
 pub(crate) struct Pushes {
     /// Per push action: the action, its step, and what it adds to the first cost
     /// component.
     acts: Vec<(crate::compile::Action, isize)>,
-    /// The padded cells legal for a copy and the agent, a bit each.
+    /// The padded cells a copy may be pushed onto (legal for it, and some goal cell
+    /// reachable from them in the relaxation) and those legal for the agent, a bit each.
     b_ok: Vec<u64>,
     open: Vec<u64>,
     agent: usize,
@@ -888,12 +890,21 @@ impl Expander<'_> {
         let pose = (first & ((1 << bits) - 1)) as usize;
         let cells = lay.ptile.len();
         let nw = regions.open.len();
+        let copies = sl.start..sl.start + sl.count;
+        // A copy pushed onto a cell no goal is reachable from even alone leads to a
+        // class the search drops ([`Expander::off_every_path`]): not pushed at all.
+        let live = |w: usize| {
+            self.heuristic.as_ref().is_none_or(|b| {
+                b.kinds
+                    .iter()
+                    .filter(|kb| kb.slots == copies)
+                    .all(|kb| kb.dist.get(w).is_some_and(|&d| d != UNREACHABLE))
+            })
+        };
         let mut b_ok = vec![0u64; nw];
         for p in 1..cells {
-            if self.flags[pushed]
-                .get(p << bits | pose)
-                .is_some_and(|&x| x & LEGAL != 0)
-            {
+            let w = p << bits | pose;
+            if self.flags[pushed].get(w).is_some_and(|&x| x & LEGAL != 0) && live(w) {
                 b_ok[p / 64] |= 1 << (p % 64);
             }
         }
@@ -919,7 +930,7 @@ impl Expander<'_> {
             open: regions.open.clone(),
             agent: lay.slots[agent].start,
             abits: lay.slots[agent].bits,
-            copies: sl.start..sl.start + sl.count,
+            copies,
             bits,
             at: vec![0; nw],
             tmp: vec![0; nw],
