@@ -209,11 +209,54 @@ impl PushPatterns {
             }
         }
         let mut best = at.max(matching);
+        let mut rest = [0u32; 64];
+        // The term of the set of copies `set` whose table entry is `d`: `false` when it
+        // can reach no goal.
+        let mut consider = |set: &[usize], d: u8, best: &mut u32| -> bool {
+            if d == UNSEEN {
+                return false;
+            }
+            let d = u32::from(d);
+            let own: u32 = set.iter().map(|&i| paid[i]).sum();
+            // The others' assignment costs at most `matching - own`; only when that
+            // could beat `best` is it solved.
+            if d > own && matching.saturating_sub(own) + d > *best {
+                let mut m = 0;
+                for (i, &w) in words.iter().enumerate() {
+                    if !set.contains(&i) {
+                        rest[m] = w;
+                        m += 1;
+                    }
+                }
+                let r = self.rest.borrow_mut().solve(&rest[..m], targets);
+                if r == UNREACHABLE {
+                    return false;
+                }
+                *best = (*best).max(d + r);
+            }
+            true
+        };
+        let a = a as usize;
+        if self.k == 2 {
+            // Pairs, the common case, without the general stepping: the rank of cells
+            // `lo < hi` is `C(lo, 1) + C(hi, 2)`.
+            for j in 1..n {
+                for i in 0..j {
+                    let (x, y) = (cells[i] as usize, cells[j] as usize);
+                    let (lo, hi) = (x.min(y), x.max(y));
+                    let r = lo + hi * (hi - 1) / 2;
+                    debug_assert_eq!(r, self.rank(&[lo as u16, hi as u16]));
+                    if !consider(&[i, j], self.table[r * self.n + a], &mut best) {
+                        return UNREACHABLE;
+                    }
+                }
+            }
+            return best;
+        }
         let mut set = [0usize; MAX_K];
         for (i, s) in set.iter_mut().enumerate().take(self.k) {
             *s = i;
         }
-        let mut rest = [0u32; 64];
         loop {
             // The set's cells, sorted.
             let mut sc = [0u16; MAX_K];
@@ -221,27 +264,9 @@ impl PushPatterns {
                 sc[j] = cells[i];
             }
             sc[..self.k].sort_unstable();
-            let d = self.table[self.rank(&sc[..self.k]) * self.n + a as usize];
-            if d == UNSEEN {
+            let d = self.table[self.rank(&sc[..self.k]) * self.n + a];
+            if !consider(&set[..self.k], d, &mut best) {
                 return UNREACHABLE;
-            }
-            let d = u32::from(d);
-            let own: u32 = set[..self.k].iter().map(|&i| paid[i]).sum();
-            // The others' assignment costs at most `matching - own`; only when that
-            // could beat `best` is it solved.
-            if d > own && matching.saturating_sub(own) + d > best {
-                let mut m = 0;
-                for (i, &w) in words.iter().enumerate() {
-                    if !set[..self.k].contains(&i) {
-                        rest[m] = w;
-                        m += 1;
-                    }
-                }
-                let r = self.rest.borrow_mut().solve(&rest[..m], targets);
-                if r == UNREACHABLE {
-                    return UNREACHABLE;
-                }
-                best = best.max(d + r);
             }
             if !next_set(&mut set[..self.k], n) {
                 return best;
