@@ -201,7 +201,9 @@ pub(super) fn cheapest_pushes(
         stats.expanded += 1;
         // The class's regions, so that a push's class is mostly found without a fill.
         let quick = regions.before(&cur, &mut before);
-        // Its pushes: on bitsets when the rules allow, else by the closure of walks.
+        // Its pushes: on bitsets when the rules allow, else by the closure of walks;
+        // either way without those leading off every path (the bitsets never push a
+        // copy onto such a cell, and the class has none on one).
         succ.clear();
         acts.clear();
         let work = match pushes.as_mut().filter(|_| quick) {
@@ -210,6 +212,9 @@ pub(super) fn cheapest_pushes(
                 exp.inner_closure(split, &cur, &mut cl);
                 for (k, &(_, a)) in cl.outer.iter().enumerate() {
                     let st = &cl.outer_states[k * words..(k + 1) * words];
+                    if exp.off_every_path(st) {
+                        continue;
+                    }
                     let base = succ.len();
                     succ.extend_from_slice(st);
                     let next = &mut succ[base..];
@@ -235,9 +240,6 @@ pub(super) fn cheapest_pushes(
         let hi = h[i];
         for (k, &a) in acts.iter().enumerate() {
             next.copy_from_slice(&succ[k * words..(k + 1) * words]);
-            if exp.off_every_path(&next) {
-                continue;
-            }
             // The class's key in the perimeter, its slot asked for early.
             let packed = perimeter.as_ref().is_some_and(|p| {
                 let ok = p.pack(&next, &mut key);
