@@ -250,6 +250,8 @@ pub(super) fn cheapest_pushes(
             });
             let c = inc0[a.mv().index()];
             let cand = gf + c;
+            // The class's exact pushes left when the perimeter met it, looked up once.
+            let mut met: Option<Option<u32>> = None;
             if let (Some(b), Some(p)) = (best, perimeter.as_ref()) {
                 // The cheapest cost is known: a push to a class that cannot reach a goal
                 // within it lies on no cheapest solution, and is neither stored nor
@@ -258,13 +260,17 @@ pub(super) fn cheapest_pushes(
                 if cand.saturating_add(left.unwrap_or(p.floor)) > b {
                     continue;
                 }
+                met = Some(left);
             }
             let j = match classes.insert(&next) {
                 Ok(j) => {
                     // A class the perimeter met has its exact pushes left (it reaches
                     // a goal, so it is not dead): the other bounds are not needed.
-                    let met = perimeter.as_ref().filter(|_| packed);
-                    let hj = match met.and_then(|p| p.get_key(&key)) {
+                    let met = met.unwrap_or_else(|| {
+                        let p = perimeter.as_ref().filter(|_| packed);
+                        p.and_then(|p| p.get_key(&key))
+                    });
+                    let hj = match met {
                         Some(d) => d,
                         None => {
                             // Raised to the perimeter's floor anyway: the bounds

@@ -821,6 +821,7 @@ pub(crate) struct Pushes {
     /// Scratch bitsets.
     at: Vec<u64>,
     tmp: Vec<u64>,
+    room: Vec<u64>,
 }
 
 impl Pushes {
@@ -851,13 +852,11 @@ impl Pushes {
             for ((t, &ok), &h) in self.tmp.iter_mut().zip(&self.b_ok).zip(&b.held) {
                 *t = ok & !h;
             }
-            let mut room = std::mem::take(&mut b.after);
-            room.fill(0);
-            shift_or(&self.tmp, -2 * dl, &mut room);
-            for (x, &r) in self.at.iter_mut().zip(&room) {
+            self.room.fill(0);
+            shift_or(&self.tmp, -2 * dl, &mut self.room);
+            for (x, &r) in self.at.iter_mut().zip(&self.room) {
                 *x &= r;
             }
-            b.after = room;
             for j in 0..self.at.len() {
                 let mut bits = self.at[j];
                 while bits != 0 {
@@ -959,6 +958,7 @@ impl Expander<'_> {
             bits,
             at: vec![0; nw],
             tmp: vec![0; nw],
+            room: vec![0; nw],
         })
     }
 }
