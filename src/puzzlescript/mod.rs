@@ -343,6 +343,10 @@ impl<'g> Session<'g> {
         if budget.deadline.is_some() || budget.max_bytes.is_some() || budget.cancel.is_some() {
             machine.watch = Some(Box::new(Watch::new(budget)));
         }
+        // Groups that clear and redraw something every turn (lasers, shores, joins) are
+        // replayed from the runs remembered when they start from cells seen before
+        // (`engine/late.rs`); a group that rarely does is soon left to run.
+        machine.late_replay = true;
         machine.load_level(index);
         let probe_rng = machine.rng.clone();
         let mut s = Session {

@@ -534,9 +534,6 @@ impl<'g> PsSpace<'g> {
         let mut machine = session.machine;
         machine.keep_undo = false;
         machine.backups.clear();
-        // A search plays several inputs from each level, whose late phases often start
-        // alike: late groups are replayed from the runs remembered (`engine/late.rs`).
-        machine.late_replay = true;
         let objects = machine.objects.clone();
         let packing = Packing::new(&game.compiled, &objects);
         let mut start = vec![0; packing.words()];

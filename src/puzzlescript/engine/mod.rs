@@ -133,9 +133,9 @@ pub(crate) struct Machine<'c> {
     /// Per late group with a footprint: its last runs on this level (see
     /// [`Machine::replay_late`]).
     pub(crate) late_memo: Vec<late::Runs>,
-    /// Whether late groups are replayed from the runs remembered (`late.rs`): in
-    /// searches, where turns from one level start alike; not in play, where consecutive
-    /// turns rarely do and looking runs up would only cost.
+    /// Whether groups are replayed from the runs remembered (`late.rs`): in play and in
+    /// searches (a group whose runs rarely repeat is soon left to run); not in the
+    /// fresh session that checks a searched answer.
     pub(crate) late_replay: bool,
     /// Whether blocks of groups are replayed as one (with `late_replay`; off only to
     /// test the groups' replays one by one).
