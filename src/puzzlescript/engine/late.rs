@@ -42,6 +42,8 @@ struct Run {
     before: Vec<u64>,
     after: Vec<u64>,
     changed: bool,
+    /// What running the group cost ([`Machine::work`]).
+    work: u64,
 }
 
 /// A group's remembered runs, and the one being recorded.
@@ -58,6 +60,11 @@ pub(crate) struct Runs {
     hits: u32,
     /// Of the runs looked up, those that changed something.
     changes: u32,
+    /// Since the last check: what the hits saved (the runs' work) less what the lookups
+    /// and replays cost, in [`Machine::work`]'s units.
+    gain: i64,
+    /// [`Machine::work`] when the run being recorded began.
+    began: u64,
     skip: u32,
     /// Runs replayed in all.
     replays: u64,
@@ -71,23 +78,50 @@ pub(crate) struct Runs {
 /// half the time, runs [`BACK_OFF`] times without lookups before it is tried again.
 const TRIAL: u32 = 32;
 
+/// What a group's run or replay costs, in rough instructions: a rule looked for on a
+/// board of `nw` words per bitset, and a word of objects written (the write, the
+/// objects' cells, the journal, the change stamps).
+const SCAN: u64 = 32;
+const SCAN_WORD: u64 = 8;
+const TESTED: u64 = 16;
+const APPLIED: u64 = 100;
+const WRITE: u64 = 100;
+/// A lookup's cost: fixed, and per word of its footprint's cells (gathered, hashed,
+/// compared, copied before and after a run).
+const LOOKUP: i64 = 60;
+const LOOKUP_WORD: i64 = 8;
+
 /// Words of cells the runs of a level may hold in all (8 MiB a side): a hostile game
 /// (a huge level, thousands of late groups) keeps no runs beyond it.
 const WORDS: usize = 1 << 20;
 const BACK_OFF: u32 = 1024;
 
-/// A hash of the footprint's cells.
-fn hash_of(m: &Machine<'_>, f: &[u32]) -> u64 {
-    let mut h: u64 = 0x9E37_79B9_7F4A_7C15;
+/// The footprint's cells (`f`'s objects', `nw` words each, in order) into `out`, and
+/// their hash.
+fn gather(m: &Machine<'_>, f: &[u32], out: &mut Vec<u64>) -> u64 {
+    out.clear();
     for &o in f {
-        for &w in m.occ.of(o as usize) {
-            h = (h ^ w).wrapping_mul(0x0100_0000_01b3).rotate_left(29);
-        }
+        out.extend_from_slice(m.occ.of(o as usize));
+    }
+    let mut h: u64 = 0x9E37_79B9_7F4A_7C15;
+    for &w in out.iter() {
+        h = (h ^ w).wrapping_mul(0x0100_0000_01b3).rotate_left(29);
     }
     h
 }
 
 impl Machine<'_> {
+    /// The work done so far, in rough instructions (see [`SCAN`]): rules looked for and
+    /// words of objects written.
+    fn work(&self) -> u64 {
+        let scan = SCAN + SCAN_WORD * self.occ.nw as u64;
+        let tested = self.scan.as_ref().map_or(0, |s| s.tested);
+        (self.scans.wrapping_mul(scan))
+            .wrapping_add(tested.wrapping_mul(TESTED))
+            .wrapping_add(self.since.seq.wrapping_mul(APPLIED))
+            .wrapping_add(self.writes.wrapping_mul(WRITE))
+    }
+
     /// Group `g` (its runs in slot `gi`; `late` in the late phase): replayed from a
     /// remembered run where it has a footprint and one started from the cells its
     /// objects have now, else run (and remembered). Outside the late phase, only while
@@ -127,29 +161,30 @@ impl Machine<'_> {
             return None;
         }
         if memo.lookups == TRIAL {
-            if memo.hits * 4 < memo.lookups || memo.changes * 2 < memo.lookups {
+            // Few hits, runs that mostly change nothing (cheap to run), or hits that
+            // saved less than the lookups cost: the group runs for a while.
+            if memo.hits * 4 < memo.lookups || memo.changes * 2 < memo.lookups || memo.gain < 0 {
                 memo.skip = BACK_OFF;
             }
-            (memo.lookups, memo.hits, memo.changes) = (0, 0, 0);
+            (memo.lookups, memo.hits, memo.changes, memo.gain) = (0, 0, 0, 0);
             if memo.skip > 0 {
                 return None;
             }
         }
         memo.lookups += 1;
-        let hash = hash_of(self, f);
+        let began = self.work();
+        let mut cur = std::mem::take(&mut self.late_cells);
+        let hash = gather(self, f, &mut cur);
         let memo = &mut self.late_memo[gi];
-        let found = memo.runs.iter().position(|r| {
-            r.valid
-                && r.hash == hash
-                && (f.iter().enumerate())
-                    .all(|(k, &o)| self.occ.of(o as usize) == &r.before[k * nw..(k + 1) * nw])
-        });
+        memo.gain -= LOOKUP + (f.len() * nw) as i64 * LOOKUP_WORD;
+        let found = (memo.runs.iter()).position(|r| r.valid && r.hash == hash && r.before == cur);
         let Some(k) = found else {
             let slot = memo.next;
             if memo.runs.len() <= slot {
                 let words = f.len() * nw;
                 if self.late_words + words > WORDS {
                     memo.skip = u32::MAX;
+                    self.late_cells = cur;
                     return None;
                 }
                 self.late_words += words;
@@ -159,13 +194,13 @@ impl Machine<'_> {
             let r = &mut memo.runs[slot];
             r.valid = false;
             r.hash = hash;
-            r.before.clear();
-            for &o in f {
-                r.before.extend_from_slice(self.occ.of(o as usize));
-            }
+            r.before.clone_from(&cur);
             memo.pending = Some(slot);
+            memo.began = began;
+            self.late_cells = cur;
             return None;
         };
+        self.late_cells = cur;
         memo.hits += 1;
         memo.replays += 1;
         let run = std::mem::take(&mut memo.runs[k]);
@@ -185,6 +220,9 @@ impl Machine<'_> {
             }
         }
         let changed = run.changed;
+        // Saved: the run's work, less the replay's writes.
+        let spent = self.work().wrapping_sub(began);
+        self.late_memo[gi].gain += run.work as i64 - spent as i64;
         self.late_memo[gi].changes += changed as u32;
         self.late_memo[gi].runs[k] = run;
         self.late_replays += 1;
@@ -233,6 +271,7 @@ impl Machine<'_> {
     /// has just run, and `changed` says whether it changed anything.
     fn remember_late(&mut self, gi: usize, f: &[u32], changed: bool) {
         let cut = (self.watch.as_ref()).is_some_and(|w| w.cutoff.is_some());
+        let now = self.work();
         let Some(memo) = self.late_memo.get_mut(gi) else {
             return;
         };
@@ -240,6 +279,7 @@ impl Machine<'_> {
             return;
         };
         memo.changes += changed as u32;
+        let work = now.wrapping_sub(memo.began);
         let r = &mut memo.runs[slot];
         if cut {
             // A run the budget stopped is no run to replay.
@@ -250,6 +290,7 @@ impl Machine<'_> {
             r.after.extend_from_slice(self.occ.of(o as usize));
         }
         r.changed = changed;
+        r.work = work;
         r.valid = true;
     }
 }

@@ -28,6 +28,8 @@ pub(crate) struct Scan {
     /// valid where `stamps` holds the occupancy's version plus one.
     props: Vec<u64>,
     stamps: Vec<u64>,
+    /// Starting cells tested so far (part of what a group's run costs: `late.rs`).
+    pub(crate) tested: u64,
 }
 
 impl Scan {
@@ -255,6 +257,7 @@ impl Machine<'_> {
             }
         }
         let starts = &scan.starts;
+        scan.tested += starts.len() as u64;
         let n = row.cells.len();
         if ellipses == 0 {
             for &i in starts.iter() {
@@ -628,6 +631,7 @@ impl Machine<'_> {
         }
         starts.sort_unstable();
         starts.dedup();
+        scan.tested += starts.len() as u64;
         let d = self.step(dir);
         for &k in starts.iter() {
             let i = if horizontal {

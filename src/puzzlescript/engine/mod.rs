@@ -142,8 +142,13 @@ pub(crate) struct Machine<'c> {
     pub(crate) block_replay: bool,
     /// Late group runs replayed so far.
     pub(crate) late_replays: u64,
+    /// Rules looked for on the board so far (what a group's run costs, with `writes`,
+    /// for `late.rs` to weigh a replay against).
+    pub(crate) scans: u64,
     /// Words of cells the runs in `late_memo` hold (each side).
     pub(crate) late_words: usize,
+    /// Scratch: the cells of a group's footprint, looked up in its runs.
+    pub(crate) late_cells: Vec<u64>,
     /// How many times the level's objects have changed (a word written with a new
     /// value): equal counts mean an unchanged level, without comparing it.
     pub(crate) writes: u64,
@@ -273,7 +278,9 @@ impl<'c> Machine<'c> {
             late_replay: false,
             block_replay: true,
             late_replays: 0,
+            scans: 0,
             late_words: 0,
+            late_cells: vec![],
             writes: 0,
             touched: vec![],
             trial: AgainTrial::default(),
@@ -1148,6 +1155,7 @@ impl<'c> Machine<'c> {
         // Every match is checked again before it is applied, except the rows no
         // application changed since they were found (see `apply_at`).
         let found_at = self.since.seq;
+        self.scans += 1;
         let found = match near {
             Some(from) => self.find_matches_near(r, from, &mut rows),
             None => self.find_matches_into(r, &mut rows),
