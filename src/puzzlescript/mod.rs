@@ -298,7 +298,17 @@ pub struct Session<'g> {
     /// The random generator a replay of the last input starts from: as it was before
     /// that input when it changed nothing (the level is then as it was), else as it is.
     probe_rng: Rng,
+    /// Replaying groups ([`Session::pace_replay`]): inputs played in the current window,
+    /// the replays counted when it began, and inputs left with replaying paused.
+    replay_window: (u32, u64),
+    replay_pause: u32,
 }
+
+/// Inputs in a window after which a session that replayed no group pauses replaying,
+/// and inputs it stays paused: in games whose groups never start alike (or only while
+/// something moves), looking runs up costs every input a little for nothing.
+const REPLAY_WINDOW: u32 = 256;
+const REPLAY_PAUSE: u32 = 4096;
 
 /// What one input did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -354,6 +364,8 @@ impl<'g> Session<'g> {
             machine,
             stuck: None,
             probe_rng,
+            replay_window: (0, 0),
+            replay_pause: 0,
         };
         let (_, stuck) = Self::settle(&mut s.machine);
         s.stuck = stuck;
@@ -392,6 +404,7 @@ impl<'g> Session<'g> {
     /// Plays one input (with every again turn it causes, as PuzzleScript does before
     /// accepting the next input).
     pub fn input(&mut self, input: Input) -> Turn {
+        self.pace_replay();
         let mut turn = Turn::default();
         let m = &mut self.machine;
         let cells = m.width * m.height;
@@ -443,6 +456,33 @@ impl<'g> Session<'g> {
         turn.cutoff = m.watch.as_ref().and_then(|w| w.cutoff);
         self.probe_rng = if turn.changed { m.rng.clone() } else { rng };
         turn
+    }
+
+    /// Pauses replaying groups for [`REPLAY_PAUSE`] inputs when the last
+    /// [`REPLAY_WINDOW`] replayed none, then tries again. Only a session that replays
+    /// (as every session starts) is paced; one whose replaying was turned off stays so.
+    fn pace_replay(&mut self) {
+        let m = &mut self.machine;
+        if self.replay_pause > 0 {
+            self.replay_pause -= 1;
+            if self.replay_pause == 0 {
+                m.late_replay = true;
+                self.replay_window = (0, m.late_replays);
+            }
+            return;
+        }
+        if !m.late_replay {
+            return;
+        }
+        let (n, at) = &mut self.replay_window;
+        *n += 1;
+        if *n >= REPLAY_WINDOW {
+            if m.late_replays == *at {
+                m.late_replay = false;
+                self.replay_pause = REPLAY_PAUSE;
+            }
+            self.replay_window = (0, m.late_replays);
+        }
     }
 
     /// Why playing `input` now would change nothing: `None` when it would change the
