@@ -79,8 +79,8 @@ pub(crate) struct Runs {
 const TRIAL: u32 = 32;
 
 /// What a group's run or replay costs, in rough instructions: a rule looked for on a
-/// board of `nw` words per bitset, and a word of objects written (the write, the
-/// objects' cells, the journal, the change stamps).
+/// board of `nw` words per bitset, a starting cell tested, a match applied, and a word
+/// of objects written (the write, the objects' cells, the journal, the change stamps).
 const SCAN: u64 = 32;
 const SCAN_WORD: u64 = 8;
 const TESTED: u64 = 16;
@@ -111,8 +111,8 @@ fn gather(m: &Machine<'_>, f: &[u32], out: &mut Vec<u64>) -> u64 {
 }
 
 impl Machine<'_> {
-    /// The work done so far, in rough instructions (see [`SCAN`]): rules looked for and
-    /// words of objects written.
+    /// The work done so far, in rough instructions (see [`SCAN`]): rules looked for,
+    /// starting cells tested, matches applied and words of objects written.
     fn work(&self) -> u64 {
         let scan = SCAN + SCAN_WORD * self.occ.nw as u64;
         let tested = self.scan.as_ref().map_or(0, |s| s.tested);
@@ -271,13 +271,11 @@ impl Machine<'_> {
     /// has just run, and `changed` says whether it changed anything.
     fn remember_late(&mut self, gi: usize, f: &[u32], changed: bool) {
         let cut = (self.watch.as_ref()).is_some_and(|w| w.cutoff.is_some());
+        let Some(slot) = (self.late_memo.get_mut(gi)).and_then(|m| m.pending.take()) else {
+            return;
+        };
         let now = self.work();
-        let Some(memo) = self.late_memo.get_mut(gi) else {
-            return;
-        };
-        let Some(slot) = memo.pending.take() else {
-            return;
-        };
+        let memo = &mut self.late_memo[gi];
         memo.changes += changed as u32;
         let work = now.wrapping_sub(memo.began);
         let r = &mut memo.runs[slot];

@@ -142,8 +142,8 @@ pub(crate) struct Machine<'c> {
     pub(crate) block_replay: bool,
     /// Late group runs replayed so far.
     pub(crate) late_replays: u64,
-    /// Rules looked for on the board so far (what a group's run costs, with `writes`,
-    /// for `late.rs` to weigh a replay against).
+    /// Rules looked for on the board so far (part of what a group's run costs, for
+    /// `late.rs` to weigh a replay against).
     pub(crate) scans: u64,
     /// Words of cells the runs in `late_memo` hold (each side).
     pub(crate) late_words: usize,
