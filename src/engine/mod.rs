@@ -56,7 +56,7 @@ pub use describe::{
     cell_text, CellPos, CounterChange, MoveDescription, MoveTarget, PieceMove, TileChange,
 };
 pub use expander::{Expander, PrepareError, SetupError};
-pub(crate) use heuristic::{Before, Perimeter, Regions};
+pub(crate) use heuristic::{Before, LayerSet, Perimeter, Regions};
 pub use interpreter::Successors;
 pub use level::{Board, Instance, Level, SymbolGrid};
 pub use store::StateStore;

@@ -68,7 +68,7 @@ mod pattern;
 mod perimeter;
 mod push;
 
-pub(crate) use perimeter::Perimeter;
+pub(crate) use perimeter::{LayerSet, Perimeter};
 pub(crate) use push::{Before, Regions};
 
 use std::cell::RefCell;

@@ -52,6 +52,9 @@ pub struct Perimeter {
     /// The classes of the last layer stored, not yet expanded, and its distance.
     layer: std::ops::Range<usize>,
     depth: u32,
+    /// The classes of each layer completed (ids in insertion order: layer `d + 1` is
+    /// stored while layer `d` is expanded).
+    layers: Vec<std::ops::Range<usize>>,
     shape: Shape,
     /// The class expanded: its copies, free cells and agent's region.
     before: Before,
@@ -65,6 +68,50 @@ pub struct Perimeter {
     /// The keys the pulls from one class lead to, and their hashes.
     batch: Vec<u32>,
     hashes: Vec<u64>,
+}
+
+/// The copies' places of the classes of one layer ([`Perimeter::layer_set`]), each kept
+/// as a fingerprint: the exclusive or of a random word per cell a copy stands on, so that
+/// moving one copy changes it by two words. A set of tags, 32 bits of the fingerprint in
+/// the slot its other bits choose: a place not in the layer may be taken for one that is
+/// (a push looked at for nothing), never the other way.
+pub struct LayerSet {
+    /// The layer's distance from a goal.
+    pub depth: u32,
+    /// Per copy cell rank, its random word.
+    zob: Vec<u64>,
+    tags: Vec<u32>,
+    mask: usize,
+    /// Scratch: the padded cells holding a copy.
+    held: Vec<u64>,
+}
+
+impl LayerSet {
+    fn insert(&mut self, fp: u64) {
+        let tag = (fp >> 32) as u32 | 1;
+        let mut i = fp as usize & self.mask;
+        while self.tags[i] != 0 && self.tags[i] != tag {
+            i = (i + 1) & self.mask;
+        }
+        self.tags[i] = tag;
+    }
+
+    fn contains(&self, fp: u64) -> bool {
+        let tag = (fp >> 32) as u32 | 1;
+        let mut i = fp as usize & self.mask;
+        loop {
+            match self.tags[i] {
+                0 => return false,
+                t if t == tag => return true,
+                _ => i = (i + 1) & self.mask,
+            }
+        }
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        (self.tags.capacity() + self.held.capacity() * 2) * 4 + self.zob.capacity() * 8
+    }
 }
 
 /// The level's pieces and cells as the pulls need them.
@@ -188,6 +235,79 @@ impl Perimeter {
         self.classes.bytes() + self.batch.capacity() * 4
     }
 
+    /// The copies' places of every class exactly `depth` pushes from a goal, for
+    /// [`Perimeter::may_enter`]; `None` while that layer is not complete.
+    pub fn layer_set(&self, depth: u32) -> Option<LayerSet> {
+        let range = self
+            .layers
+            .get(depth as usize)
+            .filter(|_| depth <= self.depth)?;
+        let sh = &self.shape;
+        let zob: Vec<u64> = (0..sh.cell.len() as u32)
+            .map(|r| KeyTable::hash(&[r, 0x9e37_79b9]))
+            .collect();
+        let cap = (range.len() * 2).next_power_of_two().max(64);
+        let mut set = LayerSet {
+            depth,
+            zob,
+            tags: vec![0; cap],
+            mask: cap - 1,
+            held: vec![0; self.before.held.len()],
+        };
+        for id in range.clone() {
+            let key = self.classes.key(id);
+            let mut fp = 0;
+            for (j, &x) in key[..sh.words - 1].iter().enumerate() {
+                let mut x = x;
+                while x != 0 {
+                    fp ^= set.zob[j * 32 + x.trailing_zeros() as usize];
+                    x &= x - 1;
+                }
+            }
+            set.insert(fp);
+        }
+        Some(set)
+    }
+
+    /// Whether a push in class `s` (canonical) may lead to a class of `set`'s layer:
+    /// `false` only when no push of a copy, from a free cell legal for the agent onto a
+    /// free cell legal for copies, leaves the copies where a class of the layer has
+    /// them (the agent's region is not looked at: a push it cannot make is let through).
+    pub fn may_enter(&self, set: &mut LayerSet, s: &[u32], regions: &Regions) -> bool {
+        let (sh, open) = (&self.shape, regions.open());
+        let bit = |v: &[u64], i: usize| v.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
+        set.held.fill(0);
+        let mut fp = 0;
+        for &w in &s[sh.copies.clone()] {
+            let c = (w >> sh.bits) as usize;
+            match sh.rank.get(c) {
+                Some(&r) if r != NONE && w & ((1 << sh.bits) - 1) == sh.bpose => {
+                    fp ^= set.zob[r as usize];
+                    set.held[c / 64] |= 1 << (c % 64);
+                }
+                // Not a class the search could meet: nothing is ruled out.
+                _ => return true,
+            }
+        }
+        for &w in &s[sh.copies.clone()] {
+            let c = (w >> sh.bits) as usize;
+            let from = set.zob[sh.rank[c] as usize];
+            for &dl in &regions.filler.dirs {
+                let (t, m) = (c.wrapping_add_signed(dl), c.wrapping_add_signed(-dl));
+                let Some(&rt) = sh.rank.get(t).filter(|&&r| r != NONE) else {
+                    continue;
+                };
+                if bit(&set.held, t) || bit(&set.held, m) || !bit(open, m) {
+                    continue;
+                }
+                if set.contains(fp ^ from ^ set.zob[rt as usize]) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Goes on by whole layers until `max_classes` classes are stored or the search is
     /// complete; a layer is cut short only at twice that (the classes of the next layer
     /// stored so far are exact, and the floor is their distance), and goes on at the
@@ -292,6 +412,7 @@ impl Perimeter {
             // Layer `d + 1` is complete: a class not stored is further.
             self.layer = self.layer.end..self.classes.len();
             self.depth = d + 1;
+            self.layers.push(self.layer.clone());
             self.floor = d + 2;
         }
         Ok(())
@@ -373,6 +494,7 @@ impl Expander<'_> {
             floor: 0,
             layer: 0..0,
             depth: 0,
+            layers: vec![],
             shape: Shape {
                 aslot,
                 abits,
@@ -422,6 +544,7 @@ impl Expander<'_> {
             }
         }
         p.layer = 0..p.classes.len();
+        p.layers.push(p.layer.clone());
         p.floor = 1;
         Some(p)
     }
