@@ -176,7 +176,8 @@ pub(super) fn cheapest_pushes(
     let mut before = Before::new(regions.open().len());
     let mut key = vec![0u32; perimeter.as_ref().map_or(0, Perimeter::key_words)];
     // The copies' places of the perimeter's deepest layer, and the classes they ruled out.
-    let mut entry: Option<LayerSet> = None;
+    // (built once per depth: `None` inside when the memory budget had no room for it)
+    let mut entry: Option<(u32, Option<LayerSet>)> = None;
     let mut passed = 0u64;
     while let Some(Reverse((f, Reverse(gf), id))) = heap.pop() {
         if best.is_some_and(|b| f > b) {
@@ -214,10 +215,10 @@ pub(super) fn cheapest_pushes(
         if let (Some(b), Some(p)) = (best, perimeter.as_ref()) {
             let d = b.checked_sub(gf + 1).filter(|&d| d == p.depth());
             if let Some(d) = d {
-                if entry.as_ref().is_none_or(|s| s.depth != d) {
-                    entry = p.layer_set(d);
+                if entry.as_ref().is_none_or(|e| e.0 != d) {
+                    entry = Some((d, p.layer_set(d, budget)));
                 }
-                if let Some(set) = entry.as_mut() {
+                if let Some((_, Some(set))) = entry.as_mut() {
                     if !p.may_enter(set, &cur, &regions) {
                         passed += 1;
                         continue;
@@ -260,7 +261,10 @@ pub(super) fn cheapest_pushes(
             + edges.capacity() * 12
             + g.capacity() * 9
             + perimeter.as_ref().map_or(0, Perimeter::bytes)
-            + entry.as_ref().map_or(0, LayerSet::bytes)) as u64;
+            + entry
+                .as_ref()
+                .and_then(|e| e.1.as_ref())
+                .map_or(0, LayerSet::bytes)) as u64;
         if let Err(c) = pacer.tick_with(work, budget, stats) {
             return Phase::Cutoff(c);
         }

@@ -76,8 +76,6 @@ pub struct Perimeter {
 /// the slot its other bits choose: a place not in the layer may be taken for one that is
 /// (a push looked at for nothing), never the other way.
 pub struct LayerSet {
-    /// The layer's distance from a goal.
-    pub depth: u32,
     /// Per copy cell rank, its random word.
     zob: Vec<u64>,
     tags: Vec<u32>,
@@ -236,8 +234,9 @@ impl Perimeter {
     }
 
     /// The copies' places of every class exactly `depth` pushes from a goal, for
-    /// [`Perimeter::may_enter`]; `None` while that layer is not complete.
-    pub fn layer_set(&self, depth: u32) -> Option<LayerSet> {
+    /// [`Perimeter::may_enter`]; `None` while that layer is not complete, or when the
+    /// memory budget has no room for the set.
+    pub fn layer_set(&self, depth: u32, budget: &Budget) -> Option<LayerSet> {
         let range = self
             .layers
             .get(depth as usize)
@@ -247,8 +246,8 @@ impl Perimeter {
             .map(|r| KeyTable::hash(&[r, 0x9e37_79b9]))
             .collect();
         let cap = (range.len() * 2).next_power_of_two().max(64);
+        budget.room_for(cap as u64 * 4).ok()?;
         let mut set = LayerSet {
-            depth,
             zob,
             tags: vec![0; cap],
             mask: cap - 1,
