@@ -76,6 +76,13 @@ pub(crate) struct Machine<'c> {
     pub winning: bool,
     pub text_mode: bool,
     restarting: bool,
+    /// Whether a `restart` queued is final: no rule of the game queues `cancel`, the one
+    /// command that overrides it ([`Machine::settled`]).
+    restart_final: bool,
+    /// Whether a turn stops at the command that settles it ([`Machine::settled`]; on by
+    /// default, off runs every rule as PuzzleScript does), and the turns it stopped.
+    pub(crate) settle_early: bool,
+    pub(crate) settles: u64,
     has_used_checkpoint: bool,
     /// The undo stack: the objects before each input that changed something.
     pub backups: Vec<Vec<u64>>,
@@ -248,6 +255,11 @@ impl<'c> Machine<'c> {
             winning: false,
             text_mode: false,
             restarting: false,
+            restart_final: !(c.groups.iter().chain(&c.late_groups))
+                .flat_map(|g| &g.rules)
+                .any(|r| r.commands.iter().any(|m| matches!(m, Cmd::Cancel))),
+            settle_early: true,
+            settles: 0,
             has_used_checkpoint: false,
             backups: vec![],
             restart_target: vec![],
@@ -699,6 +711,10 @@ impl<'c> Machine<'c> {
         loop {
             reruns += 1;
             self.apply_rules(false, if rigid { Some(&banned) } else { None });
+            if self.settled() {
+                self.settles += 1;
+                break;
+            }
             if self.resolve_movements(&mut banned) {
                 self.set_objects(&start.0);
                 self.movements.copy_from_slice(&start.1);
@@ -720,12 +736,14 @@ impl<'c> Machine<'c> {
         }
         self.start = start;
         self.banned = banned;
-        let cancelled = !positions.is_empty() && self.c.flags.require_player_movement && {
-            let so = self.c.so;
-            !positions
-                .iter()
-                .any(|&i| !any_common(&self.c.player.0, &self.objects[i * so..(i + 1) * so]))
-        };
+        // (A turn a command settled goes on to the commands, even if nothing moved.)
+        let cancelled =
+            !positions.is_empty() && self.c.flags.require_player_movement && !self.settled() && {
+                let so = self.c.so;
+                !positions
+                    .iter()
+                    .any(|&i| !any_common(&self.c.player.0, &self.objects[i * so..(i + 1) * so]))
+            };
         self.positions = positions;
         if cancelled {
             if self.trace.is_some() {
@@ -741,6 +759,23 @@ impl<'c> Machine<'c> {
 
     fn has(&self, kind: u8) -> bool {
         self.queue.iter().any(|c| c.kind() == kind)
+    }
+
+    /// Whether the turn's outcome is settled by a command queued: `cancel` (it puts the
+    /// level back whatever else happens, and no later command is queued), or `restart`
+    /// when nothing can cancel it. The rest of the turn (the rule groups left, movement,
+    /// the late rules) is then not run: it could change only a level about to be put
+    /// back. A trace runs everything, so that it shows every rule; and under
+    /// `require_player_movement` the turn runs on, since whether the player moved (known
+    /// after movement) decides whether the commands are looked at at all.
+    #[inline]
+    fn settled(&self) -> bool {
+        !self.queue.is_empty()
+            && self.settle_early
+            && self.trace.is_none()
+            && !self.c.flags.require_player_movement
+            && (self.has(Cmd::Cancel.kind())
+                || (self.restart_final && self.has(Cmd::Restart.kind())))
     }
 
     /// What a shown message does: with `OnWin::Stop` (a player), text mode.
@@ -1003,6 +1038,10 @@ impl<'c> Machine<'c> {
                 propagated = changed || propagated;
                 if let (true, Some(b)) = (replaying, &mut block) {
                     b.2 |= changed;
+                }
+                if self.settled() {
+                    // A block being recorded is left unrecorded (its run stays invalid).
+                    break;
                 }
             }
             if propagated {
@@ -1350,5 +1389,69 @@ impl<'c> Machine<'c> {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::puzzlescript::{Game, Input, OnWin, Session};
+    use std::sync::Arc;
+
+    /// A game whose `> Player | Spike` rule queues `command` early in the turn (with a
+    /// message), after which rules, movement and late rules (an `again` among them)
+    /// would still write to the level.
+    fn game(command: &str, extra: &str) -> String {
+        format!(
+            "title settle\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nwhite\n\nCrate\norange\n\nTarget\ngreen\n\nSpike\nred\n\nMark\nblue\n\nGlow\nyellow\n\n=======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\nX = Spike\n\n=======\nSOUNDS\n=======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nTarget, Spike\nMark\nGlow\nPlayer, Wall, Crate\n\n======\nRULES\n======\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n[ > Player | Spike ] -> [ > Player | Spike ] {command} message ouch\n{extra}[ Mark ] -> []\n[ Crate ] -> [ Crate Mark ]\nlate [ Glow ] -> []\nlate [ Crate Target ] -> [ Crate Target Glow ]\nlate [ Player | Crate Target no Mark ] -> [ Player | Crate Target Mark ] again\n\n==============\nWINCONDITIONS\n==============\n\nall Crate on Target\n\n=======\nLEVELS\n=======\n\n#########\n#..X....#\n#.*.O.*.#\n#.P.X.O.#\n#..*..O.#\n#.X...X.#\n#########\n"
+        )
+    }
+
+    /// A turn stopped at the command that settles it (`cancel`, or `restart` in a game
+    /// that never cancels) leaves the level, the turn's outcome and the message as
+    /// running every rule does, over a seeded walk with undo and restart; and turns were
+    /// stopped, or the test proves nothing.
+    #[test]
+    fn a_settled_turn_ends_as_running_every_rule() {
+        for (command, extra) in [
+            ("cancel", ""),
+            ("restart", ""),
+            // A cancel queued after the restart overrides it: restart does not settle.
+            ("restart", "[ > Crate | Wall ] -> cancel\n"),
+        ] {
+            let text = game(command, extra);
+            let (game, _) = Game::load("settle.txt", Arc::new(text)).expect("the game loads");
+            let index = game.playable(1).expect("a level");
+            let fresh = || {
+                let on = Session::new(&game, index, OnWin::Stop).expect("a session");
+                let mut off = on.clone();
+                off.machine.settle_early = false;
+                (on, off)
+            };
+            let (mut on, mut off) = fresh();
+            let mut settles = 0;
+            let mut rng = fastrand::Rng::with_seed(0x5e77);
+            let inputs = [Input::Up, Input::Left, Input::Down, Input::Right];
+            for step in 0..3000 {
+                let input = match rng.u32(0..30) {
+                    0 => Input::Undo,
+                    1 => Input::Restart,
+                    k => inputs[k as usize % inputs.len()],
+                };
+                let (a, b) = (on.input(input), off.input(input));
+                let what = format!("{command} {extra:?}: input {step} ({input:?})");
+                assert_eq!(a, b, "{what}");
+                assert_eq!(on.serialize(), off.serialize(), "{what}");
+                assert_eq!(on.machine.message, off.machine.message, "{what}");
+                if on.won() || on.machine.text_mode {
+                    settles += on.machine.settles;
+                    (on, off) = fresh();
+                }
+            }
+            settles += on.machine.settles;
+            assert!(settles > 50, "{command}: {settles} turns settled early");
+            // A restart settles a turn only in a game that never cancels.
+            let never_cancels = command == "restart" && extra.is_empty();
+            assert_eq!(on.machine.restart_final, never_cancels, "{extra:?}");
+        }
     }
 }
