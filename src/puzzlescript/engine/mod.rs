@@ -736,14 +736,12 @@ impl<'c> Machine<'c> {
         }
         self.start = start;
         self.banned = banned;
-        // (A turn a command settled goes on to the commands, even if nothing moved.)
-        let cancelled =
-            !positions.is_empty() && self.c.flags.require_player_movement && !self.settled() && {
-                let so = self.c.so;
-                !positions
-                    .iter()
-                    .any(|&i| !any_common(&self.c.player.0, &self.objects[i * so..(i + 1) * so]))
-            };
+        let cancelled = !positions.is_empty() && self.c.flags.require_player_movement && {
+            let so = self.c.so;
+            !positions
+                .iter()
+                .any(|&i| !any_common(&self.c.player.0, &self.objects[i * so..(i + 1) * so]))
+        };
         self.positions = positions;
         if cancelled {
             if self.trace.is_some() {
