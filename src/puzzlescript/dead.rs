@@ -326,7 +326,10 @@ pub(crate) struct Dead {
     /// Scratch: the reach sets of the movers found, a matching.
     found: Vec<(usize, usize)>,
     owner: Vec<usize>,
-    seen: Vec<bool>,
+    /// Scratch bitsets over goal cells: those no mover holds yet, those an augmenting
+    /// search has visited.
+    free: Vec<u64>,
+    seen: Vec<u64>,
     /// Per condition: the occupancy version at its last test on a live level, and its
     /// answer (see [`Dead::is_dead_live`]).
     memo: Vec<(u64, bool)>,
@@ -449,6 +452,7 @@ impl Dead {
             so,
             found: vec![],
             owner: vec![],
+            free: vec![],
             seen: vec![],
             memo: vec![],
         })
@@ -506,6 +510,12 @@ impl Dead {
                 }
             }
         }
+        self.found_dead(k)
+    }
+
+    /// Whether the movers in `self.found` (reach table, cell) fail condition `k`.
+    fn found_dead(&mut self, k: usize) -> bool {
+        let cond = &self.conds[k];
         let w = cond.words;
         let set = |&(t, i): &(usize, usize)| &cond.tables[t][i * w..(i + 1) * w];
         if !cond.all {
@@ -516,20 +526,24 @@ impl Dead {
                 return true;
             }
         } else {
-            for g in 0..cond.goals {
-                if !self
-                    .found
-                    .iter()
-                    .any(|f| set(f)[g / 64] >> (g % 64) & 1 == 1)
-                {
-                    return true;
+            // Every goal cell some mover can reach: the union of their sets.
+            let union = &mut self.seen;
+            union.clear();
+            union.resize(w, 0);
+            for f in &self.found {
+                for (u, &b) in union.iter_mut().zip(set(f)) {
+                    *u |= b;
                 }
+            }
+            if (0..cond.goals).any(|g| union[g / 64] >> (g % 64) & 1 == 0) {
+                return true;
             }
         }
         if !cond.distinct || self.found.len() > MATCH_MOVERS {
             return false;
         }
-        // A matching of movers to goal cells, each reachable from its mover's cell.
+        // A matching of movers to goal cells, each reachable from its mover's cell
+        // (Kuhn's augmenting paths over bitsets, a free goal cell taken first).
         let need = if cond.movers_need {
             self.found.len()
         } else {
@@ -540,15 +554,82 @@ impl Dead {
         }
         self.owner.clear();
         self.owner.resize(cond.goals, usize::MAX);
+        self.free.clear();
+        self.free.resize(w, u64::MAX);
+        if !cond.goals.is_multiple_of(64) {
+            self.free[w - 1] = (1 << (cond.goals % 64)) - 1;
+        }
         let mut matched = 0;
         for u in 0..self.found.len() {
             self.seen.clear();
-            self.seen.resize(cond.goals, false);
-            if augment(cond, &self.found, u, &mut self.owner, &mut self.seen) {
+            self.seen.resize(w, 0);
+            let mut m = Matching {
+                cond,
+                found: &self.found,
+                owner: &mut self.owner,
+                free: &mut self.free,
+                seen: &mut self.seen,
+            };
+            if m.augment(u) {
                 matched += 1;
+                if matched == need {
+                    return false;
+                }
+            } else if cond.movers_need {
+                // A mover left unmatched now stays so (Kuhn): it has no goal cell.
+                return true;
+            }
+            // The movers left cannot make up the goal cells still unmatched.
+            if matched + (self.found.len() - u - 1) < need {
+                return true;
             }
         }
         matched < need
+    }
+}
+
+/// The state of one matching in [`Dead::cond_dead`].
+struct Matching<'a> {
+    cond: &'a DeadCond,
+    found: &'a [(usize, usize)],
+    owner: &'a mut [usize],
+    free: &'a mut [u64],
+    seen: &'a mut [u64],
+}
+
+impl Matching<'_> {
+    /// Kuhn's augmenting path from mover `u` (index into `found`): a free goal cell it
+    /// reaches if there is one, else one whose owner can move to another.
+    fn augment(&mut self, u: usize) -> bool {
+        let (t, i) = self.found[u];
+        let w = self.cond.words;
+        let set = &self.cond.tables[t][i * w..(i + 1) * w];
+        for (word, &bits) in set.iter().enumerate() {
+            let open = bits & self.free[word];
+            if open != 0 {
+                let g = word * 64 + open.trailing_zeros() as usize;
+                self.free[word] &= !(1 << (g % 64));
+                self.seen[word] |= 1 << (g % 64);
+                self.owner[g] = u;
+                return true;
+            }
+        }
+        for (word, &bits) in set.iter().enumerate() {
+            loop {
+                // Re-read: deeper searches mark cells seen in every word.
+                let b = bits & !self.seen[word];
+                if b == 0 {
+                    break;
+                }
+                let g = word * 64 + b.trailing_zeros() as usize;
+                self.seen[word] |= 1 << (g % 64);
+                if self.augment(self.owner[g]) {
+                    self.owner[g] = u;
+                    return true;
+                }
+            }
+        }
+        false
     }
 }
 
@@ -558,31 +639,89 @@ fn article(name: &str) -> String {
     format!("{} {name}", if vowel { "an" } else { "a" })
 }
 
-/// Kuhn's augmenting path from mover `u` (index into `found`).
-fn augment(
-    cond: &DeadCond,
-    found: &[(usize, usize)],
-    u: usize,
-    owner: &mut [usize],
-    seen: &mut [bool],
-) -> bool {
-    let (t, i) = found[u];
-    let w = cond.words;
-    let set = &cond.tables[t][i * w..(i + 1) * w];
-    for (word, &bits) in set.iter().enumerate() {
-        let mut b = bits;
-        while b != 0 {
-            let g = word * 64 + b.trailing_zeros() as usize;
-            b &= b - 1;
-            if seen[g] {
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The largest matching of movers to goal cells, by plain Kuhn over lists.
+    fn largest(adj: &[Vec<usize>], goals: usize) -> usize {
+        fn try_kuhn(u: usize, adj: &[Vec<usize>], owner: &mut [usize], seen: &mut [bool]) -> bool {
+            for &g in &adj[u] {
+                if !seen[g] {
+                    seen[g] = true;
+                    if owner[g] == usize::MAX || try_kuhn(owner[g], adj, owner, seen) {
+                        owner[g] = u;
+                        return true;
+                    }
+                }
+            }
+            false
+        }
+        let mut owner = vec![usize::MAX; goals];
+        (0..adj.len())
+            .filter(|&u| try_kuhn(u, adj, &mut owner, &mut vec![false; goals]))
+            .count()
+    }
+
+    /// The bitset matching (a free goal cell first, early exits) calls a position dead
+    /// exactly when the largest matching falls short of what the condition needs, on
+    /// seeded random reach sets over one and several words of goal cells, either side
+    /// needing its own partner.
+    #[test]
+    fn the_matching_is_dead_exactly_when_a_largest_matching_falls_short() {
+        let mut x: u64 = 0x5eed_dead;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let mut seen = [[0usize; 2]; 2];
+        for trial in 0..6000 {
+            let goals: usize = [1, 3, 6, 9, 64, 70, 130][trial % 7];
+            let movers = 1 + next(if goals > 9 { 80 } else { 10 }) as usize;
+            let words = goals.div_ceil(64);
+            let density = 1 + next(6);
+            let mut table = vec![0u64; movers * words];
+            let mut adj = vec![vec![]; movers];
+            for (u, a) in adj.iter_mut().enumerate() {
+                for g in 0..goals {
+                    if next(density * 3) == 0 || (goals > 60 && next(40) == 0) {
+                        table[u * words + g / 64] |= 1 << (g % 64);
+                        a.push(g);
+                    }
+                }
+            }
+            let movers_need = trial % 2 == 0;
+            let mut dead = Dead {
+                conds: vec![DeadCond {
+                    all: true,
+                    mask: vec![],
+                    ids: vec![],
+                    table_of: vec![],
+                    tables: vec![table],
+                    words,
+                    goals,
+                    movers_need,
+                    distinct: true,
+                }],
+                description: String::new(),
+                so: 1,
+                found: (0..movers).map(|u| (0, u)).collect(),
+                owner: vec![],
+                free: vec![],
+                seen: vec![],
+                memo: vec![],
+            };
+            if movers > MATCH_MOVERS {
                 continue;
             }
-            seen[g] = true;
-            if owner[g] == usize::MAX || augment(cond, found, owner[g], owner, seen) {
-                owner[g] = u;
-                return true;
-            }
+            let need = if movers_need { movers } else { goals };
+            let want = largest(&adj, goals) < need;
+            assert_eq!(dead.found_dead(0), want, "trial {trial}: {adj:?}");
+            seen[movers_need as usize][want as usize] += 1;
         }
+        // Both answers, for both sides, many times over.
+        assert!(seen.iter().flatten().all(|&n| n > 200), "{seen:?}");
     }
-    false
 }

@@ -856,8 +856,10 @@ enum CondKind {
     Anchors {
         /// Per stored layer, per code: whether that object is a Y.
         codes: Vec<Vec<bool>>,
-        /// Per X cell: inputs from each cell to it, for a Y.
-        maps: Vec<Vec<u32>>,
+        /// Per cell, per X cell (`i * anchors + t`): inputs from the cell to that X
+        /// cell, for a Y (one cell's row is contiguous, so a Y's part is one pass).
+        rows: Vec<u32>,
+        anchors: usize,
         /// Per X cell, the nearest Y on a layer not stored (it never moves).
         fixed: Vec<u32>,
     },
@@ -1019,7 +1021,19 @@ impl Bound {
                             .unwrap_or(u32::MAX)
                     })
                     .collect();
-                CondKind::Anchors { codes, maps, fixed }
+                let anchors = maps.len();
+                let mut rows = vec![u32::MAX; p.cells * anchors];
+                for (t, m) in maps.iter().enumerate() {
+                    for (i, &d) in m.iter().enumerate() {
+                        rows[i * anchors + t] = d;
+                    }
+                }
+                CondKind::Anchors {
+                    codes,
+                    rows,
+                    anchors,
+                    fixed,
+                }
             } else {
                 let y = ys.iter().find(|&&y| stored[c.objects[y].layer]).copied();
                 return Err(format!(
@@ -1101,10 +1115,16 @@ impl Bound {
                                 });
                             }
                         }
-                        CondKind::Anchors { codes, maps, .. } => {
+                        CondKind::Anchors {
+                            codes,
+                            rows,
+                            anchors,
+                            ..
+                        } => {
                             if codes[li].get(code - 1).copied().unwrap_or(false) {
-                                for (t, m) in maps.iter().enumerate() {
-                                    b[t] = b[t].min(m[i]);
+                                let row = &rows[i * anchors..(i + 1) * anchors];
+                                for (b, &d) in b.iter_mut().zip(row) {
+                                    *b = (*b).min(d);
                                 }
                             }
                         }
