@@ -73,7 +73,7 @@ pub(crate) struct Reach<'c> {
     width: usize,
     height: usize,
     /// Per object: no rule creates, destroys or moves it.
-    statics: Vec<bool>,
+    pub(crate) statics: Vec<bool>,
     /// Per object: some rule creates or destroys it.
     pub(crate) changed: Vec<bool>,
     /// Per object: it can be given movement.

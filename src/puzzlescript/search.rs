@@ -942,8 +942,10 @@ impl Bound {
             }
             let all = w.quantifier > 0;
             let cell = |i: usize| &start[i * so..(i + 1) * so];
-            let static_x = xs.iter().all(|&x| !stored[c.objects[x].layer]);
-            let static_y = ys.iter().all(|&y| !stored[c.objects[y].layer]);
+            // A side never changes when no rule creates, destroys or moves its objects
+            // (others of their layers may change: a goal beside doors that open).
+            let static_x = xs.iter().all(|&x| reach.statics[x]);
+            let static_y = ys.iter().all(|&y| reach.statics[y]);
             let kind = if static_y {
                 if let Some(&x) = xs.iter().find(|&&x| changed[x]) {
                     return Err(format!(
@@ -952,7 +954,7 @@ impl Bound {
                     ));
                 }
                 let targets: Vec<usize> = (0..p.cells)
-                    .filter(|&i| any_common(&w.on.0, &p.base[i * so..(i + 1) * so]))
+                    .filter(|&i| any_common(&w.on.0, cell(i)))
                     .collect();
                 let mut maps = vec![];
                 let mut map_of_layer: Vec<Option<usize>> = vec![None; c.layers];

@@ -446,6 +446,43 @@ fn no_x_bound_is_admissible_and_consistent() {
     assert!(!space.has_bound());
 }
 
+/// A side of a win condition that never changes counts as fixed even when other objects
+/// of its layer change: here the player leaves marks on the targets' layer (never on a
+/// target) that fade the turn after, so the layer is stored in every state while the
+/// targets stay put. Both `all Crate on Target` (crates move to fixed targets) and `all
+/// Target on Crate` (fixed targets wait for crates) get a bound, checked against the
+/// exact distances over whole spaces of random levels.
+#[test]
+fn a_fixed_side_beside_changing_objects_of_its_layer_gives_a_bound() {
+    let marks = SOKOBAN
+        .replace("Crate\norange\n", "Crate\norange\n\nMark\ngrey\n")
+        .replace("\nTarget\nPlayer, Wall, Crate", "\nTarget, Mark\nPlayer, Wall, Crate")
+        .replace(
+            "[ > Player | Crate ] -> [ > Player | > Crate ]",
+            "[ > Player | Crate ] -> [ > Player | > Crate ]\n[ Mark ] -> []\nlate [ Player no Target ] -> [ Player Mark ]",
+        );
+    let mut rng = Rng(0x5eed_0031);
+    let (mut checked, mut informative) = (0, 0);
+    for round in 0..60 {
+        let win = ["All Target on Crate", "All Crate on Target"][round % 2];
+        let text = format!(
+            "{}{}",
+            marks.replace("All Target on Crate", win),
+            random_level(&mut rng, 2, false)
+        );
+        if let Some(said) = check_bound(&text) {
+            checked += 1;
+            informative += usize::from(said);
+        }
+    }
+    assert!(checked > 30, "too few spaces checked: {checked}");
+    eprintln!("{checked} spaces, {informative} with a bound above 1");
+    assert!(
+        informative > 5,
+        "the bound rarely says anything: {informative}"
+    );
+}
+
 /// A game with again turns that create and destroy crates runs without a bound, and says
 /// so.
 #[test]
