@@ -520,6 +520,11 @@ pub struct PsSpace<'g> {
     /// Why no position of the level can ever be won, when the rules show it before any
     /// search (see [`never_won`]): then no state has successors while pruning is on.
     hopeless: Option<String>,
+    /// The last expansion's successors (packed, in order) and their bounds, read from
+    /// the machine's level right after each turn (see [`Bound::estimate_live`]), for
+    /// [`Space::estimate_next`].
+    next_states: Vec<u32>,
+    next_h: Vec<u32>,
 }
 
 impl<'g> PsSpace<'g> {
@@ -564,6 +569,8 @@ impl<'g> PsSpace<'g> {
             dead,
             prune: true,
             hopeless,
+            next_states: vec![],
+            next_h: vec![],
         })
     }
 
@@ -722,6 +729,19 @@ impl Space for PsSpace<'_> {
         }
     }
 
+    fn estimate_next(&self, _from: &[u32], _h_from: u32, to: &[u32]) -> u32 {
+        let words = self.packing.words();
+        let at = (self.next_states.chunks_exact(words.max(1))).position(|t| t == to);
+        match at {
+            Some(k) => {
+                let h = self.next_h[k];
+                debug_assert_eq!(h, self.estimate(to), "the live bound differs");
+                h
+            }
+            None => self.estimate(to),
+        }
+    }
+
     fn set_deadline(&mut self, deadline: Option<web_time::Instant>) {
         // Checked inside turns too: one input of a hostile game (thousands of rule
         // groups, a huge level, long again chains) can run for a long time.
@@ -737,6 +757,8 @@ impl Space for PsSpace<'_> {
         out.states.clear();
         out.actions.clear();
         out.work = 0;
+        self.next_states.clear();
+        self.next_h.clear();
         if self.packing.won(s) || (self.prune && self.hopeless.is_some()) {
             return;
         }
@@ -791,7 +813,18 @@ impl Space for PsSpace<'_> {
                 won,
                 &mut out.states[at..],
             ) {
-                Ok(()) => out.actions.push(action_of(k)),
+                Ok(()) => {
+                    out.actions.push(action_of(k));
+                    if let Ok(b) = &self.bound {
+                        let h = if won {
+                            0
+                        } else {
+                            b.estimate_live(&self.machine.occ)
+                        };
+                        self.next_states.extend_from_slice(&out.states[at..]);
+                        self.next_h.push(h);
+                    }
+                }
                 Err(o) => {
                     self.overlap.get_or_insert(o);
                     out.states.truncate(at);
@@ -840,6 +873,8 @@ enum CondKind {
         maps: Vec<Vec<u32>>,
         /// The Xs on layers not stored (they never move): their part, fixed.
         fixed: Option<u32>,
+        /// Every X object and its distance map, for [`Bound::estimate_live`].
+        ids: Vec<(usize, usize)>,
     },
     /// `no X`: each turn removes at most `per_player` Xs per cell holding a player
     /// object (see [`count_rate`]), so the Xs left need that many turns.
@@ -851,6 +886,9 @@ enum CondKind {
         per_player: u32,
         /// The Xs and the player cells on layers not stored (they never change).
         fixed: (u32, u32),
+        /// The X objects and the player's, for [`Bound::estimate_live`].
+        xs: Vec<usize>,
+        players: Vec<usize>,
     },
     /// The Xs never change; Ys move onto them.
     Anchors {
@@ -862,6 +900,8 @@ enum CondKind {
         anchors: usize,
         /// Per X cell, the nearest Y on a layer not stored (it never moves).
         fixed: Vec<u32>,
+        /// The Y objects, for [`Bound::estimate_live`].
+        ys: Vec<usize>,
     },
 }
 
@@ -992,7 +1032,16 @@ impl Bound {
                         }
                     }
                 }
-                CondKind::Movers { codes, maps, fixed }
+                let ids = xs
+                    .iter()
+                    .filter_map(|&x| Some((x, map_of_layer[c.objects[x].layer]?)))
+                    .collect();
+                CondKind::Movers {
+                    codes,
+                    maps,
+                    fixed,
+                    ids,
+                }
             } else if static_x {
                 if let Some(&y) = ys.iter().find(|&&y| changed[y]) {
                     return Err(format!(
@@ -1035,6 +1084,7 @@ impl Bound {
                     rows,
                     anchors,
                     fixed,
+                    ys: ys.clone(),
                 }
             } else {
                 let y = ys.iter().find(|&&y| stored[c.objects[y].layer]).copied();
@@ -1134,6 +1184,12 @@ impl Bound {
                 }
             }
         }
+        self.combine(acc, best, counts)
+    }
+
+    /// The bound from each condition's part: the farthest (`all`) or nearest X's
+    /// distance, the nearest Y per X cell, the Xs and player cells counted.
+    fn combine(&self, acc: Vec<Option<u32>>, best: Vec<Vec<u32>>, counts: Vec<(u32, u32)>) -> u32 {
         let mut h = 1;
         for (((cb, a), b), n) in self.conds.iter().zip(acc).zip(best).zip(counts) {
             let part = match &cb.kind {
@@ -1156,6 +1212,66 @@ impl Bound {
             }
         }
         h
+    }
+
+    /// [`Bound::estimate`] of the level a machine holds (not won), read from where its
+    /// objects are: the same value as from the packed state, every object counted
+    /// whether its layer is stored or not, in a few bitset scans instead of decoding
+    /// every cell.
+    pub(crate) fn estimate_live(&self, occ: &super::engine::occupancy::Occupancy) -> u32 {
+        let cells = |o: usize| {
+            occ.of(o).iter().enumerate().flat_map(|(w, &m)| {
+                let mut b = m;
+                std::iter::from_fn(move || {
+                    (b != 0).then(|| {
+                        let i = b.trailing_zeros() as usize;
+                        b &= b - 1;
+                        w * 64 + i
+                    })
+                })
+            })
+        };
+        let count = |o: usize| occ.of(o).iter().map(|w| w.count_ones()).sum::<u32>();
+        let mut acc: Vec<Option<u32>> = vec![None; self.conds.len()];
+        let mut best = vec![vec![]; self.conds.len()];
+        let mut counts = vec![(0, 0); self.conds.len()];
+        for (k, cb) in self.conds.iter().enumerate() {
+            match &cb.kind {
+                CondKind::Movers { maps, ids, .. } => {
+                    for &(o, m) in ids {
+                        for i in cells(o) {
+                            let d = maps[m][i];
+                            acc[k] = Some(match acc[k] {
+                                None => d,
+                                Some(f) if cb.all => f.max(d),
+                                Some(f) => f.min(d),
+                            });
+                        }
+                    }
+                }
+                CondKind::Count { xs, players, .. } => {
+                    counts[k] = (
+                        xs.iter().map(|&o| count(o)).sum(),
+                        players.iter().map(|&o| count(o)).sum(),
+                    );
+                }
+                CondKind::Anchors {
+                    rows, anchors, ys, ..
+                } => {
+                    let b = &mut best[k];
+                    b.resize(*anchors, u32::MAX);
+                    for &o in ys {
+                        for i in cells(o) {
+                            let row = &rows[i * anchors..(i + 1) * anchors];
+                            for (b, &d) in b.iter_mut().zip(row) {
+                                *b = (*b).min(d);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.combine(acc, best, counts)
     }
 }
 
@@ -1352,6 +1468,8 @@ fn count_kind(
         codes,
         per_player,
         fixed,
+        xs: xs.to_vec(),
+        players: c.player_ids.clone(),
     }
 }
 

@@ -20,7 +20,7 @@
 mod journal;
 mod late;
 mod matching;
-mod occupancy;
+pub(crate) mod occupancy;
 pub(crate) mod trace;
 pub(crate) mod watch;
 
