@@ -633,6 +633,270 @@ impl Matching<'_> {
     }
 }
 
+/// A `no X` condition's X objects and removal offsets, for [`Cutoff`].
+type CutoffCond = (Vec<usize>, Vec<(i64, i64)>);
+
+/// Positions where the player can no longer get to where some X of a `no X` win
+/// condition must be removed: see [`Cutoff::derive`].
+#[derive(Clone, Debug)]
+pub(crate) struct Cutoff {
+    width: usize,
+    height: usize,
+    /// Per `no X` condition: its X objects, and the offsets `(dx, dy)` from a player's
+    /// cell at which a turn may remove one (any input direction).
+    conds: Vec<CutoffCond>,
+    /// Objects the player never shares a cell with at the end of a turn, and which no
+    /// rule moves or destroys.
+    blockers: Vec<usize>,
+    players: Vec<usize>,
+    /// Bitsets over cells: every cell; cells not in the last row (`y < height - 1`);
+    /// cells not in the first row.
+    valid: Vec<u64>,
+    not_last: Vec<u64>,
+    not_first: Vec<u64>,
+    /// Scratch bitsets.
+    free: Vec<u64>,
+    reached: Vec<u64>,
+    next: Vec<u64>,
+    shifted: Vec<u64>,
+    /// What it tests, in words.
+    pub(crate) description: String,
+}
+
+impl Cutoff {
+    /// The test for levels like `reach`'s of `c`, where the rules prove it:
+    /// - no rule queues `again`, `win` or anything random, and a `no X` win condition
+    ///   has its Xs removed only at fixed offsets from a moving player's cell (the
+    ///   argument of the A* bound's count, `search::removal_offsets`);
+    /// - no rule writes a player object in a cell that does not already hold one, so a
+    ///   player's cells change only by moving one cell a turn;
+    /// - some objects are *blockers*: no rule moves or destroys one, and no turn ends
+    ///   with a player object in the same cell, because it is on the player's layer (a
+    ///   player cannot move into it, and no rule writes a player there) or because a late
+    ///   rule of one cell, `[ Player B ] -> cancel`, matches every cell holding a player
+    ///   object and it.
+    ///
+    /// Blockers only accumulate, so every cell a player will ever stand on is free of
+    /// blockers now and joined to a player's cell through such cells. A position where
+    /// some X lies at none of the removal offsets from such a cell can never be won.
+    pub(crate) fn derive(c: &Compiled, reach: &Reach<'_>) -> Option<Cutoff> {
+        if queues_win(c) || c.random {
+            return None;
+        }
+        let rules = || c.groups.iter().chain(&c.late_groups).flat_map(|g| &g.rules);
+        if rules().any(|r| r.random || r.commands.iter().any(|m| matches!(m, Cmd::Again))) {
+            return None;
+        }
+        let players = c.player_ids.clone();
+        let pl = c.objects[*players.first()?].layer;
+        let n = c.objects.len();
+        let is_player = |id: usize| players.contains(&id);
+        let needs_player = |p: &CellPattern| {
+            players.iter().any(|&id| has_bit(&p.present, id))
+                || p.any.iter().any(|a| {
+                    let ids: Vec<usize> = (0..n).filter(|&id| has_bit(a, id)).collect();
+                    !ids.is_empty() && ids.iter().all(|&id| is_player(id))
+                })
+        };
+        let mut destroyed = vec![false; n];
+        for r in rules() {
+            for item in r.rows.iter().flatten() {
+                let Item::Cell(p) = item else { continue };
+                let Some(x) = &p.replace else { continue };
+                if players.iter().any(|&id| has_bit(&x.set, id)) && !needs_player(p) {
+                    return None;
+                }
+                for (id, d) in destroyed.iter_mut().enumerate() {
+                    *d |= super::search::destroys(c, p, x, id);
+                }
+            }
+        }
+        // A late rule of one cell that cancels the turn wherever a player object and
+        // `b` meet.
+        let cancels_with = |b: usize| {
+            c.late_groups.iter().flat_map(|g| &g.rules).any(|r| {
+                let [row] = &r.rows[..] else { return false };
+                let [Item::Cell(p)] = &row[..] else {
+                    return false;
+                };
+                let one = players.len() == 1;
+                let covers_players = |a: &[u64]| players.iter().all(|&q| has_bit(a, q));
+                r.commands.iter().any(|m| matches!(m, Cmd::Cancel))
+                    && p.missing.iter().all(|&w| w == 0)
+                    && p.moving.iter().all(|&w| w == 0)
+                    && (0..n)
+                        .all(|id| !has_bit(&p.present, id) || id == b || (one && id == players[0]))
+                    && p.any.iter().all(|a| has_bit(a, b) || covers_players(a))
+                    && (has_bit(&p.present, b) || p.any.iter().any(|a| has_bit(a, b)))
+                    && ((one && has_bit(&p.present, players[0]))
+                        || p.any.iter().any(|a| covers_players(a)))
+            })
+        };
+        let blockers: Vec<usize> = (0..n)
+            .filter(|&b| !is_player(b) && !reach.moves[b] && !destroyed[b])
+            .filter(|&b| c.objects[b].layer == pl || cancels_with(b))
+            .collect();
+        if blockers.is_empty() {
+            return None;
+        }
+        let mut conds = vec![];
+        let mut said = vec![];
+        for w in &c.wins {
+            let whole = (0..n).all(|id| has_bit(&w.on.0, id));
+            if w.quantifier >= 0 || !whole || w.what.1 || w.on.1 {
+                continue;
+            }
+            let xs: Vec<usize> = (0..n).filter(|&id| has_bit(&w.what.0, id)).collect();
+            let Ok(per_dir) = super::search::removal_offsets(c, &xs) else {
+                continue;
+            };
+            let mut offsets: Vec<(i64, i64)> = per_dir.into_iter().flatten().collect();
+            offsets.sort_unstable();
+            offsets.dedup();
+            if offsets.is_empty() || xs.is_empty() {
+                continue;
+            }
+            said.push(
+                xs.iter()
+                    .map(|&id| c.objects[id].name.as_str())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            );
+            conds.push((xs, offsets));
+        }
+        if conds.is_empty() {
+            return None;
+        }
+        let (width, height) = (reach.width, reach.height);
+        let cells = width * height;
+        let nw = cells.div_ceil(64).max(1);
+        let mut valid = vec![0u64; nw];
+        let mut not_last = vec![0u64; nw];
+        let mut not_first = vec![0u64; nw];
+        for i in 0..cells {
+            set_bit(&mut valid, i);
+            if i % height != height - 1 {
+                set_bit(&mut not_last, i);
+            }
+            if i % height != 0 {
+                set_bit(&mut not_first, i);
+            }
+        }
+        let blocked = blockers
+            .iter()
+            .map(|&b| c.objects[b].name.as_str())
+            .collect::<Vec<_>>()
+            .join("/");
+        Some(Cutoff {
+            width,
+            height,
+            conds,
+            blockers,
+            players,
+            valid,
+            not_last,
+            not_first,
+            free: vec![0; nw],
+            reached: vec![0; nw],
+            next: vec![0; nw],
+            shifted: vec![0; nw],
+            description: format!(
+                "positions where some {} is out of the player's reach past {blocked}",
+                said.join(" or ")
+            ),
+        })
+    }
+
+    /// Whether the level, given by each object's cells (`cells(o)`, a bitset over the
+    /// level's cells), can never be won.
+    pub(crate) fn is_dead<'a>(&mut self, cells: impl Fn(usize) -> &'a [u64]) -> bool {
+        self.free.copy_from_slice(&self.valid);
+        for &b in &self.blockers {
+            for (f, &w) in self.free.iter_mut().zip(cells(b)) {
+                *f &= !w;
+            }
+        }
+        self.reached.fill(0);
+        for &q in &self.players {
+            for (r, &w) in self.reached.iter_mut().zip(cells(q)) {
+                *r |= w;
+            }
+        }
+        // Grow the reached cells by one step in every direction until they stop.
+        loop {
+            self.next.copy_from_slice(&self.reached);
+            let h = self.height;
+            for (by, mask) in [(-1isize, 1u8), (1, 2), (-(h as isize), 0), (h as isize, 0)] {
+                shift_into(&self.reached, by, &mut self.shifted);
+                let m = match mask {
+                    1 => &self.not_last,
+                    2 => &self.not_first,
+                    _ => &self.valid,
+                };
+                let parts = self.shifted.iter().zip(m).zip(&self.free);
+                for (n, ((&s, &m), &f)) in self.next.iter_mut().zip(parts) {
+                    *n |= s & m & f;
+                }
+            }
+            if self.next == self.reached {
+                break;
+            }
+            std::mem::swap(&mut self.next, &mut self.reached);
+        }
+        let (width, h) = (self.width as i64, self.height as i64);
+        for (xs, offsets) in &self.conds {
+            for &x in xs {
+                for (k, &word) in cells(x).iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let j = (k * 64 + bits.trailing_zeros() as usize) as i64;
+                        bits &= bits - 1;
+                        let (jx, jy) = (j / h, j % h);
+                        let removable = offsets.iter().any(|&(dx, dy)| {
+                            let (px, py) = (jx - dx, jy - dy);
+                            (0..width).contains(&px)
+                                && (0..h).contains(&py)
+                                && has_bit(&self.reached, (px * h + py) as usize)
+                        });
+                        if !removable {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+/// `out` = `bits` shifted by `by` cells (bit `i` to bit `i + by`), bits past either end
+/// dropped.
+fn shift_into(bits: &[u64], by: isize, out: &mut [u64]) {
+    let n = bits.len() as isize;
+    let (words, rem) = (by.div_euclid(64), by.rem_euclid(64) as u32);
+    for (k, o) in out.iter_mut().enumerate() {
+        let k = k as isize;
+        // Bit b of word k comes from bit b - by.
+        let src = k - words;
+        let lo = if (0..n).contains(&src) {
+            bits[src as usize]
+        } else {
+            0
+        };
+        let prev = src - 1;
+        let hi = if (0..n).contains(&prev) {
+            bits[prev as usize]
+        } else {
+            0
+        };
+        *o = if rem == 0 {
+            lo
+        } else {
+            (lo << rem) | (hi >> (64 - rem))
+        };
+    }
+}
+
 /// `name` with its indefinite article.
 fn article(name: &str) -> String {
     let vowel = name.starts_with(['a', 'e', 'i', 'o', 'u']);

@@ -112,13 +112,21 @@ fn filled_layers(c: &Compiled, p: &CellPattern) -> Vec<bool> {
 /// where the pattern does not require it, or clear it where the pattern neither writes
 /// it, requires it absent, nor fills its layer with another object.
 fn writes(c: &Compiled, p: &CellPattern, x: &Replacement, filled: &[bool], id: usize) -> bool {
-    let l = c.objects[id].layer;
     let created = has_bit(&x.set, id) && !has_bit(&p.present, id);
+    created || clears(c, p, x, filled, id) || has_bit(&x.random_entity, id)
+}
+
+/// Whether replacement `x` of pattern `p` can destroy object `id`: clear it where the
+/// pattern neither writes it, requires it absent, nor fills its layer with another.
+fn clears(c: &Compiled, p: &CellPattern, x: &Replacement, filled: &[bool], id: usize) -> bool {
     // Another object of the pattern's fills the layer: this one cannot be there.
-    let shadowed = filled[l] && !has_bit(&p.present, id) && !in_any(p, id);
-    let destroyed =
-        has_bit(&x.clear, id) && !has_bit(&x.set, id) && !has_bit(&p.missing, id) && !shadowed;
-    created || destroyed || has_bit(&x.random_entity, id)
+    let shadowed = filled[c.objects[id].layer] && !has_bit(&p.present, id) && !in_any(p, id);
+    has_bit(&x.clear, id) && !has_bit(&x.set, id) && !has_bit(&p.missing, id) && !shadowed
+}
+
+/// Whether replacement `x` of pattern `p` can destroy object `id` (see [`writes`]).
+pub(crate) fn destroys(c: &Compiled, p: &CellPattern, x: &Replacement, id: usize) -> bool {
+    clears(c, p, x, &filled_layers(c, p), id) || has_bit(&x.random_entity, id)
 }
 
 /// Whether some property of the pattern names object `id`.
@@ -515,6 +523,9 @@ pub struct PsSpace<'g> {
     bound: Result<Bound, String>,
     /// The dead-position test, where the win conditions allow one.
     dead: Option<super::dead::Dead>,
+    /// The test of positions where the player can no longer reach an X it must
+    /// remove, where the rules allow one.
+    cutoff: Option<super::dead::Cutoff>,
     /// Whether successors that are dead positions are dropped.
     prune: bool,
     /// Why no position of the level can ever be won, when the rules show it before any
@@ -550,6 +561,7 @@ impl<'g> PsSpace<'g> {
         let reach = super::dead::Reach::new(&game.compiled, &objects, machine.width);
         let bound = Bound::derive(&game.compiled, &packing, &reach);
         let mut dead = super::dead::Dead::derive(&game.compiled, &reach);
+        let cutoff = super::dead::Cutoff::derive(&game.compiled, &reach);
         let hopeless = never_won(&game.compiled).map(str::to_string).or_else(|| {
             let d = dead.as_mut()?;
             (!won && d.is_dead(&objects))
@@ -567,6 +579,7 @@ impl<'g> PsSpace<'g> {
             counts: InputCounts::default(),
             bound,
             dead,
+            cutoff,
             prune: true,
             hopeless,
             next_states: vec![],
@@ -645,7 +658,16 @@ impl<'g> PsSpace<'g> {
             return false;
         }
         let objects = self.objects(s);
-        self.dead.as_mut().is_some_and(|d| d.is_dead(&objects))
+        if self.dead.as_mut().is_some_and(|d| d.is_dead(&objects)) {
+            return true;
+        }
+        let Some(cut) = self.cutoff.as_mut() else {
+            return false;
+        };
+        let mut occ = super::engine::occupancy::Occupancy::default();
+        let c = &self.game.compiled;
+        occ.load(&objects, objects.len() / c.so.max(1), c.so, c.sm);
+        cut.is_dead(|o| occ.of(o))
     }
 
     /// Why no position of the level can ever be won, when the rules show it without a
@@ -659,10 +681,13 @@ impl<'g> PsSpace<'g> {
         if let Some(why) = &self.hopeless {
             return format!("every position: {why}");
         }
-        match &self.dead {
-            Some(d) => d.description.clone(),
-            None => "none".into(),
+        let said: Vec<&str> = (self.dead.iter().map(|d| d.description.as_str()))
+            .chain(self.cutoff.iter().map(|d| d.description.as_str()))
+            .collect();
+        if said.is_empty() {
+            return "none".into();
         }
+        said.join("; and ")
     }
 
     /// Whether a lower bound was derived.
@@ -794,10 +819,13 @@ impl Space for PsSpace<'_> {
             let Some(won) = played else { continue };
             if !won
                 && self.prune
-                && self.dead.as_mut().is_some_and(|d| {
+                && (self.dead.as_mut().is_some_and(|d| {
                     let m = &self.machine;
                     d.is_dead_live(&m.objects, &m.occ.stamp, m.occ.version)
-                })
+                }) || self.cutoff.as_mut().is_some_and(|d| {
+                    let occ = &self.machine.occ;
+                    d.is_dead(|o| occ.of(o))
+                }))
             {
                 self.counts.dead += 1;
                 continue;
@@ -1300,6 +1328,18 @@ impl Bound {
 /// such cell loses at most one X per layer the Xs are on. Movement itself never removes
 /// an object (a move into an occupied layer is refused).
 fn count_rate(c: &Compiled, xs: &[usize]) -> Result<u32, String> {
+    let offsets = removal_offsets(c, xs)?;
+    let mut layers: Vec<usize> = xs.iter().map(|&id| c.objects[id].layer).collect();
+    layers.sort_unstable();
+    layers.dedup();
+    let widest = offsets.iter().map(Vec::len).max().unwrap_or(0);
+    Ok((widest * layers.len()) as u32)
+}
+
+/// Per input direction (by movement bit, as [`count_rate`] argues): the offsets
+/// `(dx, dy)` from a moving player cell at the start of a turn of the cells where a rule
+/// may remove an X (objects `xs`); `Err` where [`count_rate`]'s argument fails.
+pub(crate) fn removal_offsets(c: &Compiled, xs: &[usize]) -> Result<Vec<Vec<(i64, i64)>>, String> {
     let Some(&first) = c.player_ids.first() else {
         return Err("the game has no player".into());
     };
@@ -1436,11 +1476,7 @@ fn count_rate(c: &Compiled, xs: &[usize]) -> Result<u32, String> {
             }
         }
     }
-    let mut layers: Vec<usize> = xs.iter().map(|&id| c.objects[id].layer).collect();
-    layers.sort_unstable();
-    layers.dedup();
-    let widest = offsets.iter().map(Vec::len).max().unwrap_or(0);
-    Ok((widest * layers.len()) as u32)
+    Ok(offsets)
 }
 
 /// The [`CondKind::Count`] of a `no X` condition over objects `xs` on packing `p`.
