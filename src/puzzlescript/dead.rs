@@ -633,6 +633,11 @@ impl Matching<'_> {
     }
 }
 
+/// Cells a level may have for [`Cutoff`]: its flood fill grows by a step per pass over
+/// the level's bitsets, up to as many passes as cells, for every successor; a bigger
+/// (hostile) level goes without the test rather than spend that between budget checks.
+const CUTOFF_CELLS: usize = 4096;
+
 /// A `no X` condition's X objects and removal offsets, for [`Cutoff`].
 type CutoffCond = (Vec<usize>, Vec<(i64, i64)>);
 
@@ -769,6 +774,9 @@ impl Cutoff {
         }
         let (width, height) = (reach.width, reach.height);
         let cells = width * height;
+        if cells > CUTOFF_CELLS {
+            return None;
+        }
         let nw = cells.div_ceil(64).max(1);
         let mut valid = vec![0u64; nw];
         let mut not_last = vec![0u64; nw];

@@ -1003,6 +1003,12 @@ fn positions_out_of_the_players_reach_never_reach_a_win() {
             "{game}: pruning stored fewer states {fewer} times"
         );
     }
+    // A level of more than 4,096 cells goes without the test (its flood fill would run
+    // for every successor between budget checks).
+    let rows = format!("P{}\n", "s".repeat(69)) + &format!("{}\n", "s".repeat(70)).repeat(69);
+    let big = load(&format!("{GARDEN}{rows}"));
+    let space = PsSpace::new(&big, 0).expect("a level");
+    assert!(!space.pruning_description().contains("player's reach"));
 }
 
 /// Dropping dead positions changes no optimum and no answer: the demo Sokoban levels
