@@ -50,7 +50,7 @@ const WORK: usize = 20_000_000;
 const MATCH_MOVERS: usize = 64;
 
 /// The set bits of `mask`.
-fn bits(mask: &[u64]) -> impl Iterator<Item = usize> + '_ {
+pub(crate) fn bits(mask: &[u64]) -> impl Iterator<Item = usize> + '_ {
     mask.iter().enumerate().flat_map(|(w, &m)| {
         let mut b = m;
         std::iter::from_fn(move || {
@@ -854,21 +854,16 @@ impl Cutoff {
         let (width, h) = (self.width as i64, self.height as i64);
         for (xs, offsets) in &self.conds {
             for &x in xs {
-                for (k, &word) in cells(x).iter().enumerate() {
-                    let mut bits = word;
-                    while bits != 0 {
-                        let j = (k * 64 + bits.trailing_zeros() as usize) as i64;
-                        bits &= bits - 1;
-                        let (jx, jy) = (j / h, j % h);
-                        let removable = offsets.iter().any(|&(dx, dy)| {
-                            let (px, py) = (jx - dx, jy - dy);
-                            (0..width).contains(&px)
-                                && (0..h).contains(&py)
-                                && has_bit(&self.reached, (px * h + py) as usize)
-                        });
-                        if !removable {
-                            return true;
-                        }
+                for j in bits(cells(x)) {
+                    let (jx, jy) = (j as i64 / h, j as i64 % h);
+                    let removable = offsets.iter().any(|&(dx, dy)| {
+                        let (px, py) = (jx - dx, jy - dy);
+                        (0..width).contains(&px)
+                            && (0..h).contains(&py)
+                            && has_bit(&self.reached, (px * h + py) as usize)
+                    });
+                    if !removable {
+                        return true;
                     }
                 }
             }

@@ -1247,18 +1247,7 @@ impl Bound {
     /// whether its layer is stored or not, in a few bitset scans instead of decoding
     /// every cell.
     pub(crate) fn estimate_live(&self, occ: &super::engine::occupancy::Occupancy) -> u32 {
-        let cells = |o: usize| {
-            occ.of(o).iter().enumerate().flat_map(|(w, &m)| {
-                let mut b = m;
-                std::iter::from_fn(move || {
-                    (b != 0).then(|| {
-                        let i = b.trailing_zeros() as usize;
-                        b &= b - 1;
-                        w * 64 + i
-                    })
-                })
-            })
-        };
+        let cells = |o: usize| super::dead::bits(occ.of(o));
         let count = |o: usize| occ.of(o).iter().map(|w| w.count_ones()).sum::<u32>();
         let mut acc: Vec<Option<u32>> = vec![None; self.conds.len()];
         let mut best = vec![vec![]; self.conds.len()];

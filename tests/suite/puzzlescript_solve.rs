@@ -758,6 +758,32 @@ fn sokoban_with(rules: &str, win: &str) -> String {
         .replace("All Target on Crate\n", &format!("{win}\n"))
 }
 
+/// Over the whole space of `space`'s level (searched without dropping any position; 50,000
+/// states at most, else `None`): asserts that no position `PsSpace::is_dead` calls dead
+/// reaches a win (`label` names such a position in the failure), and returns how many
+/// are dead and how many states there are.
+fn dead_in_whole_space(space: &mut PsSpace<'_>, text: &str, label: &str) -> Option<(usize, usize)> {
+    space.set_pruning(false);
+    let budget = Budget {
+        max_states: Some(50_000),
+        ..Budget::default()
+    };
+    let g = StateGraph::build(space, &budget).ok()?;
+    let dist = distances_to_a_win(&g);
+    let mut dead = 0;
+    for v in g.graph.node_indices() {
+        if space.is_dead(&g.state(v)) {
+            assert!(
+                dist[v.index()] == u32::MAX,
+                "{label} wins:\n{}\nin\n{text}",
+                space.draw(&g.state(v))
+            );
+            dead += 1;
+        }
+    }
+    Some((dead, dist.len()))
+}
+
 /// A position the rules call dead (see `PsSpace::is_dead`) never reaches a win, over
 /// whole small state spaces searched without dropping any, for pushes, push chains,
 /// pulls, pushes at a distance (an ellipsis) and each side of a win condition moving;
@@ -793,26 +819,12 @@ fn dead_positions_never_reach_a_win() {
             );
             let game = load(&text);
             let mut space = PsSpace::new(&game, 0).expect("a level");
-            space.set_pruning(false);
-            let budget = Budget {
-                max_states: Some(50_000),
-                ..Budget::default()
-            };
-            let Ok(g) = StateGraph::build(&mut space, &budget) else {
+            let label = format!("{rules} / {win}: a dead position");
+            let Some((d, n)) = dead_in_whole_space(&mut space, &text, &label) else {
                 continue;
             };
-            let dist = distances_to_a_win(&g);
-            for v in g.graph.node_indices() {
-                if space.is_dead(&g.state(v)) {
-                    assert!(
-                        dist[v.index()] == u32::MAX,
-                        "{rules} / {win}: a dead position wins:\n{}\nin\n{text}",
-                        space.draw(&g.state(v))
-                    );
-                    dead += 1;
-                }
-            }
-            states += dist.len();
+            dead += d;
+            states += n;
             spaces += 1;
         }
         assert!(spaces >= 20, "{rules} / {win}: too few spaces ({spaces})");
@@ -964,26 +976,12 @@ fn positions_out_of_the_players_reach_never_reach_a_win() {
                 "{game}: {}",
                 space.pruning_description()
             );
-            space.set_pruning(false);
-            let budget = Budget {
-                max_states: Some(50_000),
-                ..Budget::default()
-            };
-            let Ok(graph) = StateGraph::build(&mut space, &budget) else {
+            let label = format!("{game}: a position out of reach");
+            let Some((d, n)) = dead_in_whole_space(&mut space, &text, &label) else {
                 continue;
             };
-            let dist = distances_to_a_win(&graph);
-            for v in graph.graph.node_indices() {
-                if space.is_dead(&graph.state(v)) {
-                    assert!(
-                        dist[v.index()] == u32::MAX,
-                        "{game}: a position out of reach wins:\n{}\nin\n{text}",
-                        space.draw(&graph.state(v))
-                    );
-                    dead += 1;
-                }
-            }
-            states += dist.len();
+            dead += d;
+            states += n;
             spaces += 1;
             let (on, on_stats) = bfs_space(&g, true);
             let (off, off_stats) = bfs_space(&g, false);
